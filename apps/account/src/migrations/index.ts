@@ -1,0 +1,4 @@
+import { CreateSchema1763800000000 } from './1763800000000-CreateSchema.js';
+
+/** In order of application; db-setup runs them as the schema's owner. */
+export const migrations = [CreateSchema1763800000000];

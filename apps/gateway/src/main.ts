@@ -1,0 +1,44 @@
+import { ConfigError, createLogger } from '@platform/common';
+import { loadGatewayConfig, upstreamUrls } from './config/gateway.config.js';
+import { createGatewayApp } from './gateway.app.js';
+
+let config;
+let upstreams;
+try {
+  config = loadGatewayConfig();
+  upstreams = upstreamUrls();
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  process.stderr.write(`\n[gateway] cannot start:\n${error.problems.map((p) => `  ${p}`).join('\n')}\n\n`);
+  process.exit(1);
+}
+
+const logger = createLogger('gateway', config.LOG_LEVEL);
+const { app, close } = createGatewayApp({ config, upstreams, logger });
+const server = app.listen(config.GATEWAY_PORT, config.HOST, () => {
+  logger.info({ url: `http://${config.HOST}:${config.GATEWAY_PORT}` }, `gateway listening on http://${config.HOST}:${config.GATEWAY_PORT}`);
+});
+server.on('error', (error: NodeJS.ErrnoException) => {
+  process.stderr.write(`\n[gateway] cannot listen on ${config.HOST}:${config.GATEWAY_PORT}: ${error.code ?? error.message}\n\n`);
+  process.exit(1);
+});
+// Longer than the load balancer's idle timeout, so the gateway is never the one to cut a reused connection.
+server.keepAliveTimeout = 65_000;
+server.headersTimeout = 66_000;
+
+let stopping = false;
+const shutdown = () => {
+  if (stopping) return;
+  stopping = true;
+  logger.info('draining: no new connections, finishing in-flight requests');
+  const timer = setTimeout(() => process.exit(1), config.SHUTDOWN_TIMEOUT_MS);
+  timer.unref();
+  server.close(() => {
+    close();
+    logger.info('stopped');
+    process.exit(0);
+  });
+  server.closeIdleConnections();
+};
+process.once('SIGTERM', shutdown);
+process.once('SIGINT', shutdown);

@@ -1,0 +1,32 @@
+// Tests are compiled with the code (tsc -b) and run as native ESM: NestJS 12 ships only ESM,
+// which Jest loads only in its ESM mode. Running the built JS also tests exactly what ships.
+const common = {
+  testEnvironment: 'node',
+  transform: {},
+  rootDir: import.meta.dirname,
+  modulePathIgnorePatterns: ['<rootDir>/node_modules/', '<rootDir>/.turbo/'],
+};
+
+export default {
+  projects: [
+    {
+      ...common,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/{libs,apps}/*/dist/**/*.spec.js'],
+    },
+    {
+      ...common,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/{libs,apps}/*/dist/**/*.int-spec.js'],
+    },
+    {
+      ...common,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/{libs,apps}/*/dist/**/*.e2e-spec.js'],
+      globalSetup: '<rootDir>/libs/testing/dist/src/e2e.global-setup.js',
+      globalTeardown: '<rootDir>/libs/testing/dist/src/e2e.global-teardown.js',
+    },
+  ],
+  testTimeout: 30_000,
+  reporters: ['default', '<rootDir>/libs/testing/dist/src/summary.reporter.js'],
+};

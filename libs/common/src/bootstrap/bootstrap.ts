@@ -1,0 +1,133 @@
+import 'reflect-metadata';
+import { type Provider, type Type } from '@nestjs/common';
+import { NestFactory, Reflector } from '@nestjs/core';
+import { Transport, type MicroserviceOptions } from '@nestjs/microservices';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { pinoHttp } from 'pino-http';
+import type { Authenticator } from '@platform/auth';
+import { SERVICES, type PlannedRoute, type ServiceName } from '../catalog/services.catalog.js';
+import { ConfigError, loadConfig } from '../config/config.loader.js';
+import { ServiceConfig } from '../config/service.config.js';
+import { mountDocs } from '../docs/openapi.js';
+import { AllExceptionsFilter } from '../errors/all-exceptions.filter.js';
+import { createValidationPipe } from '../errors/validation.js';
+import { JsonBodyInterceptor } from '../http/json-body.interceptor.js';
+import { requestIdMiddleware, type RequestWithId } from '../http/request-id.js';
+import { PinoNestLogger, createLogger } from '../logging/logger.js';
+import { PlatformModule } from '../platform/platform.module.js';
+import { connectInfrastructure, InfrastructureError } from './preflight.js';
+
+export interface BootstrapOptions<C extends ServiceConfig = ServiceConfig> {
+  service: ServiceName;
+  module: Type<unknown>;
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  entities?: Function[];
+  plannedRoutes?: readonly PlannedRoute[];
+  /** A subclass of ServiceConfig with the service's own settings. */
+  config?: new () => C;
+  authenticator?: Type<Authenticator>;
+  authProviders?: Provider[];
+}
+
+export interface RunningService {
+  app: NestExpressApplication;
+  url: string;
+  close(): Promise<void>;
+}
+
+function fail(service: string, lines: string[]): never {
+  // Plain text on stderr: this is read by a person starting the platform, not by a log pipeline.
+  process.stderr.write(`\n[${service}] cannot start:\n${lines.map((l) => `  ${l}`).join('\n')}\n\n`);
+  process.exit(1);
+}
+
+/** The one start-up path of every service; main.ts is a single call to it. */
+export async function bootstrapService<C extends ServiceConfig>(options: BootstrapOptions<C>): Promise<RunningService> {
+  const definition = SERVICES[options.service];
+  let config: C;
+  try {
+    config = loadConfig((options.config ?? ServiceConfig) as new () => C, process.env, { PORT: definition.port } as Partial<Record<keyof C, unknown>>);
+  } catch (error) {
+    if (error instanceof ConfigError) fail(definition.name, error.problems);
+    throw error;
+  }
+  const logger = createLogger(definition.name, config.LOG_LEVEL);
+  const nestLogger = new PinoNestLogger(logger);
+
+  let infrastructure;
+  try {
+    infrastructure = await connectInfrastructure(definition, config, options.entities ?? []);
+  } catch (error) {
+    if (error instanceof InfrastructureError) fail(definition.name, error.problems);
+    throw error;
+  }
+
+  const app = await NestFactory.create<NestExpressApplication>(
+    PlatformModule.forService({
+      definition,
+      config,
+      logger,
+      dataSource: infrastructure.dataSource,
+      nats: infrastructure.nats,
+      module: options.module,
+      plannedRoutes: options.plannedRoutes,
+      authenticator: options.authenticator,
+      authProviders: options.authProviders,
+    }),
+    { logger: nestLogger, bodyParser: false, abortOnError: false },
+  );
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  app.use(requestIdMiddleware);
+  app.use(
+    pinoHttp({
+      logger,
+      genReqId: (req) => (req as RequestWithId).id ?? '',
+      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+      autoLogging: { ignore: (req) => req.url?.startsWith('/actuator/health') ?? false },
+      serializers: {
+        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+        res: (res: { statusCode: number }) => ({ status: res.statusCode }),
+      },
+    }),
+  );
+  app.useBodyParser('json', { limit: config.BODY_LIMIT_BYTES, type: ['application/json', 'application/*+json'] });
+  app.useGlobalPipes(createValidationPipe());
+  app.useGlobalFilters(new AllExceptionsFilter(nestLogger));
+  app.useGlobalInterceptors(new JsonBodyInterceptor(app.get(Reflector)));
+  mountDocs(app, definition, config.DOCS_PUBLIC);
+
+  app.connectMicroservice<MicroserviceOptions>(
+    { transport: Transport.NATS, options: { servers: config.NATS_URL, queue: definition.name, name: `platform-${definition.name}-server` } },
+    { inheritAppConfig: true },
+  );
+  await app.startAllMicroservices();
+  await app.listen(config.PORT, config.HOST);
+  const url = `http://${config.HOST}:${config.PORT}`;
+  logger.info({ url, schema: definition.schema }, `${definition.name} listening on ${url}`);
+
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      logger.info('draining: no new connections, finishing in-flight requests');
+      const timer = setTimeout(() => {
+        logger.warn(`shutdown took over ${config.SHUTDOWN_TIMEOUT_MS} ms; exiting`);
+        process.exit(1);
+      }, config.SHUTDOWN_TIMEOUT_MS);
+      timer.unref();
+      // app.close() stops the HTTP server (in-flight requests finish, idle keep-alive sockets
+      // close), then the microservice, then runs shutdown hooks (NATS drain, pools closed).
+      await app.close();
+      await infrastructure.nats.close().catch(() => undefined);
+      clearTimeout(timer);
+      logger.info('stopped');
+    })();
+    return closing;
+  };
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      void close().then(() => process.exit(0));
+    });
+  }
+  return { app, url, close };
+}

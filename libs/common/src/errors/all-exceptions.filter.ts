@@ -1,0 +1,85 @@
+import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter, type LoggerService } from '@nestjs/common';
+import { throwError } from 'rxjs';
+import { BusError } from '@platform/messaging';
+import { AppError } from './app.errors.js';
+import { errorBody, type ErrorBody } from './error-body.js';
+import type { RequestWithId } from '../http/request-id.js';
+
+interface ResolvedError {
+  status: number;
+  code: string;
+  message: string;
+  details?: ErrorBody['details'];
+}
+
+/** body-parser reports its failures with a `type`; each gets a clear status and message. */
+const BODY_PARSER: Record<string, { status: number; code: string; message: string }> = {
+  'entity.parse.failed': { status: 400, code: 'malformed_json', message: 'Malformed JSON in request body' },
+  'entity.too.large': { status: 413, code: 'payload_too_large', message: 'Request body is larger than the limit' },
+  'encoding.unsupported': { status: 415, code: 'unsupported_encoding', message: 'Unsupported content encoding' },
+  'charset.unsupported': { status: 415, code: 'unsupported_charset', message: 'Unsupported charset' },
+  'request.aborted': { status: 400, code: 'request_aborted', message: 'Request aborted by the client' },
+};
+
+function messageOf(exception: HttpException): string {
+  const response = exception.getResponse();
+  if (typeof response === 'string') return response;
+  const message = (response as { message?: unknown }).message;
+  if (Array.isArray(message)) return message.join('; ');
+  return typeof message === 'string' ? message : exception.message;
+}
+
+export function resolveError(exception: unknown): ResolvedError {
+  // Checked first: Nest may hand body-parser errors over wrapped, with the original as cause.
+  const parser = exception as { type?: string; cause?: { type?: string } } | null;
+  const parserType = parser?.type ?? parser?.cause?.type;
+  if (parserType && BODY_PARSER[parserType]) return BODY_PARSER[parserType];
+  if (exception instanceof AppError) {
+    return { status: exception.getStatus(), code: exception.code, message: messageOf(exception), details: exception.details };
+  }
+  if (exception instanceof HttpException) {
+    const status = exception.getStatus();
+    let message = messageOf(exception);
+    // The router's "Cannot GET /x" reads like a crash; say what happened.
+    const route = /^Cannot (\w+) (.+)$/.exec(message);
+    if (status === 404 && route) message = `No route for ${route[1]} ${route[2]}`;
+    return { status, code: status === 404 ? 'not_found' : `http_${status}`, message: status >= 500 && status !== 501 && status !== 503 ? 'Internal server error' : message };
+  }
+  if (exception instanceof BusError) {
+    if (exception.code === 'timeout') return { status: 504, code: 'upstream_timeout', message: 'A downstream service did not answer in time' };
+    if (exception.code === 'unavailable') return { status: 503, code: 'upstream_unavailable', message: 'A downstream service is unavailable' };
+    const remote = exception.remote;
+    if (remote && remote.status < 500) return { status: remote.status, code: remote.code, message: remote.message };
+    return { status: 502, code: 'upstream_failed', message: 'A downstream service failed' };
+  }
+  return { status: 500, code: 'internal', message: 'Internal server error' };
+}
+
+/**
+ * Every error leaves in the spec's shape, HTTP and message handlers alike. Messages of server
+ * errors are generic: the stack and cause go to the log under the request id, never to clients.
+ */
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  constructor(private readonly logger: LoggerService) {}
+
+  catch(exception: unknown, host: ArgumentsHost) {
+    const resolved = resolveError(exception);
+    if (host.getType() === 'rpc') {
+      if (resolved.status >= 500) this.logger.error(exception instanceof Error ? exception.stack : String(exception), 'RpcHandler');
+      return throwError(() => ({ code: resolved.code, message: resolved.message, status: resolved.status }));
+    }
+    const http = host.switchToHttp();
+    const request = http.getRequest<RequestWithId & { method: string; originalUrl?: string }>();
+    const response = http.getResponse<import('express').Response>();
+    if (resolved.status >= 500) {
+      this.logger.error(
+        { msg: 'request failed', req_id: request.id, method: request.method, url: request.originalUrl, err: exception instanceof Error ? { message: exception.message, stack: exception.stack } : exception },
+        'ExceptionFilter',
+      );
+    }
+    if (response.headersSent) return;
+    response.status(resolved.status).json(errorBody(resolved.status, resolved.message, request.id, resolved.details));
+    return undefined;
+  }
+}

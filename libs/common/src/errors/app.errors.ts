@@ -1,0 +1,35 @@
+import { HttpException } from '@nestjs/common';
+import type { FieldError } from './error-body.js';
+
+/**
+ * An error a feature raises on purpose: a stable code for logs and clients, the HTTP status it
+ * maps to, and a message safe to show. Features list their codes in `<feature>.errors.ts`.
+ */
+export class AppError extends HttpException {
+  constructor(
+    readonly code: string,
+    status: number,
+    message: string,
+    readonly details?: FieldError[],
+  ) {
+    super(message, status);
+  }
+}
+
+export class ValidationFailedError extends AppError {
+  constructor(details: FieldError[]) {
+    super('validation_failed', 400, `Validation failed: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}`.slice(0, 1000), details);
+  }
+}
+
+export class NotFoundError extends AppError {
+  constructor(resource: string) {
+    super('not_found', 404, `${resource} not found`);
+  }
+}
+
+export class ConflictError extends AppError {
+  constructor(code: string, message: string) {
+    super(code, 409, message);
+  }
+}

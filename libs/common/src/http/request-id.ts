@@ -1,0 +1,21 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+const VALID = /^[A-Za-z0-9._-]{1,128}$/;
+
+/** Keeps a well-formed incoming X-Request-Id (API-CONTRACT), otherwise makes a UUID. */
+export function resolveRequestId(incoming: string | string[] | undefined): string {
+  const value = Array.isArray(incoming) ? incoming[0] : incoming;
+  return value && VALID.test(value) ? value : randomUUID();
+}
+
+// pino-http declares `id` on IncomingMessage too; the intersection keeps both views compatible.
+export type RequestWithId = IncomingMessage & {
+  id?: string;
+};
+
+export function requestIdMiddleware(req: RequestWithId, res: ServerResponse, next: () => void): void {
+  req.id = resolveRequestId(req.headers['x-request-id']);
+  res.setHeader('X-Request-Id', req.id);
+  next();
+}

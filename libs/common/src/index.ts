@@ -1,0 +1,21 @@
+// Decorator metadata is recorded only if this is loaded before any decorated class is evaluated.
+import 'reflect-metadata';
+export * from './catalog/services.catalog.js';
+export * from './config/config.loader.js';
+export * from './config/service.config.js';
+export * from './errors/error-body.js';
+export * from './errors/app.errors.js';
+export * from './errors/validation.js';
+export * from './errors/all-exceptions.filter.js';
+export * from './logging/logger.js';
+export * from './http/request-id.js';
+export * from './http/json-body.interceptor.js';
+export * from './pagination/pagination.js';
+export * from './health/health.registry.js';
+export * from './health/health.controller.js';
+export * from './docs/openapi.js';
+export * from './platform/planned-routes.js';
+export * from './platform/platform.tokens.js';
+export * from './platform/platform.module.js';
+export * from './bootstrap/preflight.js';
+export * from './bootstrap/bootstrap.js';

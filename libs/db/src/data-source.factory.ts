@@ -1,0 +1,45 @@
+import { DataSource, type DataSourceOptions, type MixedList, type EntitySchema } from 'typeorm';
+import type { ConnectionSettings } from './database.config.js';
+
+export interface DataSourceParams {
+  connection: ConnectionSettings;
+  /** The service's own schema: the default for unqualified names and for the migrations table. */
+  schema: string;
+  /** Shown in pg_stat_activity, so a slow query can be traced to its service. */
+  applicationName: string;
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  entities?: MixedList<Function | string | EntitySchema>;
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  migrations?: MixedList<Function | string>;
+  poolSize?: number;
+  /** Connection attempts give up after this long so start-up fails fast with a clear message. */
+  connectTimeoutMs?: number;
+}
+
+export function createDataSource(params: DataSourceParams): DataSource {
+  const { connection } = params;
+  const options: DataSourceOptions = {
+    type: 'postgres',
+    host: connection.host,
+    port: connection.port,
+    username: connection.user,
+    password: connection.password,
+    database: connection.database,
+    schema: params.schema,
+    applicationName: params.applicationName,
+    entities: params.entities ?? [],
+    migrations: params.migrations ?? [],
+    migrationsTableName: 'migrations',
+    migrationsTransactionMode: 'each',
+    synchronize: false,
+    logging: false,
+    poolSize: params.poolSize ?? 10,
+    connectTimeoutMS: params.connectTimeoutMs ?? 5000,
+    extra: {
+      // search_path keeps unqualified names inside the service's schema.
+      options: `-c search_path=${params.schema}`,
+      idleTimeoutMillis: 30_000,
+    },
+  };
+  return new DataSource(options);
+}

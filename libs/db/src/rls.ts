@@ -1,0 +1,94 @@
+/**
+ * The standard tenant-isolation policy, written once so every migration gets it right.
+ *
+ * Policies compare columns with current_setting() directly: wrapping it in a VOLATILE function
+ * would turn index scans into sequential scans. NULLIF(..., '') makes an unset context match
+ * nothing (fail closed) instead of failing the cast: once a connection has run one tenant
+ * transaction, the setting reads '' rather than NULL.
+ */
+export type ScopeMode =
+  /** The table has no scope_id column: customers never own its rows. */
+  | 'none'
+  /** With a scope set, only that scope's rows are visible and writable. */
+  | 'owned'
+  /** With a scope set, rows of that scope and tenant-wide rows (scope_id null) are visible; only the scope's rows are writable. */
+  | 'shared';
+
+export interface TenantRlsOptions {
+  scope?: ScopeMode;
+  policyName?: string;
+}
+
+const IDENT = /^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)?$/;
+
+const setting = (name: string) => `NULLIF(current_setting('${name}', true), '')::uuid`;
+
+const TENANT = `tenant_id = ${setting('app.tenant_id')} AND environment_id = ${setting('app.env_id')}`;
+const SCOPE_UNSET = `current_setting('app.scope_id', true) IS NULL OR current_setting('app.scope_id', true) = ''`;
+const SCOPE_MATCH = `scope_id = ${setting('app.scope_id')}`;
+
+export function tenantRlsStatements(table: string, options: TenantRlsOptions = {}): string[] {
+  if (!IDENT.test(table)) throw new Error(`Not a plain table name: ${table}`);
+  const scope = options.scope ?? 'none';
+  const policy = options.policyName ?? 'tenant_isolation';
+  let using = TENANT;
+  let check = TENANT;
+  if (scope === 'owned') {
+    using = `${TENANT} AND (${SCOPE_UNSET} OR ${SCOPE_MATCH})`;
+    check = using;
+  } else if (scope === 'shared') {
+    using = `${TENANT} AND (${SCOPE_UNSET} OR scope_id IS NULL OR ${SCOPE_MATCH})`;
+    check = `${TENANT} AND (${SCOPE_UNSET} OR ${SCOPE_MATCH})`;
+  }
+  return [
+    `ALTER TABLE ${table} ENABLE ROW LEVEL SECURITY`,
+    `ALTER TABLE ${table} FORCE ROW LEVEL SECURITY`,
+    `CREATE POLICY ${policy} ON ${table} USING (${using}) WITH CHECK (${check})`,
+  ];
+}
+
+export function dropTenantRlsStatements(table: string, policyName = 'tenant_isolation'): string[] {
+  if (!IDENT.test(table)) throw new Error(`Not a plain table name: ${table}`);
+  return [
+    `DROP POLICY IF EXISTS ${policyName} ON ${table}`,
+    `ALTER TABLE ${table} NO FORCE ROW LEVEL SECURITY`,
+    `ALTER TABLE ${table} DISABLE ROW LEVEL SECURITY`,
+  ];
+}
+
+/** For use inside a TypeORM migration: `await applyTenantRls(queryRunner, 'run.executions')`. */
+export async function applyTenantRls(
+  runner: { query(sql: string): Promise<unknown> },
+  table: string,
+  options?: TenantRlsOptions,
+): Promise<void> {
+  for (const sql of tenantRlsStatements(table, options)) await runner.query(sql);
+}
+
+export const RLS_AUDIT_SQL = `
+  select n.nspname as schema, c.relname as table,
+         c.relrowsecurity as enabled, c.relforcerowsecurity as forced,
+         exists (select 1 from pg_policy p where p.polrelid = c.oid) as has_policy
+    from pg_class c
+    join pg_namespace n on n.oid = c.relnamespace
+   where c.relkind in ('r', 'p')
+     and n.nspname = any($1)
+     and exists (select 1 from pg_attribute a
+                  where a.attrelid = c.oid and a.attname = 'tenant_id' and not a.attisdropped)`;
+
+export interface RlsAuditRow {
+  schema: string;
+  table: string;
+  enabled: boolean;
+  forced: boolean;
+  has_policy: boolean;
+}
+
+/** Tables with a tenant_id column that lack RLS enabled, forced or a policy. Tests assert it is empty. */
+export async function findTenantTablesWithoutRls(
+  runner: { query(sql: string, params?: unknown[]): Promise<RlsAuditRow[]> },
+  schemas: string[],
+): Promise<RlsAuditRow[]> {
+  const rows = await runner.query(RLS_AUDIT_SQL, [schemas]);
+  return rows.filter((r) => !r.enabled || !r.forced || !r.has_policy);
+}

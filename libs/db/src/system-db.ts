@@ -1,0 +1,36 @@
+import type { DataSource, EntityManager } from 'typeorm';
+
+export type SystemLog = (message: string, fields: Record<string, unknown>) => void;
+
+/**
+ * The explicit path for work that must cross tenants (signup, the scheduler scanning due
+ * schedules, billing runs). It connects as the system role, which bypasses RLS, so every use
+ * names its reason and is logged: a grep for SystemDb finds every cross-tenant query.
+ */
+export class SystemDb {
+  private initializing?: Promise<DataSource>;
+
+  constructor(
+    private readonly factory: () => DataSource,
+    private readonly log: SystemLog,
+  ) {}
+
+  async run<T>(reason: string, work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    if (!reason.trim()) throw new Error('SystemDb.run needs a reason');
+    const dataSource = await this.dataSource();
+    this.log('system database access', { reason });
+    return dataSource.transaction(work);
+  }
+
+  async close(): Promise<void> {
+    if (!this.initializing) return;
+    const dataSource = await this.initializing.catch(() => undefined);
+    if (dataSource?.isInitialized) await dataSource.destroy();
+  }
+
+  /** Opened on first use: most services never cross tenants and need no second pool. */
+  private dataSource(): Promise<DataSource> {
+    this.initializing ??= this.factory().initialize();
+    return this.initializing;
+  }
+}

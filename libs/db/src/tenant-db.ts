@@ -1,0 +1,45 @@
+import type { DataSource, EntityManager } from 'typeorm';
+
+/** What row-level security needs to know about the caller. A Principal satisfies it. */
+export interface TenantContext {
+  tenantId: string;
+  environmentId: string;
+  /** Set for customer keys and tenant keys narrowed with X-Scope-Key. */
+  scopeId?: string | null;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export class TenantContextError extends Error {
+  constructor(field: string) {
+    super(`Tenant context ${field} is not a UUID`);
+    this.name = 'TenantContextError';
+  }
+}
+
+export function assertTenantContext(ctx: TenantContext): void {
+  if (!UUID.test(ctx.tenantId)) throw new TenantContextError('tenantId');
+  if (!UUID.test(ctx.environmentId)) throw new TenantContextError('environmentId');
+  if (ctx.scopeId != null && !UUID.test(ctx.scopeId)) throw new TenantContextError('scopeId');
+}
+
+/**
+ * The only way services touch tenant rows: one transaction whose first statement sets the RLS
+ * context with set_config(..., true), i.e. local to the transaction. The setting dies with the
+ * transaction, so a pooled connection never carries one tenant's context into another's work,
+ * and the same holds behind a transaction-mode pooler such as PgBouncer.
+ */
+export class TenantDb {
+  constructor(private readonly dataSource: DataSource) {}
+
+  run<T>(ctx: TenantContext, work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    assertTenantContext(ctx);
+    return this.dataSource.transaction(async (manager) => {
+      await manager.query(
+        `select set_config('app.tenant_id', $1, true), set_config('app.env_id', $2, true), set_config('app.scope_id', $3, true)`,
+        [ctx.tenantId, ctx.environmentId, ctx.scopeId ?? ''],
+      );
+      return work(manager);
+    });
+  }
+}

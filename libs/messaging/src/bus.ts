@@ -1,0 +1,84 @@
+import { randomUUID } from 'node:crypto';
+import type { NatsConnection, Subscription } from '@nats-io/transport-node';
+import { NoRespondersError, TimeoutError, RequestError } from '@nats-io/transport-node';
+import type { EventMap, EventSubject, RequestMap, RequestSubject } from './contracts/index.js';
+import { BusError, isRemoteError } from './bus.errors.js';
+import { envelope, type Envelope, type MessageContext } from './envelope.js';
+
+export interface RequestOptions {
+  timeoutMs?: number;
+}
+
+const DEFAULT_TIMEOUT_MS = 5000;
+
+/**
+ * Typed request/reply and events over NATS.
+ *
+ * Packets use the NestJS NATS transport's JSON format (`{ pattern, data, id }` in,
+ * `{ id, response | err, isDisposed }` out), so callees are ordinary `@MessagePattern` and
+ * `@EventPattern` handlers. Requests go through the connection's shared reply inbox rather than
+ * a subscription per call, which keeps hot calls (key verification) to one round trip.
+ */
+export class Bus {
+  private readonly decoder = new TextDecoder();
+
+  constructor(readonly connection: NatsConnection) {}
+
+  async request<S extends RequestSubject>(
+    subject: S,
+    data: RequestMap[S]['request'],
+    context: MessageContext,
+    options: RequestOptions = {},
+  ): Promise<RequestMap[S]['response']> {
+    const packet = JSON.stringify({ pattern: subject, data: envelope(context, data), id: randomUUID() });
+    const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    let reply;
+    try {
+      reply = await this.connection.request(subject, packet, { timeout });
+    } catch (error) {
+      throw this.transportError(subject, error, timeout);
+    }
+    const body = JSON.parse(this.decoder.decode(reply.data)) as { err?: unknown; response?: unknown };
+    if (body.err !== undefined && body.err !== null) {
+      const remote = isRemoteError(body.err)
+        ? body.err
+        : { code: 'internal', status: 500, message: typeof body.err === 'string' ? body.err : 'Remote handler failed' };
+      throw new BusError('remote', subject, remote.message, remote);
+    }
+    return body.response as RequestMap[S]['response'];
+  }
+
+  /** Fire-and-forget event; handlers in a queue group get it once per service. */
+  emit<S extends EventSubject>(subject: S, data: EventMap[S], context: MessageContext): void {
+    this.connection.publish(subject, JSON.stringify({ pattern: subject, data: envelope(context, data) }));
+  }
+
+  /**
+   * Every replica of every service receives the event (no queue group): for facts each process
+   * must act on itself, such as dropping a cached key verification.
+   */
+  subscribeAll<S extends EventSubject>(subject: S, handler: (event: Envelope<EventMap[S]>) => void): Subscription {
+    return this.connection.subscribe(subject, {
+      callback: (err, msg) => {
+        if (err) return;
+        try {
+          const packet = JSON.parse(this.decoder.decode(msg.data)) as { data: Envelope<EventMap[S]> };
+          handler(packet.data);
+        } catch {
+          // A malformed event must not kill the subscription; the publisher is at fault.
+        }
+      },
+    });
+  }
+
+  private transportError(subject: string, error: unknown, timeout: number): BusError {
+    const cause = error instanceof RequestError ? (error.cause ?? error) : error;
+    if (cause instanceof NoRespondersError || (error instanceof RequestError && error.isNoResponders())) {
+      return new BusError('unavailable', subject, `No service answers ${subject}`);
+    }
+    if (cause instanceof TimeoutError) {
+      return new BusError('timeout', subject, `${subject} did not answer within ${timeout} ms`);
+    }
+    return new BusError('unavailable', subject, `${subject} failed: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,9 @@
+// Decorator metadata is recorded only if this is loaded before any decorated class is evaluated.
+import 'reflect-metadata';
+export * from './envelope.js';
+export * from './bus.js';
+export * from './bus.errors.js';
+export * from './nats.errors.js';
+export * from './contracts/index.js';
+export * from './jetstream/work-queue.js';
+export * from './messaging.module.js';

@@ -1,0 +1,158 @@
+import type { NatsConnection } from '@nats-io/transport-node';
+import { nanos } from '@nats-io/transport-node';
+import {
+  AckPolicy,
+  DeliverPolicy,
+  JetStreamApiError,
+  RetentionPolicy,
+  StorageType,
+  jetstream,
+  jetstreamManager,
+  type JsMsg,
+} from '@nats-io/jetstream';
+
+export interface WorkQueueSpec {
+  /** Stream name, e.g. `RUN_WORK`. */
+  stream: string;
+  /** Subjects the stream captures, e.g. `['run.work.>']`. */
+  subjects: string[];
+  /** Durable pull consumer shared by every replica of the worker. */
+  consumer: string;
+  /** Deliveries before a message goes to the dead letter subject. */
+  maxDeliver?: number;
+  /** How long a worker may hold a message before it is redelivered (a crashed worker's lease). */
+  ackWaitMs?: number;
+  /** Where exhausted messages are published; a separate stream keeps them. */
+  deadLetterSubject: string;
+}
+
+export type WorkResult = { ack: true } | { retryInMs: number };
+
+export interface WorkItem<T> {
+  subject: string;
+  data: T;
+  /** 1 on first delivery. */
+  deliveryCount: number;
+  /** Extends the lease of a long-running item. */
+  working(): void;
+}
+
+export type WorkHandler<T> = (item: WorkItem<T>) => Promise<WorkResult>;
+
+const DEFAULTS = { maxDeliver: 5, ackWaitMs: 30_000 };
+
+/** Exponential backoff with full jitter, capped: the delay before redelivering a failed item. */
+export function retryDelayMs(deliveryCount: number, baseMs = 500, capMs = 60_000): number {
+  const ceiling = Math.min(capMs, baseMs * 2 ** Math.max(0, deliveryCount - 1));
+  return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
+}
+
+/** Creates or updates the work-queue stream, its dead letter stream and the durable consumer. */
+export async function ensureWorkQueue(nc: NatsConnection, spec: WorkQueueSpec): Promise<void> {
+  const jsm = await jetstreamManager(nc);
+  const maxDeliver = spec.maxDeliver ?? DEFAULTS.maxDeliver;
+  const ackWait = nanos(spec.ackWaitMs ?? DEFAULTS.ackWaitMs);
+  await upsertStream(jsm, {
+    name: spec.stream,
+    subjects: spec.subjects,
+    retention: RetentionPolicy.Workqueue,
+    storage: StorageType.File,
+  });
+  await upsertStream(jsm, {
+    name: `${spec.stream}_DEAD`,
+    subjects: [spec.deadLetterSubject],
+    retention: RetentionPolicy.Limits,
+    storage: StorageType.File,
+    max_age: nanos(7 * 24 * 3600 * 1000),
+  });
+  const config = {
+    durable_name: spec.consumer,
+    ack_policy: AckPolicy.Explicit,
+    deliver_policy: DeliverPolicy.All,
+    max_deliver: maxDeliver,
+    ack_wait: ackWait,
+  };
+  try {
+    await jsm.consumers.info(spec.stream, spec.consumer);
+    await jsm.consumers.update(spec.stream, spec.consumer, { max_deliver: maxDeliver, ack_wait: ackWait });
+  } catch (error) {
+    if (!(error instanceof JetStreamApiError)) throw error;
+    await jsm.consumers.add(spec.stream, config);
+  }
+}
+
+type StreamManager = Awaited<ReturnType<typeof jetstreamManager>>;
+type StreamConfig = Parameters<StreamManager['streams']['add']>[0];
+
+async function upsertStream(jsm: StreamManager, config: StreamConfig): Promise<void> {
+  try {
+    await jsm.streams.info(config.name!);
+    await jsm.streams.update(config.name!, config);
+  } catch (error) {
+    if (!(error instanceof JetStreamApiError)) throw error;
+    await jsm.streams.add(config);
+  }
+}
+
+/** Publishes a work item; `msgId` makes a repeated publish (retry after a crash) a no-op. */
+export async function enqueueWork(nc: NatsConnection, subject: string, data: unknown, msgId?: string): Promise<void> {
+  await jetstream(nc).publish(subject, JSON.stringify(data), msgId ? { msgID: msgId } : undefined);
+}
+
+export interface Worker {
+  stop(): Promise<void>;
+}
+
+/**
+ * Pulls items and hands them to `handler` one batch at a time. A handler that throws gets the
+ * item redelivered after a backoff; after `maxDeliver` attempts the item goes to the dead letter
+ * subject with the last error, and is removed from the queue.
+ */
+export async function startWorker<T>(
+  nc: NatsConnection,
+  spec: WorkQueueSpec,
+  handler: WorkHandler<T>,
+  options: { concurrency?: number; onError?: (error: unknown, subject: string) => void } = {},
+): Promise<Worker> {
+  const maxDeliver = spec.maxDeliver ?? DEFAULTS.maxDeliver;
+  const consumer = await jetstream(nc).consumers.get(spec.stream, spec.consumer);
+  const messages = await consumer.consume({ max_messages: options.concurrency ?? 16 });
+  const inFlight = new Set<Promise<void>>();
+  const decoder = new TextDecoder();
+
+  const process = async (msg: JsMsg): Promise<void> => {
+    const deliveryCount = msg.info.deliveryCount;
+    try {
+      const data = JSON.parse(decoder.decode(msg.data)) as T;
+      const result = await handler({ subject: msg.subject, data, deliveryCount, working: () => msg.working() });
+      if ('ack' in result) msg.ack();
+      else msg.nak(result.retryInMs);
+    } catch (error) {
+      options.onError?.(error, msg.subject);
+      if (deliveryCount >= maxDeliver) {
+        nc.publish(
+          spec.deadLetterSubject,
+          JSON.stringify({ subject: msg.subject, data: decoder.decode(msg.data), error: String((error as Error)?.message ?? error), deliveries: deliveryCount }),
+        );
+        msg.term(String((error as Error)?.message ?? error));
+      } else {
+        msg.nak(retryDelayMs(deliveryCount));
+      }
+    }
+  };
+
+  const loop = (async () => {
+    for await (const msg of messages) {
+      const task = process(msg).finally(() => inFlight.delete(task));
+      inFlight.add(task);
+    }
+  })();
+
+  return {
+    async stop() {
+      await messages.close();
+      await loop.catch(() => undefined);
+      await Promise.allSettled([...inFlight]);
+    },
+  };
+}

@@ -1,0 +1,22 @@
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { E2eState } from './e2e.global-setup.js';
+
+/** Stops the platform, any process a test restarted (found by pid file), and drops the database. */
+export default async function teardown(): Promise<void> {
+  const state = (globalThis as { __platformE2e?: E2eState }).__platformE2e;
+  if (!state) return;
+  await state.platform.stop();
+  if (existsSync(state.pidDir)) {
+    for (const file of readdirSync(state.pidDir)) {
+      const pid = Number(readFileSync(join(state.pidDir, file), 'utf8'));
+      try {
+        process.kill(pid, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+    }
+    rmSync(state.pidDir, { recursive: true, force: true });
+  }
+  await state.database.drop();
+}

@@ -1,0 +1,34 @@
+export interface ApiResponse<T = unknown> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface ApiRequest {
+  method?: string;
+  headers?: Record<string, string>;
+  /** An object is sent as JSON; a string is sent as is (for malformed-body tests). */
+  body?: unknown;
+  timeoutMs?: number;
+}
+
+/** Calls the platform as a client would: real HTTP, JSON parsed when the answer is JSON. */
+export async function call<T = unknown>(baseUrl: string, path: string, request: ApiRequest = {}): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = { ...(request.headers ?? {}) };
+  let body: string | undefined;
+  if (request.body !== undefined) {
+    body = typeof request.body === 'string' ? request.body : JSON.stringify(request.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const res = await fetch(`${baseUrl}${path}`, {
+    method: request.method ?? (body === undefined ? 'GET' : 'POST'),
+    headers,
+    body,
+    signal: AbortSignal.timeout(request.timeoutMs ?? 15_000),
+  });
+  const text = await res.text();
+  let parsed: unknown = text;
+  if ((res.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);
+  return { status: res.status, headers: res.headers, body: parsed as T, text };
+}

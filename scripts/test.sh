@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# `npm test`: install, build, then every test (unit, integration against real PostgreSQL and
+# NATS, end-to-end through the gateway). Extra arguments go to Jest (e.g. --selectProjects unit).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install-and-build.sh
+echo "==> running tests"
+NODE_OPTIONS="--experimental-vm-modules ${NODE_OPTIONS:-}" exec npx jest "$@"
