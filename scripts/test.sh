@@ -5,4 +5,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-and-build.sh
 echo "==> running tests"
-NODE_OPTIONS="--experimental-vm-modules ${NODE_OPTIONS:-}" exec npx jest "$@"
+NODE_OPTIONS="--experimental-vm-modules --disable-warning=ExperimentalWarning ${NODE_OPTIONS:-}" exec npx jest "$@"

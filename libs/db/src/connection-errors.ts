@@ -4,7 +4,7 @@ const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ETIME
 
 /** Turns a driver error at connect time into a sentence a person can act on. */
 export function describeDatabaseError(error: unknown, target: ConnectionSettings): string {
-  const err = error as { code?: string; message?: string };
+  const err = (error ?? {}) as { code?: string; message?: string };
   const where = `${target.host}:${target.port}`;
   if (err.code && UNREACHABLE.has(err.code)) {
     return `Cannot reach PostgreSQL at ${where} (${err.code}). Start it (for example \`docker compose up -d postgres\`) or point DATABASE_URL at a running server.`;

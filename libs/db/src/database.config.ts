@@ -23,7 +23,7 @@ export interface DatabaseSettings {
 export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/platform';
 
 export function databaseSettings(env: NodeJS.ProcessEnv = process.env): DatabaseSettings {
-  const url = new URL(env.DATABASE_URL ?? DEFAULT_DATABASE_URL);
+  const url = new URL(env.DATABASE_URL || DEFAULT_DATABASE_URL);
   if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
     throw new Error(`DATABASE_URL must be a postgres:// URL (got protocol '${url.protocol}')`);
   }
@@ -32,11 +32,11 @@ export function databaseSettings(env: NodeJS.ProcessEnv = process.env): Database
     port: url.port ? Number(url.port) : 5432,
     database: decodeURIComponent(url.pathname.replace(/^\//, '')) || 'platform',
   };
-  const role = (stem: string, user: string): ConnectionSettings => ({
-    ...base,
-    user: env[`DATABASE_${stem}_USER`] || user,
-    password: env[`DATABASE_${stem}_PASSWORD`] || user,
-  });
+  // Development default: each role's password is its name (trust auth ignores it locally).
+  const role = (stem: string, defaultUser: string): ConnectionSettings => {
+    const user = env[`DATABASE_${stem}_USER`] || defaultUser;
+    return { ...base, user, password: env[`DATABASE_${stem}_PASSWORD`] || user };
+  };
   return {
     admin: { ...base, user: decodeURIComponent(url.username) || 'postgres', password: url.password ? decodeURIComponent(url.password) : undefined },
     owner: role('OWNER', 'platform_owner'),

@@ -31,6 +31,7 @@ export function tenantRlsStatements(table: string, options: TenantRlsOptions = {
   if (!IDENT.test(table)) throw new Error(`Not a plain table name: ${table}`);
   const scope = options.scope ?? 'none';
   const policy = options.policyName ?? 'tenant_isolation';
+  if (!/^[a-z_][a-z0-9_]*$/.test(policy)) throw new Error(`Not a plain policy name: ${policy}`);
   let using = TENANT;
   let check = TENANT;
   if (scope === 'owned') {
@@ -49,6 +50,7 @@ export function tenantRlsStatements(table: string, options: TenantRlsOptions = {
 
 export function dropTenantRlsStatements(table: string, policyName = 'tenant_isolation'): string[] {
   if (!IDENT.test(table)) throw new Error(`Not a plain table name: ${table}`);
+  if (!/^[a-z_][a-z0-9_]*$/.test(policyName)) throw new Error(`Not a plain policy name: ${policyName}`);
   return [
     `DROP POLICY IF EXISTS ${policyName} ON ${table}`,
     `ALTER TABLE ${table} NO FORCE ROW LEVEL SECURITY`,

@@ -1,6 +1,6 @@
 /** Turns a connect failure into a sentence a person can act on. */
 export function describeNatsError(error: unknown, url: string): string {
-  const err = error as { code?: string; message?: string; cause?: { code?: string } };
+  const err = (error ?? {}) as { code?: string; message?: string; cause?: { code?: string } };
   const code = err.code ?? err.cause?.code;
   if (code === 'ECONNREFUSED' || /ECONNREFUSED|CONNECTION_REFUSED|connection refused/i.test(`${code} ${err.message}`)) {
     return `Cannot reach NATS at ${url} (connection refused). Start it with JetStream enabled (for example \`docker compose up -d nats\`, or \`nats-server -js\`) or set NATS_URL.`;

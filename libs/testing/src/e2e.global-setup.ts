@@ -13,7 +13,7 @@ export interface E2eState {
 
 /** Settings every e2e platform runs with; tests that need others start their own processes. */
 export const E2E_ENV: Record<string, string> = {
-  DOCS_PUBLIC: 'false',
+  DOCS_PUBLIC: 'true',
   LOG_LEVEL: 'warn',
   NODE_ENV: 'test',
 };

@@ -32,6 +32,7 @@ export function mergeOpenApi(documents: { service: string; document: OpenApiDocu
     components: {},
     tags: [],
   };
+  const operationIds = new Set<string>();
   for (const { service, document } of documents) {
     let doc = document;
     const renames: [string, string][] = [];
@@ -55,7 +56,14 @@ export function mergeOpenApi(documents: { service: string; document: OpenApiDocu
         delete entries[name];
       }
     }
-    Object.assign(merged.paths!, doc.paths ?? {});
+    for (const [path, operations] of Object.entries(doc.paths ?? {})) {
+      for (const operation of Object.values(operations as Record<string, { operationId?: string }>)) {
+        // Every service has a HealthController_health; client generators need unique ids.
+        if (operation?.operationId && operationIds.has(operation.operationId)) operation.operationId = `${pascal(service)}_${operation.operationId}`;
+        if (operation?.operationId) operationIds.add(operation.operationId);
+      }
+      merged.paths![path] = operations;
+    }
     for (const [kind, entries] of Object.entries(doc.components ?? {})) {
       Object.assign((merged.components![kind] ??= {}), entries ?? {});
     }

@@ -1,8 +1,19 @@
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsString, Matches, Max, Min } from 'class-validator';
 
-const toBoolean = ({ value }: { value: unknown }) =>
-  typeof value === 'boolean' ? value : ['true', '1', 'yes'].includes(String(value).toLowerCase()) ? true : ['false', '0', 'no'].includes(String(value).toLowerCase()) ? false : value;
+/**
+ * Reads the raw setting: implicit conversion has already turned 'false' into Boolean('false'),
+ * i.e. true, by the time `value` arrives. Anything but a known spelling stays a string and fails
+ * validation.
+ */
+export const toBoolean = ({ obj, key }: { obj: Record<string, unknown>; key: string }): unknown => {
+  const raw = obj[key];
+  if (typeof raw === 'boolean') return raw;
+  const text = String(raw).toLowerCase();
+  if (['true', '1', 'yes'].includes(text)) return true;
+  if (['false', '0', 'no'].includes(text)) return false;
+  return raw;
+};
 
 /** Settings every service reads. Names are the environment variables (README lists them). */
 export class ServiceConfig {

@@ -57,7 +57,8 @@ export function resolveError(exception: unknown): ResolvedError {
 
 /**
  * Every error leaves in the spec's shape, HTTP and message handlers alike. Messages of server
- * errors are generic: the stack and cause go to the log under the request id, never to clients.
+ * errors are generic (501 and 503 excepted: they are written for clients, "not implemented yet",
+ * "not ready"): the stack and cause go to the log under the request id, never to clients.
  */
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {

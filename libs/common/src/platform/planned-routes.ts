@@ -1,5 +1,5 @@
 import { Controller, RequestMethod, RequestMapping, type Type } from '@nestjs/common';
-import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { RequireScopes } from '@platform/auth';
 import type { PlannedRoute } from '../catalog/services.catalog.js';
 import { AppError } from '../errors/app.errors.js';
@@ -9,6 +9,12 @@ import { AppError } from '../errors/app.errors.js';
  * authentication, like any route), and appear in the OpenAPI description marked as such.
  * A feature that implements a route removes it from its service's planned list.
  */
+/** 'List AI agents' → 'listAiAgents': unique within a service, readable in generated clients. */
+function operationName(summary: string): string {
+  const words = summary.replace(/\(.*?\)/g, '').split(/[^A-Za-z0-9]+/).filter(Boolean);
+  return words.map((w, i) => (i === 0 ? w.toLowerCase() : w[0].toUpperCase() + w.slice(1).toLowerCase())).join('');
+}
+
 export function plannedRoutesController(tag: string, routes: readonly PlannedRoute[]): Type<unknown> {
   class PlannedRoutesController {}
   const prototype = PlannedRoutesController.prototype as unknown as Record<string, unknown>;
@@ -18,12 +24,14 @@ export function plannedRoutesController(tag: string, routes: readonly PlannedRou
       throw new AppError('not_implemented', 501, `${route.method} ${route.path} is not implemented yet`);
     };
     const descriptor = Object.getOwnPropertyDescriptor(prototype, name)!;
+    const params = [...route.path.matchAll(/:(\w+)/g)].map((m) => ApiParam({ name: m[1], type: String }));
     const decorated = Reflect.decorate(
       [
         RequestMapping({ path: route.path, method: RequestMethod[route.method] }),
         RequireScopes(),
-        ApiOperation({ summary: `${route.summary} (not implemented yet)` }),
+        ApiOperation({ summary: `${route.summary} (not implemented yet)`, operationId: `${tag}_${operationName(route.summary)}` }),
         ApiResponse({ status: 501, description: 'Not implemented yet' }),
+        ...params,
       ],
       prototype,
       name,

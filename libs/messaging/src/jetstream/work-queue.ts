@@ -106,7 +106,7 @@ export interface Worker {
 /**
  * Pulls items and hands them to `handler` one batch at a time. A handler that throws gets the
  * item redelivered after a backoff; after `maxDeliver` attempts the item goes to the dead letter
- * subject with the last error, and is removed from the queue.
+ * stream with the last error, and is removed from the queue.
  */
 export async function startWorker<T>(
   nc: NatsConnection,
@@ -115,7 +115,8 @@ export async function startWorker<T>(
   options: { concurrency?: number; onError?: (error: unknown, subject: string) => void } = {},
 ): Promise<Worker> {
   const maxDeliver = spec.maxDeliver ?? DEFAULTS.maxDeliver;
-  const consumer = await jetstream(nc).consumers.get(spec.stream, spec.consumer);
+  const js = jetstream(nc);
+  const consumer = await js.consumers.get(spec.stream, spec.consumer);
   const messages = await consumer.consume({ max_messages: options.concurrency ?? 16 });
   const inFlight = new Set<Promise<void>>();
   const decoder = new TextDecoder();
@@ -130,11 +131,15 @@ export async function startWorker<T>(
     } catch (error) {
       options.onError?.(error, msg.subject);
       if (deliveryCount >= maxDeliver) {
-        nc.publish(
-          spec.deadLetterSubject,
-          JSON.stringify({ subject: msg.subject, data: decoder.decode(msg.data), error: String((error as Error)?.message ?? error), deliveries: deliveryCount }),
-        );
-        msg.term(String((error as Error)?.message ?? error));
+        // Moved, not dropped: the dead letter stream confirms the copy before the item leaves the
+        // queue (a work-queue stream keeps a terminated message, so it is acked instead).
+        const reason = String((error as Error)?.message ?? error);
+        try {
+          await js.publish(spec.deadLetterSubject, JSON.stringify({ subject: msg.subject, data: decoder.decode(msg.data), error: reason, deliveries: deliveryCount }));
+          msg.ack();
+        } catch {
+          msg.nak(retryDelayMs(deliveryCount));
+        }
       } else {
         msg.nak(retryDelayMs(deliveryCount));
       }

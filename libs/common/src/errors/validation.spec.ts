@@ -1,0 +1,110 @@
+import { describe, expect, it } from '@jest/globals';
+import { Type, plainToInstance } from 'class-transformer';
+import { IsInt, IsString, ValidateNested, validateSync } from 'class-validator';
+import { ValidationFailedError } from './app.errors.js';
+import { createValidationPipe, flattenValidationErrors } from './validation.js';
+
+class Counter {
+  @IsInt()
+  count!: number;
+}
+
+class Item {
+  @IsString()
+  name!: string;
+}
+
+class CreateThingDto {
+  @IsString()
+  name!: string;
+
+  @ValidateNested()
+  @Type(() => Counter)
+  nested!: Counter;
+
+  @ValidateNested({ each: true })
+  @Type(() => Item)
+  items!: Item[];
+
+  @IsString({ each: true })
+  tags!: string[];
+}
+
+const valid = () => ({ name: 'thing', nested: { count: 1 }, items: [{ name: 'a' }, { name: 'b' }], tags: ['x', 'y'] });
+
+function problems(input: Record<string, unknown>) {
+  const errors = validateSync(plainToInstance(CreateThingDto, input), { whitelist: true, forbidNonWhitelisted: true });
+  return flattenValidationErrors(errors);
+}
+
+async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected the promise to reject');
+}
+
+describe('flattenValidationErrors', () => {
+  it('reports nothing for a valid object', () => {
+    expect(problems(valid())).toEqual([]);
+  });
+
+  it('names a top-level field and drops the property name from the message', () => {
+    expect(problems({ ...valid(), name: 42 })).toEqual([{ field: 'name', message: 'must be a string' }]);
+  });
+
+  it('names a nested field with a dot path', () => {
+    expect(problems({ ...valid(), nested: { count: 'many' } })).toEqual([{ field: 'nested.count', message: 'must be an integer number' }]);
+  });
+
+  it('names an array element with brackets', () => {
+    expect(problems({ ...valid(), items: [{ name: 'a' }, { name: 7 }] })).toEqual([{ field: 'items[1].name', message: 'must be a string' }]);
+  });
+
+  it('reports an invalid element of a string array on the array field', () => {
+    expect(problems({ ...valid(), tags: ['x', 3] })).toEqual([{ field: 'tags', message: 'each value in tags must be a string' }]);
+  });
+
+  it("says an unknown property 'is not allowed'", () => {
+    expect(problems({ ...valid(), extra: 1 })).toEqual([{ field: 'extra', message: 'is not allowed' }]);
+  });
+
+  it('names an unknown property inside a nested object by its path', () => {
+    expect(problems({ ...valid(), nested: { count: 1, sneaky: true } })).toEqual([{ field: 'nested.sneaky', message: 'is not allowed' }]);
+  });
+
+  it('reports every failing field at once', () => {
+    const fields = problems({ name: 1, nested: { count: 'x' }, items: [{ name: 2 }], tags: ['ok'], extra: true }).map((p) => p.field);
+    expect(fields.sort()).toEqual(['extra', 'items[0].name', 'name', 'nested.count']);
+  });
+});
+
+describe('createValidationPipe', () => {
+  const body = { type: 'body' as const, metatype: CreateThingDto };
+
+  it('rejects an invalid body with a ValidationFailedError naming the field', async () => {
+    const error = await rejectionOf(createValidationPipe().transform({ ...valid(), nested: { count: 'many' } }, body));
+    expect(error).toBeInstanceOf(ValidationFailedError);
+    const failed = error as ValidationFailedError;
+    expect(failed.getStatus()).toBe(400);
+    expect(failed.code).toBe('validation_failed');
+    expect(failed.details).toEqual([{ field: 'nested.count', message: 'must be an integer number' }]);
+    expect(failed.message).toBe('Validation failed: nested.count must be an integer number');
+  });
+
+  it('rejects an unknown field instead of stripping it', async () => {
+    const error = await rejectionOf(createValidationPipe().transform({ ...valid(), extra: 'x' }, body));
+    expect(error).toBeInstanceOf(ValidationFailedError);
+    expect((error as ValidationFailedError).details).toEqual([{ field: 'extra', message: 'is not allowed' }]);
+  });
+
+  it('turns a valid body into instances of the DTO classes', async () => {
+    const result = await createValidationPipe().transform(valid(), body);
+    expect(result).toBeInstanceOf(CreateThingDto);
+    expect((result as CreateThingDto).nested).toBeInstanceOf(Counter);
+    expect((result as CreateThingDto).items[1]).toBeInstanceOf(Item);
+    expect(result).toEqual(valid());
+  });
+});

@@ -1,0 +1,126 @@
+import { describe, expect, it } from '@jest/globals';
+import { AppError, ValidationFailedError } from '../errors/app.errors.js';
+import { createValidationPipe } from '../errors/validation.js';
+import { DEFAULT_PAGE_SIZE, PageQueryDto, decodeCursor, encodeCursor, toPage } from './pagination.js';
+
+const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
+
+function decodeError(cursor: string, keys: readonly string[] = ['id']): unknown {
+  try {
+    decodeCursor(cursor, keys);
+  } catch (error) {
+    return error;
+  }
+  throw new Error(`expected cursor ${cursor} to be rejected`);
+}
+
+async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected the promise to reject');
+}
+
+const validateQuery = (query: Record<string, string>) => createValidationPipe().transform(query, { type: 'query', metatype: PageQueryDto });
+
+describe('cursors', () => {
+  it('round-trips a cursor', () => {
+    expect(decodeCursor(encodeCursor({ id: 'a', n: 2 }), ['id', 'n'])).toEqual({ id: 'a', n: 2 });
+  });
+
+  it('round-trips values that need escaping', () => {
+    const position = { created_at: '2024-01-01T00:00:00.000Z', id: 'ü/+=?&"' };
+    expect(decodeCursor(encodeCursor(position), ['created_at', 'id'])).toEqual(position);
+  });
+
+  it('makes URL-safe cursors', () => {
+    expect(encodeCursor({ id: '>>>???' })).toMatch(/^[A-Za-z0-9_-]+$/);
+  });
+
+  it('gives undefined for a missing or empty cursor', () => {
+    expect(decodeCursor(undefined, ['id'])).toBeUndefined();
+    expect(decodeCursor('', ['id'])).toBeUndefined();
+  });
+
+  it.each([
+    ['garbage', 'garbage'],
+    ['not base64 at all', '%%%***'],
+    ['a JSON array', b64('[1,2]')],
+    ['JSON null', b64('null')],
+    ['a JSON string', b64('"id"')],
+    ['a JSON number', b64('5')],
+    ['an object without the key', b64('{"other":1}')],
+    ['an object whose key is not a string or number', b64('{"id":{"nested":true}}')],
+  ])('rejects %s with a 400 invalid_cursor', (_label, cursor) => {
+    const error = decodeError(cursor);
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).getStatus()).toBe(400);
+    expect((error as AppError).code).toBe('invalid_cursor');
+    expect((error as AppError).details).toEqual([{ field: 'cursor', message: 'is not a cursor returned by this list' }]);
+  });
+
+  it('requires every listed key', () => {
+    const error = decodeError(encodeCursor({ id: 'a' }), ['id', 'created_at']);
+    expect((error as AppError).code).toBe('invalid_cursor');
+  });
+});
+
+describe('toPage', () => {
+  const rows = [{ id: 'r1' }, { id: 'r2' }, { id: 'r3' }];
+  const map = (row: { id: string }) => row.id.toUpperCase();
+  const positionOf = (row: { id: string }) => ({ id: row.id });
+
+  it('with limit + 1 rows returns limit items and a cursor at the last one returned', () => {
+    const page = toPage(rows, 2, map, positionOf);
+    expect(page.data).toEqual(['R1', 'R2']);
+    expect(page.next_cursor).not.toBeNull();
+    expect(decodeCursor(page.next_cursor ?? undefined, ['id'])).toEqual({ id: 'r2' });
+  });
+
+  it('has no next cursor when the rows fit the limit', () => {
+    expect(toPage(rows, 3, map, positionOf)).toEqual({ data: ['R1', 'R2', 'R3'], next_cursor: null });
+    expect(toPage(rows.slice(0, 1), 3, map, positionOf)).toEqual({ data: ['R1'], next_cursor: null });
+  });
+
+  it('gives an empty page for no rows', () => {
+    expect(toPage([], 50, map, positionOf)).toEqual({ data: [], next_cursor: null });
+  });
+});
+
+describe('PageQueryDto', () => {
+  it.each(['0', '201', 'abc', '1.5', '-3'])('rejects limit=%s naming the limit field', async (limit) => {
+    const error = await rejectionOf(validateQuery({ limit }));
+    expect(error).toBeInstanceOf(ValidationFailedError);
+    const details = (error as ValidationFailedError).details ?? [];
+    expect(details.length).toBeGreaterThan(0);
+    expect(details.every((d) => d.field === 'limit')).toBe(true);
+  });
+
+  it('defaults the limit to 50 when absent', async () => {
+    const query = await validateQuery({});
+    expect(query).toBeInstanceOf(PageQueryDto);
+    expect((query as PageQueryDto).limit).toBe(DEFAULT_PAGE_SIZE);
+    expect(DEFAULT_PAGE_SIZE).toBe(50);
+  });
+
+  it('accepts the bounds and converts them to numbers', async () => {
+    expect((await validateQuery({ limit: '200' }) as PageQueryDto).limit).toBe(200);
+    expect((await validateQuery({ limit: '1' }) as PageQueryDto).limit).toBe(1);
+  });
+
+  it('passes a cursor through', async () => {
+    expect((await validateQuery({ cursor: 'abc' }) as PageQueryDto).cursor).toBe('abc');
+  });
+
+  it('rejects a cursor longer than 1024 characters', async () => {
+    const error = await rejectionOf(validateQuery({ cursor: 'a'.repeat(1025) }));
+    expect((error as ValidationFailedError).details?.map((d) => d.field)).toEqual(['cursor']);
+  });
+
+  it('rejects an unknown query parameter', async () => {
+    const error = await rejectionOf(validateQuery({ limit: '10', page: '2' }));
+    expect((error as ValidationFailedError).details).toEqual([{ field: 'page', message: 'is not allowed' }]);
+  });
+});

@@ -1,0 +1,158 @@
+import 'reflect-metadata';
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Controller, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { MessagePattern, Payload, RpcException, Transport, type MicroserviceOptions } from '@nestjs/microservices';
+import type { INestMicroservice } from '@nestjs/common';
+import { jetstreamManager } from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { Bus, BusError, connectNats, enqueueWork, ensureWorkQueue, startWorker, type Envelope, type RequestSubject, type WorkQueueSpec } from '../src/index.js';
+
+const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+const run = randomBytes(4).toString('hex');
+// Subjects unique to this run, so parallel runs on one NATS server never answer each other.
+const ECHO = `test.${run}.echo.ask` as RequestSubject;
+const FAIL = `test.${run}.fail.ask` as RequestSubject;
+const SLOW = `test.${run}.slow.ask` as RequestSubject;
+
+@Controller()
+class TestHandler {
+  @MessagePattern(ECHO)
+  echo(@Payload() message: Envelope<{ text: string }>) {
+    return { text: message.data.text.toUpperCase(), tenant: message.context.tenantId, requestId: message.context.requestId };
+  }
+
+  @MessagePattern(FAIL)
+  fail(): never {
+    throw new RpcException({ code: 'key_not_found', message: 'No such key', status: 404 });
+  }
+
+  @MessagePattern(SLOW)
+  async slow() {
+    await new Promise((r) => setTimeout(r, 500));
+    return { late: true };
+  }
+}
+
+@Module({ controllers: [TestHandler] })
+class TestModule {}
+
+describe('Bus over real NATS against a NestJS microservice', () => {
+  let microservice: INestMicroservice;
+  let nc: NatsConnection;
+  let bus: Bus;
+
+  beforeAll(async () => {
+    microservice = await NestFactory.createMicroservice<MicroserviceOptions>(TestModule, {
+      transport: Transport.NATS,
+      options: { servers: NATS_URL, queue: `test-${run}` },
+      logger: false,
+    });
+    await microservice.listen();
+    nc = await connectNats({ url: NATS_URL, name: `bus-test-${run}` });
+    bus = new Bus(nc);
+  });
+
+  afterAll(async () => {
+    await nc?.close();
+    await microservice?.close();
+  });
+
+  it('carries the payload and the context envelope both ways', async () => {
+    const context = { requestId: 'req-1', tenantId: '5b7f0bde-4b5e-4b55-9a39-6c1c8c1f3f11' };
+    const answer = await bus.request(ECHO, { text: 'hello' } as never, context);
+    expect(answer).toEqual({ text: 'HELLO', tenant: context.tenantId, requestId: 'req-1' });
+  });
+
+  it('turns a handler error into a typed remote error', async () => {
+    const error = await bus.request(FAIL, {} as never, { requestId: 'r' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BusError);
+    expect(error).toMatchObject({ code: 'remote', remote: { code: 'key_not_found', status: 404, message: 'No such key' } });
+  });
+
+  it('times out a slow handler', async () => {
+    const error = await bus.request(SLOW, {} as never, { requestId: 'r' }, { timeoutMs: 100 }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'timeout' });
+  });
+
+  it('says unavailable at once when nobody subscribes', async () => {
+    const started = Date.now();
+    const error = await bus.request(`test.${run}.nobody.ask` as RequestSubject, {} as never, { requestId: 'r' }, { timeoutMs: 3000 }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'unavailable' });
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('fans an event out to every subscriber', async () => {
+    const subject = `test.${run}.keys.revoked`;
+    const seen: string[] = [];
+    const subs = ['one', 'two'].map((name) =>
+      bus.subscribeAll(subject as never, (event) => seen.push(`${name}:${(event.data as unknown as { id: string }).id}`)),
+    );
+    await nc.flush();
+    bus.emit(subject as never, { id: 'k1' } as never, { requestId: 'r' });
+    await nc.flush();
+    await new Promise((r) => setTimeout(r, 100));
+    subs.forEach((s) => s.unsubscribe());
+    expect(seen.sort()).toEqual(['one:k1', 'two:k1']);
+  });
+});
+
+describe('JetStream work queue', () => {
+  let nc: NatsConnection;
+  const spec: WorkQueueSpec = {
+    stream: `TEST_WORK_${run}`,
+    subjects: [`test.${run}.work.>`],
+    consumer: 'workers',
+    maxDeliver: 2,
+    ackWaitMs: 5000,
+    deadLetterSubject: `test.${run}.dead`,
+  };
+
+  beforeAll(async () => {
+    nc = await connectNats({ url: NATS_URL, name: `wq-test-${run}` });
+    await ensureWorkQueue(nc, spec);
+    await ensureWorkQueue(nc, spec); // idempotent
+  });
+
+  afterAll(async () => {
+    const jsm = await jetstreamManager(nc);
+    await jsm.streams.delete(spec.stream).catch(() => undefined);
+    await jsm.streams.delete(`${spec.stream}_DEAD`).catch(() => undefined);
+    await nc.close();
+  });
+
+  it('delivers each item once, and a duplicate publish with the same id is dropped', async () => {
+    const seen: number[] = [];
+    const worker = await startWorker<{ n: number }>(nc, spec, async (item) => {
+      seen.push(item.data.n);
+      return { ack: true };
+    });
+    for (let n = 0; n < 20; n++) await enqueueWork(nc, `test.${run}.work.ok`, { n }, `ok-${n}`);
+    await enqueueWork(nc, `test.${run}.work.ok`, { n: 0 }, 'ok-0');
+    const deadline = Date.now() + 5000;
+    while (seen.length < 20 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 200));
+    await worker.stop();
+    expect(seen.sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+  });
+
+  it('retries a failing item with backoff, then dead-letters it', async () => {
+    const dead: { data: string; error: string; deliveries: number }[] = [];
+    const sub = nc.subscribe(spec.deadLetterSubject, { callback: (_e, m) => { dead.push(m.json()); } });
+    const attempts: number[] = [];
+    const worker = await startWorker<{ n: number }>(nc, spec, async (item) => {
+      attempts.push(item.deliveryCount);
+      throw new Error('boom');
+    });
+    await enqueueWork(nc, `test.${run}.work.bad`, { n: 99 });
+    const deadline = Date.now() + 8000;
+    while (dead.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await worker.stop();
+    sub.unsubscribe();
+    expect(attempts).toEqual([1, 2]);
+    expect(dead).toEqual([{ subject: `test.${run}.work.bad`, data: JSON.stringify({ n: 99 }), error: 'boom', deliveries: 2 }]);
+    const info = await (await jetstreamManager(nc)).streams.info(spec.stream);
+    expect(info.state.messages).toBe(0);
+  });
+});
