@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
 import { SERVICE_NAMES, errorBody, resolveRequestId, type ServiceName } from '@platform/common';
@@ -6,7 +6,7 @@ import type { GatewayConfig } from './config/gateway.config.js';
 import { docsRoutes } from './docs/docs.routes.js';
 import { aggregateHealth } from './health/aggregate-health.js';
 import { createProxy, type GatewayRequest } from './proxy/proxy.js';
-import { RouteTable } from './routing/route-table.js';
+import { RouteTable, type RouteMatch } from './routing/route-table.js';
 
 export interface GatewayDeps {
   config: GatewayConfig;
@@ -26,17 +26,6 @@ export function createGatewayApp({ config, upstreams, logger }: GatewayDeps) {
   const routes = new RouteTable();
   const proxy = createProxy({ upstreams, timeoutMs: config.UPSTREAM_TIMEOUT_MS, bodyLimit: config.BODY_LIMIT_BYTES, uploadLimit: config.UPLOAD_LIMIT_BYTES, logger });
 
-  app.use((req: Request, res: Response, next: NextFunction) => {
-    const started = performance.now();
-    const id = resolveRequestId(req.headers['x-request-id']);
-    (req as unknown as GatewayRequest).id = id;
-    res.setHeader('x-request-id', id);
-    res.on('finish', () => {
-      logger.info({ req_id: id, method: req.method, url: req.originalUrl, status: res.statusCode, ms: Math.round((performance.now() - started) * 100) / 100 }, 'request');
-    });
-    next();
-  });
-
   app.get('/actuator/health', async (_req, res) => {
     const health = await aggregateHealth(upstreams, config.HEALTH_TIMEOUT_MS);
     res.status(health.status === 'UP' ? 200 : 503).json(health);
@@ -44,24 +33,15 @@ export function createGatewayApp({ config, upstreams, logger }: GatewayDeps) {
   app.get('/actuator/health/liveness', (_req, res) => {
     res.json({ status: 'UP' });
   });
-
   app.use(docsRoutes(upstreams, config.HEALTH_TIMEOUT_MS * 2));
   app.get('/v3/api-docs/:service', (req, res, next) => {
     const service = req.params.service as ServiceName;
     if (!SERVICE_NAMES.includes(service)) return next();
     proxy.forward(req as unknown as GatewayRequest, res, { service, upstreamPath: '/v3/api-docs' });
   });
-
-  app.use((req, res, next) => {
-    const route = routes.match(req.originalUrl);
-    if (!route) return next();
-    proxy.forward(req as unknown as GatewayRequest, res, route);
-  });
-
   app.use((req: Request, res: Response) => {
     res.status(404).json(errorBody(404, `No route for ${req.method} ${req.path}`, (req as unknown as GatewayRequest).id));
   });
-
   // Express's own failures (a malformed URL, say) still answer in the error shape.
   app.use((error: Error & { status?: number }, req: Request, res: Response, _next: NextFunction) => {
     const status = error.status && error.status >= 400 && error.status < 500 ? error.status : 500;
@@ -69,7 +49,36 @@ export function createGatewayApp({ config, upstreams, logger }: GatewayDeps) {
     res.status(status).json(errorBody(status, status === 500 ? 'Internal server error' : error.message, (req as unknown as GatewayRequest).id));
   });
 
-  return { app, close: () => proxy.close() };
+  /**
+   * Every request starts here. Proxied traffic, nearly all of it, goes straight to the proxy:
+   * Express's middleware stack would cost more CPU than the proxying itself. The gateway's own
+   * pages (aggregated health, docs, explorer, 404) are served by the Express app.
+   */
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    const started = performance.now();
+    const request = req as GatewayRequest;
+    request.id = resolveRequestId(req.headers['x-request-id']);
+    res.setHeader('x-request-id', request.id);
+    const url = req.url ?? '/';
+    if (logger.isLevelEnabled('info')) {
+      res.once('finish', () => {
+        logger.info({ req_id: request.id, method: req.method, url, status: res.statusCode, ms: Math.round((performance.now() - started) * 100) / 100 }, 'request');
+      });
+    }
+    const route = routes.match(url) ?? serviceHealth(url);
+    if (route) proxy.forward(request, res, route);
+    else app(req as Request, res as Response);
+  };
+
+  return { handle, close: () => proxy.close() };
 }
 
-export type GatewayServer = Server;
+const SERVICE_HEALTH = /^\/actuator\/health\/([a-z-]+)\/?(\?.*)?$/;
+
+/** `/actuator/health/<service>`: one service's own health through the proxy path. */
+function serviceHealth(url: string): RouteMatch | undefined {
+  const match = SERVICE_HEALTH.exec(url);
+  const service = match?.[1] as ServiceName | undefined;
+  if (!service || !SERVICE_NAMES.includes(service)) return undefined;
+  return { service, upstreamPath: '/actuator/health' };
+}

@@ -1,3 +1,4 @@
+import { createServer } from 'node:http';
 import { ConfigError, createLogger } from '@platform/common';
 import { loadGatewayConfig, upstreamUrls } from './config/gateway.config.js';
 import { createGatewayApp } from './gateway.app.js';
@@ -14,8 +15,9 @@ try {
 }
 
 const logger = createLogger('gateway', config.LOG_LEVEL);
-const { app, close } = createGatewayApp({ config, upstreams, logger });
-const server = app.listen(config.GATEWAY_PORT, config.HOST, () => {
+const { handle, close } = createGatewayApp({ config, upstreams, logger });
+const server = createServer(handle);
+server.listen(config.GATEWAY_PORT, config.HOST, () => {
   logger.info({ url: `http://${config.HOST}:${config.GATEWAY_PORT}` }, `gateway listening on http://${config.HOST}:${config.GATEWAY_PORT}`);
 });
 server.on('error', (error: NodeJS.ErrnoException) => {

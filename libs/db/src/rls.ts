@@ -86,11 +86,15 @@ export interface RlsAuditRow {
   has_policy: boolean;
 }
 
-/** Tables with a tenant_id column that lack RLS enabled, forced or a policy. Tests assert it is empty. */
+/**
+ * Tables with a tenant_id column that lack RLS enabled, forced or a policy. Tests assert it is
+ * empty. Takes a TypeORM DataSource/QueryRunner (rows) or a pg client (`{ rows }`).
+ */
 export async function findTenantTablesWithoutRls(
-  runner: { query(sql: string, params?: unknown[]): Promise<RlsAuditRow[]> },
+  runner: { query(sql: string, params?: unknown[]): Promise<RlsAuditRow[] | { rows: RlsAuditRow[] }> },
   schemas: string[],
 ): Promise<RlsAuditRow[]> {
-  const rows = await runner.query(RLS_AUDIT_SQL, [schemas]);
+  const result = await runner.query(RLS_AUDIT_SQL, [schemas]);
+  const rows = Array.isArray(result) ? result : result.rows;
   return rows.filter((r) => !r.enabled || !r.forced || !r.has_policy);
 }

@@ -1,0 +1,36 @@
+#!/usr/bin/env node
+// `npm run bench [-- suite ...] [--duration=S] [--connections=N]`: starts what each suite needs
+// against a database of its own, runs the load from a separate process and prints the figures.
+import { createTestDatabase, startPlatform } from '@platform/testing';
+import * as gateway from './suites/gateway.js';
+
+const SUITES = [gateway];
+
+const args = process.argv.slice(2);
+const option = (key, fallback) => Number(args.find((a) => a.startsWith(`--${key}=`))?.split('=')[1] ?? fallback);
+const chosen = args.filter((a) => !a.startsWith('--'));
+const duration = option('duration', 10);
+const connections = option('connections', 50);
+const suites = chosen.length ? SUITES.filter((s) => chosen.includes(s.name)) : SUITES;
+if (!suites.length) {
+  console.error(`unknown suite; choose from: ${SUITES.map((s) => s.name).join(', ')}`);
+  process.exit(2);
+}
+
+const report = [];
+for (const suite of suites) {
+  console.log(`==> ${suite.name}`);
+  const database = await createTestDatabase('bench');
+  let platform;
+  try {
+    platform = await startPlatform({ databaseUrl: database.url, services: suite.services, env: { LOG_LEVEL: 'warn', ...(suite.env ?? {}) } });
+    const context = { platform, database, duration, connections };
+    if (suite.prepare) await suite.prepare(context);
+    report.push(`[${suite.name}]`, ...(await suite.run(context)), '');
+  } finally {
+    await platform?.stop();
+    await database.drop();
+  }
+}
+console.log(`\nResults (${duration} s per measurement, ${connections} connections, ${(await import('node:os')).cpus().length} cores):\n`);
+console.log(report.join('\n'));

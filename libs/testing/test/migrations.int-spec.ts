@@ -1,0 +1,47 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import pg from 'pg';
+import { SERVICE_NAMES, SERVICES } from '@platform/common';
+import { findTenantTablesWithoutRls } from '@platform/db';
+import { createTestDatabase, type TestDatabase } from '../src/index.js';
+
+describe('every service migration', () => {
+  let database: TestDatabase;
+  let client: pg.Client;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('migrations');
+    client = new pg.Client(database.settings.admin);
+    await client.connect();
+  });
+
+  afterAll(async () => {
+    await client?.end();
+    await database?.drop();
+  });
+
+  it('gives each service its schema, owned by the owner role, with its migrations recorded', async () => {
+    const { rows } = await client.query<{ schema: string; owner: string }>(
+      `select nspname as schema, pg_get_userbyid(nspowner) as owner from pg_namespace where nspname = any($1)`,
+      [SERVICE_NAMES.map((n) => SERVICES[n].schema)],
+    );
+    expect(rows).toHaveLength(SERVICE_NAMES.length);
+    for (const row of rows) {
+      expect(row.owner).toBe(database.settings.owner.user);
+      const applied = await client.query(`select count(*)::int as n from ${row.schema}.migrations`);
+      expect(applied.rows[0].n).toBeGreaterThan(0);
+    }
+  });
+
+  it('leaves no tenant table without RLS enabled, forced and a policy', async () => {
+    const missing = await findTenantTablesWithoutRls(client, SERVICE_NAMES.map((n) => SERVICES[n].schema));
+    expect(missing).toEqual([]);
+  });
+
+  it('is idempotent: running setup again applies nothing and fails nothing', async () => {
+    const { setupDatabase } = await import('@platform/db');
+    const { loadAllMigrations } = await import('../src/index.js');
+    const lines: string[] = [];
+    await setupDatabase({ settings: database.settings, services: await loadAllMigrations(), log: (l) => lines.push(l) });
+    expect(lines.filter((l) => l.includes('applied'))).toEqual([]);
+  });
+});
