@@ -23,7 +23,7 @@ for (const suite of suites) {
   const database = await createTestDatabase('bench');
   let platform;
   try {
-    platform = await startPlatform({ databaseUrl: database.url, services: suite.services, env: { LOG_LEVEL: 'warn', ...(suite.env ?? {}) } });
+    platform = await startPlatform({ databaseUrl: database.url, services: suite.services, env: { LOG_LEVEL: 'warn', NATS_NAMESPACE: `bench-${process.pid}`, RATE_LIMIT_KEY_PREFIX: `rl-bench-${process.pid}`, ...(suite.env ?? {}) } });
     const context = { platform, database, duration, connections };
     if (suite.prepare) await suite.prepare(context);
     report.push(`[${suite.name}]`, ...(await suite.run(context)), '');

@@ -1,5 +1,5 @@
 import { bootstrapService } from '@platform/common';
 import { AppModule } from './app.module.js';
-import { PLANNED_ROUTES } from './planned-routes.js';
+import { AccountConfig } from './config/account.config.js';
 
-await bootstrapService({ service: 'account', module: AppModule, plannedRoutes: PLANNED_ROUTES });
+await bootstrapService({ service: 'account', module: AppModule, config: AccountConfig });

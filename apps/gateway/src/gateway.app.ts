@@ -6,6 +6,7 @@ import type { GatewayConfig } from './config/gateway.config.js';
 import { docsRoutes } from './docs/docs.routes.js';
 import { aggregateHealth } from './health/aggregate-health.js';
 import { createProxy, type GatewayRequest } from './proxy/proxy.js';
+import { createRateLimiter } from './rate-limit/rate-limiter.js';
 import { RouteTable, type RouteMatch } from './routing/route-table.js';
 
 export interface GatewayDeps {
@@ -15,8 +16,8 @@ export interface GatewayDeps {
 }
 
 /**
- * The edge: request ids, routing by path prefix, aggregated health and docs. It parses no
- * bodies and touches no database; authentication happens in each service's TenantGuard.
+ * The edge: request ids, rate limits, routing by path prefix, aggregated health and docs. It
+ * parses no bodies and touches no database; authentication happens in each service's TenantGuard.
  */
 export function createGatewayApp({ config, upstreams, logger }: GatewayDeps) {
   const app = express();
@@ -25,6 +26,7 @@ export function createGatewayApp({ config, upstreams, logger }: GatewayDeps) {
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');
   const routes = new RouteTable();
   const proxy = createProxy({ upstreams, timeoutMs: config.UPSTREAM_TIMEOUT_MS, bodyLimit: config.BODY_LIMIT_BYTES, uploadLimit: config.UPLOAD_LIMIT_BYTES, logger });
+  const limiter = config.RATE_LIMIT_ENABLED ? createRateLimiter(config, logger) : undefined;
 
   app.get('/actuator/health', async (_req, res) => {
     const health = await aggregateHealth(upstreams, config.HEALTH_TIMEOUT_MS);
@@ -52,7 +54,8 @@ export function createGatewayApp({ config, upstreams, logger }: GatewayDeps) {
   /**
    * Every request starts here. Proxied traffic, nearly all of it, goes straight to the proxy:
    * Express's middleware stack would cost more CPU than the proxying itself. The gateway's own
-   * pages (aggregated health, docs, explorer, 404) are served by the Express app.
+   * pages (aggregated health, docs, explorer, 404) are served by the Express app. Everything but
+   * health passes the rate limiter first (one Redis round trip).
    */
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const started = performance.now();
@@ -65,13 +68,40 @@ export function createGatewayApp({ config, upstreams, logger }: GatewayDeps) {
         logger.info({ req_id: request.id, method: req.method, url, status: res.statusCode, ms: Math.round((performance.now() - started) * 100) / 100 }, 'request');
       });
     }
-    const route = routes.match(url) ?? serviceHealth(url);
-    if (route) proxy.forward(request, res, route);
-    else app(req as Request, res as Response);
+    const route = routes.match(url);
+    if (route === undefined) {
+      // Health is never limited: probes and the benchmark call it.
+      const health = serviceHealth(url);
+      if (health) {
+        proxy.forward(request, res, health);
+        return;
+      }
+      if (GATEWAY_HEALTH.test(url)) {
+        app(req as Request, res as Response);
+        return;
+      }
+    }
+    if (limiter) limiter.admit(request, res, route, dispatch);
+    else dispatch(request, res, route);
   };
 
-  return { handle, close: () => proxy.close() };
+  /** After the rate limit: to the service, or to the gateway's own pages. */
+  const dispatch = (request: GatewayRequest, res: ServerResponse, route: RouteMatch | undefined): void => {
+    if (route) proxy.forward(request, res, route);
+    else app(request as unknown as Request, res as Response);
+  };
+
+  return {
+    handle,
+    close: () => {
+      proxy.close();
+      limiter?.close();
+    },
+  };
 }
+
+/** The gateway's own health: `/actuator/health` (aggregated) and `/actuator/health/liveness`. */
+const GATEWAY_HEALTH = /^\/actuator\/health(\/liveness)?\/?(\?.*)?$/;
 
 const SERVICE_HEALTH = /^\/actuator\/health\/([a-z-]+)\/?(\?.*)?$/;
 

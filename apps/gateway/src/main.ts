@@ -1,5 +1,6 @@
-import { createServer } from 'node:http';
-import { ConfigError, createLogger } from '@platform/common';
+import { randomUUID } from 'node:crypto';
+import { STATUS_CODES, createServer } from 'node:http';
+import { ConfigError, createLogger, errorBody } from '@platform/common';
 import { loadGatewayConfig, upstreamUrls } from './config/gateway.config.js';
 import { createGatewayApp } from './gateway.app.js';
 
@@ -19,6 +20,14 @@ const { handle, close } = createGatewayApp({ config, upstreams, logger });
 const server = createServer(handle);
 server.listen(config.GATEWAY_PORT, config.HOST, () => {
   logger.info({ url: `http://${config.HOST}:${config.GATEWAY_PORT}` }, `gateway listening on http://${config.HOST}:${config.GATEWAY_PORT}`);
+});
+// Requests Node's parser refuses (headers over 16 KiB, malformed HTTP) still get the error shape.
+server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+  if (!socket.writable) return socket.destroy();
+  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+  const status = tooLarge ? 431 : 400;
+  const body = JSON.stringify(errorBody(status, tooLarge ? 'Request headers are larger than 16 KiB' : 'Malformed HTTP request', randomUUID()));
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 });
 server.on('error', (error: NodeJS.ErrnoException) => {
   process.stderr.write(`\n[gateway] cannot listen on ${config.HOST}:${config.GATEWAY_PORT}: ${error.code ?? error.message}\n\n`);

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
+import { CustomersController } from './customers/customers.controller.js';
 
 /** The service's features; platform concerns (health, auth, database, NATS) come from bootstrapService. */
-@Module({})
+@Module({ controllers: [CustomersController] })
 export class AppModule {}

@@ -5,5 +5,4 @@ export const PLANNED_ROUTES: readonly PlannedRoute[] = [
   { method: 'GET', path: '/portal/workflows', summary: 'List published workflows' },
   { method: 'GET', path: '/portal/dashboards', summary: 'List dashboards' },
   { method: 'POST', path: '/portal/embed', summary: 'Generate embed code' },
-  { method: 'GET', path: '/portal/customers', summary: 'List customers' },
 ];

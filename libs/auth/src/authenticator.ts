@@ -1,4 +1,5 @@
 import type { Principal } from './principal.js';
+import type { SystemPrincipal } from './system-principal.js';
 import { unauthorized } from './auth.errors.js';
 
 /** The parts of an HTTP request authentication reads. */
@@ -15,10 +16,16 @@ export interface CredentialsRequest {
  * touching any route.
  */
 export abstract class Authenticator {
+  /** Tenant routes (the default class). */
   abstract authenticate(request: CredentialsRequest): Promise<Principal>;
+
+  /** System routes: authenticated, no tenant context. */
+  authenticateSystem(_request: CredentialsRequest): Promise<SystemPrincipal> {
+    return Promise.reject(unauthorized());
+  }
 }
 
-/** Until credentials can be verified, every protected route answers 401. */
+/** Every protected route answers 401 (a service started without credential checks wired in). */
 export class RejectAllAuthenticator extends Authenticator {
   authenticate(): Promise<Principal> {
     return Promise.reject(unauthorized());

@@ -16,6 +16,8 @@ export type ScopeMode =
 
 export interface TenantRlsOptions {
   scope?: ScopeMode;
+  /** False for tenant-wide tables without environment_id (the tenant's environments, organizations, teams). */
+  environment?: boolean;
   policyName?: string;
 }
 
@@ -32,14 +34,15 @@ export function tenantRlsStatements(table: string, options: TenantRlsOptions = {
   const scope = options.scope ?? 'none';
   const policy = options.policyName ?? 'tenant_isolation';
   if (!/^[a-z_][a-z0-9_]*$/.test(policy)) throw new Error(`Not a plain policy name: ${policy}`);
-  let using = TENANT;
-  let check = TENANT;
+  const tenant = options.environment === false ? `tenant_id = ${setting('app.tenant_id')}` : TENANT;
+  let using = tenant;
+  let check = tenant;
   if (scope === 'owned') {
-    using = `${TENANT} AND (${SCOPE_UNSET} OR ${SCOPE_MATCH})`;
+    using = `${tenant} AND (${SCOPE_UNSET} OR ${SCOPE_MATCH})`;
     check = using;
   } else if (scope === 'shared') {
-    using = `${TENANT} AND (${SCOPE_UNSET} OR scope_id IS NULL OR ${SCOPE_MATCH})`;
-    check = `${TENANT} AND (${SCOPE_UNSET} OR ${SCOPE_MATCH})`;
+    using = `${tenant} AND (${SCOPE_UNSET} OR scope_id IS NULL OR ${SCOPE_MATCH})`;
+    check = `${tenant} AND (${SCOPE_UNSET} OR ${SCOPE_MATCH})`;
   }
   return [
     `ALTER TABLE ${table} ENABLE ROW LEVEL SECURITY`,

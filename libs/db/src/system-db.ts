@@ -1,6 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 
-export type SystemLog = (message: string, fields: Record<string, unknown>) => void;
+export type SystemLog = (message: string, fields: Record<string, unknown>, level: 'info' | 'debug') => void;
 
 /**
  * The explicit path for work that must cross tenants (signup, the scheduler scanning due
@@ -15,10 +15,11 @@ export class SystemDb {
     private readonly log: SystemLog,
   ) {}
 
-  async run<T>(reason: string, work: (manager: EntityManager) => Promise<T>): Promise<T> {
+  /** `level: 'debug'` for hot paths (key verification) whose every call would flood the log. */
+  async run<T>(reason: string, work: (manager: EntityManager) => Promise<T>, level: 'info' | 'debug' = 'info'): Promise<T> {
     if (!reason.trim()) throw new Error('SystemDb.run needs a reason');
     const dataSource = await this.dataSource();
-    this.log('system database access', { reason });
+    this.log('system database access', { reason }, level);
     return dataSource.transaction(work);
   }
 

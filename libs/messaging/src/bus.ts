@@ -4,6 +4,7 @@ import { NoRespondersError, TimeoutError, RequestError } from '@nats-io/transpor
 import type { EventMap, EventSubject, RequestMap, RequestSubject } from './contracts/index.js';
 import { BusError, isRemoteError } from './bus.errors.js';
 import { envelope, type Envelope, type MessageContext } from './envelope.js';
+import { namespaced } from './namespace.js';
 
 export interface RequestOptions {
   timeoutMs?: number;
@@ -34,7 +35,7 @@ export class Bus {
     const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     let reply;
     try {
-      reply = await this.connection.request(subject, packet, { timeout });
+      reply = await this.connection.request(namespaced(subject), packet, { timeout });
     } catch (error) {
       throw this.transportError(subject, error, timeout);
     }
@@ -50,7 +51,7 @@ export class Bus {
 
   /** Fire-and-forget event; handlers in a queue group get it once per service. */
   emit<S extends EventSubject>(subject: S, data: EventMap[S], context: MessageContext): void {
-    this.connection.publish(subject, JSON.stringify({ pattern: subject, data: envelope(context, data) }));
+    this.connection.publish(namespaced(subject), JSON.stringify({ pattern: subject, data: envelope(context, data) }));
   }
 
   /**
@@ -58,7 +59,7 @@ export class Bus {
    * must act on itself, such as dropping a cached key verification.
    */
   subscribeAll<S extends EventSubject>(subject: S, handler: (event: Envelope<EventMap[S]>) => void): Subscription {
-    return this.connection.subscribe(subject, {
+    return this.connection.subscribe(namespaced(subject), {
       callback: (err, msg) => {
         if (err) return;
         try {

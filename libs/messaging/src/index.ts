@@ -7,3 +7,4 @@ export * from './nats.errors.js';
 export * from './contracts/index.js';
 export * from './jetstream/work-queue.js';
 export * from './messaging.module.js';
+export * from './namespace.js';

@@ -8,6 +8,9 @@ export interface E2eEnvironment {
   serviceUrls: Record<ServiceName, string>;
   serviceEnv: Record<ServiceName, Record<string, string>>;
   pidDir: string;
+  /** PLATFORM_ADMIN_TOKEN of the run, for system routes (tenant creation). */
+  adminToken: string;
+  jwt: { signUrl: string; issuer: string; audience: string };
 }
 
 const KEY = 'PLATFORM_E2E';

@@ -18,5 +18,6 @@ export default async function teardown(): Promise<void> {
     }
     rmSync(state.pidDir, { recursive: true, force: true });
   }
+  await state.issuer.close();
   await state.database.drop();
 }

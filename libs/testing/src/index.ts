@@ -4,3 +4,5 @@ export * from './process.js';
 export * from './platform.js';
 export * from './e2e-environment.js';
 export * from './http-client.js';
+export * from './token-issuer.js';
+export * from './tenants.js';

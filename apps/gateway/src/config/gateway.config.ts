@@ -1,5 +1,6 @@
-import { IsIn, IsInt, IsString, Max, Min } from 'class-validator';
-import { ConfigError, SERVICE_NAMES, SERVICES, envStem, loadConfig, type ServiceName } from '@platform/common';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsIn, IsInt, IsString, Matches, Max, Min } from 'class-validator';
+import { ConfigError, SERVICE_NAMES, SERVICES, envStem, loadConfig, toBoolean, type ServiceName } from '@platform/common';
 
 /** Gateway settings; the upstream of each service comes from `<NAME>_URL` (see upstreamUrls). */
 export class GatewayConfig {
@@ -37,6 +38,43 @@ export class GatewayConfig {
 
   @IsIn(['development', 'production', 'test'])
   NODE_ENV: string = 'development';
+
+  /** Rate-limit counters, shared by every gateway replica. */
+  @Matches(/^rediss?:\/\/\S+$/, { message: 'must be a redis:// or rediss:// URL' })
+  REDIS_URL: string = 'redis://127.0.0.1:6379';
+
+  @Transform(toBoolean)
+  @IsBoolean()
+  RATE_LIMIT_ENABLED: boolean = true;
+
+  /** Requests per window for an `sv_live_` key. */
+  @IsInt()
+  @Min(1)
+  RATE_LIMIT_LIVE_PER_MINUTE: number = 600;
+
+  /** Requests per window for an `sv_test_` key (higher than live, spec section 8). */
+  @IsInt()
+  @Min(1)
+  RATE_LIMIT_TEST_PER_MINUTE: number = 1200;
+
+  /** Requests per window for a bearer token, per user and selected tenant. */
+  @IsInt()
+  @Min(1)
+  RATE_LIMIT_USER_PER_MINUTE: number = 600;
+
+  /** Requests per window for a caller without credentials, per client address. */
+  @IsInt()
+  @Min(1)
+  RATE_LIMIT_ANONYMOUS_PER_MINUTE: number = 300;
+
+  @IsInt()
+  @Min(1)
+  @Max(86_400)
+  RATE_LIMIT_WINDOW_SECONDS: number = 60;
+
+  /** Start of every counter's Redis key; tests use one per run so runs never share counters. */
+  @Matches(/^[A-Za-z0-9_.:-]+$/, { message: 'must be letters, digits, _ . : or -' })
+  RATE_LIMIT_KEY_PREFIX: string = 'rl';
 }
 
 export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {

@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { type Provider, type Type } from '@nestjs/common';
 import { NestFactory, Reflector } from '@nestjs/core';
-import { Transport, type MicroserviceOptions } from '@nestjs/microservices';
+import type { MicroserviceOptions } from '@nestjs/microservices';
+import { NamespacedServerNats, configureNamespace } from '@platform/messaging';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { pinoHttp } from 'pino-http';
 import type { Authenticator } from '@platform/auth';
@@ -25,8 +26,8 @@ export interface BootstrapOptions<C extends ServiceConfig = ServiceConfig> {
   plannedRoutes?: readonly PlannedRoute[];
   /** A subclass of ServiceConfig with the service's own settings. */
   config?: new () => C;
-  authenticator?: Type<Authenticator>;
-  authProviders?: Provider[];
+  /** Replaces credential checks; tests of other layers only. */
+  authenticator?: Provider<Authenticator>;
 }
 
 export interface RunningService {
@@ -47,10 +48,14 @@ export async function bootstrapService<C extends ServiceConfig>(options: Bootstr
   let config: C;
   try {
     config = loadConfig((options.config ?? ServiceConfig) as new () => C, process.env, { PORT: definition.port } as Partial<Record<keyof C, unknown>>);
+    if (config.AUTH_MODE === 'bench-static' && config.NODE_ENV === 'production') {
+      throw new ConfigError(["AUTH_MODE: 'bench-static' turns authentication off and is refused when NODE_ENV=production"]);
+    }
   } catch (error) {
     if (error instanceof ConfigError) fail(definition.name, error.problems);
     throw error;
   }
+  configureNamespace(config.NATS_NAMESPACE);
   const logger = createLogger(definition.name, config.LOG_LEVEL);
   const nestLogger = new PinoNestLogger(logger);
 
@@ -72,7 +77,6 @@ export async function bootstrapService<C extends ServiceConfig>(options: Bootstr
       module: options.module,
       plannedRoutes: options.plannedRoutes,
       authenticator: options.authenticator,
-      authProviders: options.authProviders,
     }),
     { logger: nestLogger, bodyParser: false, abortOnError: false },
   );
@@ -98,7 +102,7 @@ export async function bootstrapService<C extends ServiceConfig>(options: Bootstr
   mountDocs(app, definition, config.DOCS_PUBLIC);
 
   app.connectMicroservice<MicroserviceOptions>(
-    { transport: Transport.NATS, options: { servers: config.NATS_URL, queue: definition.name, name: `platform-${definition.name}-server` } },
+    { strategy: new NamespacedServerNats({ servers: config.NATS_URL, queue: definition.name, name: `platform-${definition.name}-server` }) },
     { inheritAppConfig: true },
   );
   await app.startAllMicroservices();

@@ -9,6 +9,8 @@ export interface PlannedRoute {
   /** Nest/Express route path, e.g. `/catalog/connectors/:id`. */
   path: string;
   summary: string;
+  /** Scopes the route will require; checked already, so callers see the final 403s now. */
+  scopes?: string[];
 }
 
 export interface ServiceDefinition {

@@ -23,13 +23,28 @@ describe('loadConfig with ServiceConfig', () => {
       PORT: 3000,
       DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/platform',
       NATS_URL: 'nats://127.0.0.1:4222',
+      NATS_NAMESPACE: '',
       LOG_LEVEL: 'info',
       DOCS_PUBLIC: false,
       SHUTDOWN_TIMEOUT_MS: 10_000,
       BODY_LIMIT_BYTES: 10 * 1024 * 1024,
       DATABASE_POOL_SIZE: 10,
       NODE_ENV: 'development',
+      JWT_JWKS_URL: '',
+      JWT_ISSUER: '',
+      JWT_AUDIENCE: '',
+      JWT_CLOCK_TOLERANCE_SECONDS: 30,
+      KEY_CACHE_TTL_MS: 5000,
+      PLATFORM_ADMIN_TOKEN: '',
+      AUTH_MODE: 'credentials',
+      MASTER_KEY: '',
+      MASTER_KEY_FILE: '.data/master.key',
     });
+  });
+
+  it('refuses a short admin token and a JWKS URL that is not http(s)', () => {
+    const error = configError({ PLATFORM_ADMIN_TOKEN: 'short', JWT_JWKS_URL: 'ftp://idp/jwks' }, { PORT: 3000 });
+    expect(error.problems.map((p) => p.split(':')[0]).sort()).toEqual(['JWT_JWKS_URL', 'PLATFORM_ADMIN_TOKEN']);
   });
 
   it('requires a PORT: neither the environment nor the overrides giving one is an error', () => {

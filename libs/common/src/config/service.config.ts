@@ -1,5 +1,5 @@
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsString, Matches, Max, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsString, IsUrl, Matches, Max, Min, ValidateIf } from 'class-validator';
 
 /**
  * Reads the raw setting: implicit conversion has already turned 'false' into Boolean('false'),
@@ -31,6 +31,10 @@ export class ServiceConfig {
   @Matches(/^(nats|tls):\/\/\S+$/, { message: 'must be a nats:// URL' })
   NATS_URL: string = 'nats://127.0.0.1:4222';
 
+  /** Prefix of every NATS subject and stream of this platform, so platforms sharing a NATS server stay apart. */
+  @Matches(/^[a-z0-9_-]{0,40}$/, { message: 'must be up to 40 of a-z, 0-9, _ and -' })
+  NATS_NAMESPACE: string = '';
+
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL: string = 'info';
 
@@ -54,4 +58,43 @@ export class ServiceConfig {
 
   @IsIn(['development', 'production', 'test'])
   NODE_ENV: string = 'development';
+
+  /** Identity provider for bearer JWTs: a JWKS URL, or an issuer whose OIDC discovery names one. */
+  @ValidateIf((c: ServiceConfig) => c.JWT_JWKS_URL !== '')
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'] }, { message: 'must be an http(s) URL' })
+  JWT_JWKS_URL: string = '';
+
+  @ValidateIf((c: ServiceConfig) => c.JWT_ISSUER !== '')
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'] }, { message: 'must be an http(s) URL' })
+  JWT_ISSUER: string = '';
+
+  @IsString()
+  JWT_AUDIENCE: string = '';
+
+  @IsInt()
+  @Min(0)
+  @Max(120)
+  JWT_CLOCK_TOLERANCE_SECONDS: number = 30;
+
+  /** How long a verified API key is trusted before asking the account service again; revocation drops it at once. */
+  @IsInt()
+  @Min(0)
+  @Max(60_000)
+  KEY_CACHE_TTL_MS: number = 5000;
+
+  /** Bearer token for system routes (initial tenant creation over HTTP); empty disables them for admins. */
+  @ValidateIf((c: ServiceConfig) => c.PLATFORM_ADMIN_TOKEN !== '')
+  @Matches(/^\S{32,}$/, { message: 'must be at least 32 characters without spaces' })
+  PLATFORM_ADMIN_TOKEN: string = '';
+
+  /** `bench-static` skips authentication for benchmarks; refused when NODE_ENV=production. */
+  @IsIn(['credentials', 'bench-static'])
+  AUTH_MODE: string = 'credentials';
+
+  /** Base64 of 32 bytes; in development generated into MASTER_KEY_FILE when unset. */
+  @IsString()
+  MASTER_KEY: string = '';
+
+  @IsString()
+  MASTER_KEY_FILE: string = '.data/master.key';
 }

@@ -1,6 +1,7 @@
 import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter, type LoggerService } from '@nestjs/common';
+import { RpcException } from '@nestjs/microservices';
 import { throwError } from 'rxjs';
-import { BusError } from '@platform/messaging';
+import { BusError, isRemoteError } from '@platform/messaging';
 import { AppError } from './app.errors.js';
 import { errorBody, type ErrorBody } from './error-body.js';
 import type { RequestWithId } from '../http/request-id.js';
@@ -45,11 +46,17 @@ export function resolveError(exception: unknown): ResolvedError {
     if (status === 404 && route) message = `No route for ${route[1]} ${route[2]}`;
     return { status, code: status === 404 ? 'not_found' : `http_${status}`, message: status >= 500 && status !== 501 && status !== 503 ? 'Internal server error' : message };
   }
+  if (exception instanceof RpcException) {
+    // A message handler's deliberate error: `{ code, status, message, details? }`.
+    const error = exception.getError();
+    if (isRemoteError(error)) return { status: error.status, code: error.code, message: error.message, details: (error as { details?: ErrorBody['details'] }).details };
+    return { status: 500, code: 'internal', message: 'Internal server error' };
+  }
   if (exception instanceof BusError) {
     if (exception.code === 'timeout') return { status: 504, code: 'upstream_timeout', message: 'A downstream service did not answer in time' };
     if (exception.code === 'unavailable') return { status: 503, code: 'upstream_unavailable', message: 'A downstream service is unavailable' };
     const remote = exception.remote;
-    if (remote && remote.status < 500) return { status: remote.status, code: remote.code, message: remote.message };
+    if (remote && remote.status < 500) return { status: remote.status, code: remote.code, message: remote.message, details: (remote as { details?: ErrorBody['details'] }).details };
     return { status: 502, code: 'upstream_failed', message: 'A downstream service failed' };
   }
   return { status: 500, code: 'internal', message: 'Internal server error' };
@@ -68,7 +75,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const resolved = resolveError(exception);
     if (host.getType() === 'rpc') {
       if (resolved.status >= 500) this.logger.error(exception instanceof Error ? exception.stack : String(exception), 'RpcHandler');
-      return throwError(() => ({ code: resolved.code, message: resolved.message, status: resolved.status }));
+      return throwError(() => ({ code: resolved.code, message: resolved.message, status: resolved.status, ...(resolved.details ? { details: resolved.details } : {}) }));
     }
     const http = host.switchToHttp();
     const request = http.getRequest<RequestWithId & { method: string; originalUrl?: string }>();

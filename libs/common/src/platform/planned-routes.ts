@@ -28,7 +28,7 @@ export function plannedRoutesController(tag: string, routes: readonly PlannedRou
     const decorated = Reflect.decorate(
       [
         RequestMapping({ path: route.path, method: RequestMethod[route.method] }),
-        RequireScopes(),
+        RequireScopes(...(route.scopes ?? [])),
         ApiOperation({ summary: `${route.summary} (not implemented yet)`, operationId: `${tag}_${operationName(route.summary)}` }),
         ApiResponse({ status: 501, description: 'Not implemented yet' }),
         ...params,

@@ -2,7 +2,7 @@ import { Module, type DynamicModule, type OnApplicationShutdown, type Provider, 
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger as PinoLogger } from 'pino';
 import { DataSource } from 'typeorm';
-import { AuthModule, type Authenticator } from '@platform/auth';
+import { AuthModule, Authenticator, StaticAuthenticator } from '@platform/auth';
 import { SystemDb, TenantDb, createDataSource, databaseSettings } from '@platform/db';
 import { MessagingModule } from '@platform/messaging';
 import type { PlannedRoute, ServiceDefinition } from '../catalog/services.catalog.js';
@@ -21,8 +21,38 @@ export interface PlatformModuleOptions {
   /** The app's own root module. */
   module: Type<unknown>;
   plannedRoutes?: readonly PlannedRoute[];
-  authenticator?: Type<Authenticator>;
-  authProviders?: Provider[];
+  /** Replaces credential checks; tests of other layers only. */
+  authenticator?: Provider<Authenticator>;
+}
+
+/** Benchmarks only: the tenant every request is taken to be when AUTH_MODE=bench-static. */
+const BENCH_PRINCIPAL = {
+  tenantId: '00000000-0000-4000-8000-000000000001',
+  environmentId: '00000000-0000-4000-8000-000000000002',
+  scopeId: null,
+  kind: 'tenant_key' as const,
+  keyMode: 'test' as const,
+  scopes: ['*'],
+  subject: '00000000-0000-4000-8000-000000000003',
+  keyName: 'bench-static',
+};
+
+function authModule(config: ServiceConfig, override?: Provider<Authenticator>): DynamicModule {
+  const authenticator =
+    override ?? (config.AUTH_MODE === 'bench-static' ? { provide: Authenticator, useValue: new StaticAuthenticator(BENCH_PRINCIPAL) } : undefined);
+  return AuthModule.forRoot({
+    authenticator,
+    options: {
+      jwt: {
+        jwksUrl: config.JWT_JWKS_URL || undefined,
+        issuer: config.JWT_ISSUER || undefined,
+        audience: config.JWT_AUDIENCE || undefined,
+        clockToleranceSeconds: config.JWT_CLOCK_TOLERANCE_SECONDS,
+      },
+      keyCacheTtlMs: config.KEY_CACHE_TTL_MS,
+      adminToken: config.PLATFORM_ADMIN_TOKEN || undefined,
+    },
+  });
 }
 
 class ResourceCloser implements OnApplicationShutdown {
@@ -55,7 +85,7 @@ export class PlatformModule {
           entities: dataSource.options.entities,
           poolSize: 2,
         }),
-      (message, fields) => logger.info({ ...fields, db_role: 'system' }, message),
+      (message, fields, level) => logger[level]({ ...fields, db_role: 'system' }, message),
     );
     const health = new HealthRegistry(definition.name);
     health.register('database', async () => {
@@ -70,7 +100,7 @@ export class PlatformModule {
       global: true,
       imports: [
         MessagingModule.forConnection(options.nats),
-        AuthModule.forRoot({ authenticator: options.authenticator, providers: options.authProviders }),
+        authModule(config, options.authenticator),
         options.module,
       ],
       controllers: [HealthController, ...(options.plannedRoutes?.length ? [plannedRoutesController(definition.name, options.plannedRoutes)] : [])],

@@ -10,6 +10,7 @@ import {
   jetstreamManager,
   type JsMsg,
 } from '@nats-io/jetstream';
+import { namespaced, namespacedQueue } from '../namespace.js';
 
 export interface WorkQueueSpec {
   /** Stream name, e.g. `RUN_WORK`. */
@@ -48,7 +49,8 @@ export function retryDelayMs(deliveryCount: number, baseMs = 500, capMs = 60_000
 }
 
 /** Creates or updates the work-queue stream, its dead letter stream and the durable consumer. */
-export async function ensureWorkQueue(nc: NatsConnection, spec: WorkQueueSpec): Promise<void> {
+export async function ensureWorkQueue(nc: NatsConnection, queue: WorkQueueSpec): Promise<void> {
+  const spec = namespacedQueue(queue);
   const jsm = await jetstreamManager(nc);
   const maxDeliver = spec.maxDeliver ?? DEFAULTS.maxDeliver;
   const ackWait = nanos(spec.ackWaitMs ?? DEFAULTS.ackWaitMs);
@@ -96,7 +98,7 @@ async function upsertStream(jsm: StreamManager, config: StreamConfig): Promise<v
 
 /** Publishes a work item; `msgId` makes a repeated publish (retry after a crash) a no-op. */
 export async function enqueueWork(nc: NatsConnection, subject: string, data: unknown, msgId?: string): Promise<void> {
-  await jetstream(nc).publish(subject, JSON.stringify(data), msgId ? { msgID: msgId } : undefined);
+  await jetstream(nc).publish(namespaced(subject), JSON.stringify(data), msgId ? { msgID: msgId } : undefined);
 }
 
 export interface Worker {
@@ -110,10 +112,11 @@ export interface Worker {
  */
 export async function startWorker<T>(
   nc: NatsConnection,
-  spec: WorkQueueSpec,
+  queue: WorkQueueSpec,
   handler: WorkHandler<T>,
   options: { concurrency?: number; onError?: (error: unknown, subject: string) => void } = {},
 ): Promise<Worker> {
+  const spec = namespacedQueue(queue);
   const maxDeliver = spec.maxDeliver ?? DEFAULTS.maxDeliver;
   const js = jetstream(nc);
   const consumer = await js.consumers.get(spec.stream, spec.consumer);

@@ -1,0 +1,70 @@
+import type { EntityManager } from 'typeorm';
+import { API_KEY_COLUMNS, type ApiKeyRow, type NewApiKey } from './api-key.record.js';
+
+export interface KeyListFilter {
+  status?: string;
+  type?: string;
+  dataPlaneId?: string;
+  afterId?: string;
+  limit: number;
+}
+
+/** Every query on account.api_keys; callers pass a manager from TenantDb (RLS) or SystemDb. */
+export const apiKeysRepository = {
+  async insert(m: EntityManager, key: NewApiKey): Promise<ApiKeyRow> {
+    const [row] = await m.query(
+      `insert into account.api_keys (tenant_id, environment_id, id, scope_id, name, type, mode, customer_id, scopes, prefix, key_hash, expires_at, created_by)
+       values ($1, $2, $3, $4, $5, $6, $7, $4, $8, $9, $10, $11, $12)
+       returning ${API_KEY_COLUMNS}`,
+      [key.tenantId, key.environmentId, key.id, key.customerId, key.name, key.type, key.mode, key.scopes, key.prefix, key.hash, key.expiresAt, key.createdBy],
+    );
+    return row as ApiKeyRow;
+  },
+
+  async get(m: EntityManager, id: string, forUpdate = false): Promise<ApiKeyRow | undefined> {
+    const rows = (await m.query(`select ${API_KEY_COLUMNS} from account.api_keys where id = $1 ${forUpdate ? 'for update' : ''}`, [id])) as ApiKeyRow[];
+    return rows[0];
+  },
+
+  async list(m: EntityManager, filter: KeyListFilter): Promise<ApiKeyRow[]> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    const add = (sql: string, value: unknown) => {
+      params.push(value);
+      where.push(sql.replace('?', `$${params.length}`));
+    };
+    if (filter.status) add('status = ?', filter.status);
+    if (filter.type) add('type = ?', filter.type);
+    if (filter.dataPlaneId) add('environment_id = ?', filter.dataPlaneId);
+    if (filter.afterId) add('id < ?', filter.afterId);
+    params.push(filter.limit + 1);
+    return (await m.query(
+      `select ${API_KEY_COLUMNS} from account.api_keys ${where.length ? `where ${where.join(' and ')}` : ''} order by id desc limit $${params.length}`,
+      params,
+    )) as ApiKeyRow[];
+  },
+
+  async revoke(m: EntityManager, id: string): Promise<ApiKeyRow> {
+    // TypeORM answers an UPDATE … RETURNING with [rows, count].
+    const [rows] = await m.query(`update account.api_keys set status = 'revoked', revoked_at = now(), grace_until = null where id = $1 returning ${API_KEY_COLUMNS}`, [id]);
+    return (rows as ApiKeyRow[])[0];
+  },
+
+  async markRotated(m: EntityManager, id: string, replacedBy: string, graceUntil: Date | null): Promise<ApiKeyRow> {
+    const [rows] = await m.query(
+      `update account.api_keys set status = 'rotated', rotated_at = now(), replaced_by = $2, grace_until = $3 where id = $1 returning ${API_KEY_COLUMNS}`,
+      [id, replacedBy, graceUntil],
+    );
+    return (rows as ApiKeyRow[])[0];
+  },
+};
+
+/** The verification lookup: by hash, across tenants, so only through SystemDb. */
+export interface KeyLookupRow extends ApiKeyRow {
+  customer_id: string | null;
+}
+
+export async function findKeyByHash(m: EntityManager, hash: Buffer): Promise<KeyLookupRow | undefined> {
+  const rows = (await m.query(`select ${API_KEY_COLUMNS} from account.api_keys where key_hash = $1`, [hash])) as KeyLookupRow[];
+  return rows[0];
+}

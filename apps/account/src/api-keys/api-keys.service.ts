@@ -1,0 +1,130 @@
+import { Injectable } from '@nestjs/common';
+import { displayPrefix, forbidden, generateApiKey, hasScopes, type Principal } from '@platform/auth';
+import { decodeCursor, newId, toPage, type Page } from '@platform/common';
+import { TenantDb } from '@platform/db';
+import { AccountSubjects, Bus } from '@platform/messaging';
+import type { EntityManager } from 'typeorm';
+import { toApiKeyResponse, type ApiKeyResponse, type ApiKeyRow } from './api-key.record.js';
+import { ApiKeyErrors } from './api-keys.errors.js';
+import { apiKeysRepository } from './api-keys.repository.js';
+import type { CreateApiKeyRequestDto } from './dto/create-api-key.request.dto.js';
+import type { ListApiKeysQueryDto } from './dto/list-api-keys.query.dto.js';
+import { KeyHasher } from './key-hasher.js';
+
+export type CreatedApiKey = ApiKeyResponse & { key: string };
+
+@Injectable()
+export class ApiKeysService {
+  constructor(
+    private readonly db: TenantDb,
+    private readonly hasher: KeyHasher,
+    private readonly bus: Bus,
+  ) {}
+
+  async create(principal: Principal, dataPlaneId: string, dto: CreateApiKeyRequestDto): Promise<CreatedApiKey> {
+    // Keys live in their data plane: a caller reaches only its own (a test key never sees production).
+    const unknown = ApiKeyErrors.unknownScopes(dto.scopes);
+    if (unknown) throw unknown;
+    if (dataPlaneId !== principal.environmentId) throw ApiKeyErrors.dataPlaneNotFound();
+    if (dto.expires_at && Date.parse(dto.expires_at) <= Date.now()) throw ApiKeyErrors.expiryInPast();
+    const customerId = dto.customer_id ?? null;
+    if (dto.type === 'customer' && !customerId) throw ApiKeyErrors.customerIdRequired();
+    if (dto.type === 'tenant' && customerId) throw ApiKeyErrors.customerIdForbidden();
+    // No escalation: a key can grant only what its creator holds, and a customer only for itself.
+    if (!hasScopes(principal, dto.scopes)) throw forbidden();
+    if (principal.scopeId && (dto.type !== 'customer' || customerId !== principal.scopeId)) throw forbidden();
+
+    return this.db.run(principal, async (m) => {
+      const [plane] = (await m.query(`select mode from account.environments where id = $1`, [dataPlaneId])) as { mode: 'live' | 'test' }[];
+      if (!plane) throw ApiKeyErrors.dataPlaneNotFound();
+      if (customerId) {
+        const found = (await m.query(`select 1 from account.customers where id = $1`, [customerId])) as unknown[];
+        if (!found.length) throw ApiKeyErrors.customerNotFound();
+      }
+      return this.issue(m, principal, {
+        name: dto.name,
+        type: dto.type,
+        mode: plane.mode,
+        customerId,
+        scopes: [...new Set(dto.scopes)],
+        expiresAt: dto.expires_at ? new Date(dto.expires_at) : null,
+      });
+    });
+  }
+
+  async list(principal: Principal, query: ListApiKeysQueryDto): Promise<Page<ApiKeyResponse>> {
+    const after = decodeCursor(query.cursor, ['id'] as const);
+    const rows = await this.db.run(principal, (m) =>
+      apiKeysRepository.list(m, { status: query.status, type: query.type, dataPlaneId: query.data_plane_id, afterId: after ? String(after.id) : undefined, limit: query.limit }),
+    );
+    return toPage(rows, query.limit, (r) => toApiKeyResponse(r), (r) => ({ id: r.id }));
+  }
+
+  async get(principal: Principal, keyId: string): Promise<ApiKeyResponse> {
+    const row = await this.db.run(principal, (m) => apiKeysRepository.get(m, keyId));
+    if (!row) throw ApiKeyErrors.notFound();
+    return toApiKeyResponse(row);
+  }
+
+  async rotate(principal: Principal, keyId: string, transitionSeconds: number): Promise<CreatedApiKey> {
+    const created = await this.db.run(principal, async (m) => {
+      const old = await this.activeKey(m, keyId);
+      const next = await this.issue(m, principal, {
+        name: old.name,
+        type: old.type,
+        mode: old.mode,
+        customerId: old.customer_id,
+        scopes: old.scopes,
+        expiresAt: old.expires_at,
+      });
+      const graceUntil = transitionSeconds > 0 ? new Date(Date.now() + transitionSeconds * 1000) : null;
+      await apiKeysRepository.markRotated(m, old.id, next.id, graceUntil);
+      return next;
+    });
+    // Cached verifications of the old key predate its grace period: every service drops them.
+    await this.announce([keyId], principal);
+    return created;
+  }
+
+  async revoke(principal: Principal, keyId: string): Promise<ApiKeyResponse> {
+    const row = await this.db.run(principal, async (m) => {
+      await this.activeKey(m, keyId);
+      return apiKeysRepository.revoke(m, keyId);
+    });
+    // After the commit: a service that asks again now gets the revoked state.
+    await this.announce([keyId], principal);
+    return toApiKeyResponse(row);
+  }
+
+  private async activeKey(m: EntityManager, keyId: string): Promise<ApiKeyRow> {
+    const row = await apiKeysRepository.get(m, keyId, true);
+    if (!row) throw ApiKeyErrors.notFound();
+    const state = toApiKeyResponse(row).status;
+    if (state !== 'active') throw ApiKeyErrors.notActive(state);
+    return row;
+  }
+
+  private async issue(
+    m: EntityManager,
+    principal: Principal,
+    key: { name: string; type: 'tenant' | 'customer'; mode: 'live' | 'test'; customerId: string | null; scopes: string[]; expiresAt: Date | null },
+  ): Promise<CreatedApiKey> {
+    const value = generateApiKey(key.mode);
+    const row = await apiKeysRepository.insert(m, {
+      tenantId: principal.tenantId,
+      environmentId: principal.environmentId,
+      id: newId(),
+      ...key,
+      prefix: displayPrefix(value),
+      hash: this.hasher.hash(value),
+      createdBy: `${principal.kind}:${principal.subject}`,
+    });
+    return { ...toApiKeyResponse(row), key: value };
+  }
+
+  /** Answered only once NATS has the event, so the caller's next request anywhere already fails. */
+  private async announce(keyIds: string[], principal: Principal): Promise<void> {
+    this.bus.emit(AccountSubjects.keysRevoked, { keyIds }, { requestId: '', tenantId: principal.tenantId, environmentId: principal.environmentId, actor: principal.subject });
+    await this.bus.connection.flush();
+  }
+}

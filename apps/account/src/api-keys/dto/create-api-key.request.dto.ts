@@ -1,0 +1,37 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsDateString, IsIn, IsOptional, IsString, IsUUID, Length, ValidateIf } from 'class-validator';
+import { SCOPE_CATALOGUE } from '@platform/auth';
+
+export class CreateApiKeyRequestDto {
+  @ApiProperty({ example: 'ci-deployer', minLength: 1, maxLength: 100 })
+  @IsString()
+  @Length(1, 100)
+  name!: string;
+
+  @ApiProperty({ enum: ['tenant', 'customer'], example: 'tenant', description: 'A tenant key reaches the whole tenant; a customer key one customer (execution scope).' })
+  @IsIn(['tenant', 'customer'])
+  type!: 'tenant' | 'customer';
+
+  @ApiPropertyOptional({ format: 'uuid', description: 'Required when type is customer.' })
+  @ValidateIf((o: CreateApiKeyRequestDto) => o.customer_id !== undefined && o.customer_id !== null)
+  @IsUUID()
+  customer_id?: string | null;
+
+  @ApiProperty({ example: ['automations:run', 'data:read'], enum: Object.keys(SCOPE_CATALOGUE), isArray: true })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(64)
+  @IsString({ each: true })
+  scopes!: string[];
+
+  @ApiPropertyOptional({ example: '2027-01-01T00:00:00Z', description: 'The key stops working at this moment.' })
+  @IsOptional()
+  @IsDateString({ strict: true })
+  expires_at?: string | null;
+}
+
+export class CreateAccountApiKeyRequestDto extends CreateApiKeyRequestDto {
+  @ApiProperty({ format: 'uuid', description: 'The data plane (environment) the key belongs to: production keys are live, sandbox keys test.' })
+  @IsUUID()
+  data_plane_id!: string;
+}

@@ -1,0 +1,44 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsDateString, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { PageQueryDto } from '@platform/common';
+
+export class AuditLogQueryDto extends PageQueryDto {
+  @ApiPropertyOptional({ example: 'ci-deployer' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  key_name?: string;
+
+  @ApiPropertyOptional({ example: '/v1/automations/run', description: 'Exact request path (no query string)' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(2048)
+  endpoint?: string;
+
+  @ApiPropertyOptional({ enum: ['success', 'error'] })
+  @IsOptional()
+  @IsIn(['success', 'error'])
+  status?: 'success' | 'error';
+
+  @ApiPropertyOptional({ example: '2026-11-01T00:00:00Z' })
+  @IsOptional()
+  @IsDateString({ strict: true })
+  from?: string;
+
+  @ApiPropertyOptional({ example: '2026-12-01T00:00:00Z' })
+  @IsOptional()
+  @IsDateString({ strict: true })
+  to?: string;
+}
+
+export class UsageQueryDto {
+  @ApiPropertyOptional({ example: '2026-11-01T00:00:00Z', description: 'Default: 30 days before `to`' })
+  @IsOptional()
+  @IsDateString({ strict: true })
+  from?: string;
+
+  @ApiPropertyOptional({ example: '2026-12-01T00:00:00Z', description: 'Default: now' })
+  @IsOptional()
+  @IsDateString({ strict: true })
+  to?: string;
+}

@@ -1,0 +1,82 @@
+#!/usr/bin/env node
+// `npm run admin -- create-tenant --name <name> --email <owner> [--json] [--url <gateway> --token <admin token>]`
+// Creates a tenant, its owner, organization and both data planes, and prints one live and one
+// test tenant key, once. Directly on the database by default (the system role, as db:setup made
+// it); against a running platform with --url (POST /account/tenants with PLATFORM_ADMIN_TOKEN).
+import 'reflect-metadata';
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig, resolveMasterKey } from '@platform/common';
+import { DatabaseUnavailableError, createDataSource, databaseSettings, describeDatabaseError } from '@platform/db';
+import { KeyHasher } from '../api-keys/key-hasher.js';
+import { AccountConfig } from '../config/account.config.js';
+import { provisionTenant, type ProvisionedTenant } from '../tenants/tenant-provisioning.js';
+
+const USAGE = `usage: npm run admin -- create-tenant --name <tenant name> --email <owner email> [--json]
+                                    [--url <gateway url> --token <PLATFORM_ADMIN_TOKEN>]`;
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(1);
+}
+
+async function onDatabase(name: string, email: string): Promise<ProvisionedTenant> {
+  const config = loadConfig(AccountConfig, process.env, { PORT: 1 });
+  const hasher = new KeyHasher(resolveMasterKey(config));
+  const settings = databaseSettings({ ...process.env, DATABASE_URL: config.DATABASE_URL });
+  const dataSource = createDataSource({ connection: settings.system, schema: 'account', applicationName: 'platform-admin', poolSize: 1 });
+  try {
+    await dataSource.initialize();
+  } catch (error) {
+    throw new DatabaseUnavailableError(`${describeDatabaseError(error, settings.system)}\nHas the database been set up? Run \`npm start\` or \`npm run db:setup\` first.`);
+  }
+  try {
+    return await dataSource.transaction((m) => provisionTenant(m, hasher, { name, ownerEmail: email, withKeys: true }));
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
+async function onPlatform(url: string, token: string, name: string, email: string): Promise<ProvisionedTenant> {
+  const res = await fetch(new URL('/account/tenants', url), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ name, owner_email: email }),
+  });
+  const body = (await res.json()) as ProvisionedTenant & { message?: string };
+  if (res.status !== 201) throw new Error(`${res.status}: ${body.message ?? 'tenant creation failed'}`);
+  return body;
+}
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { name: { type: 'string' }, email: { type: 'string' }, json: { type: 'boolean' }, url: { type: 'string' }, token: { type: 'string' } },
+});
+if (positionals[0] !== 'create-tenant' || !values.name?.trim() || !values.email) fail(USAGE);
+if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(values.email)) fail(`--email: '${values.email}' is not an e-mail address`);
+
+try {
+  const token = values.token ?? process.env.PLATFORM_ADMIN_TOKEN;
+  if (values.url && !token) fail('--url needs --token or PLATFORM_ADMIN_TOKEN');
+  const tenant = values.url ? await onPlatform(values.url, token!, values.name.trim(), values.email) : await onDatabase(values.name.trim(), values.email);
+  if (values.json) {
+    process.stdout.write(`${JSON.stringify(tenant)}\n`);
+  } else {
+    process.stdout.write(`Tenant '${values.name.trim()}' created.
+
+  tenant id                 ${tenant.tenant_id}
+  owner user id             ${tenant.user_id} (${values.email})
+  organization id           ${tenant.organization_id}
+  production data plane     ${tenant.production_data_plane_id}
+  sandbox data plane        ${tenant.sandbox_data_plane_id}
+
+  live key (production)     ${tenant.live_key}
+  test key (sandbox)        ${tenant.test_key}
+
+The keys are shown only now: store them somewhere safe. Try one:
+  curl -H "X-API-Key: ${tenant.test_key}" http://127.0.0.1:8080/account/me
+`);
+  }
+} catch (error) {
+  if (error instanceof ConfigError) fail(error.message);
+  fail(`create-tenant failed: ${(error as Error).message}`);
+}

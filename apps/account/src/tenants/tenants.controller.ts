@@ -1,0 +1,47 @@
+import { Body, Controller, Post } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentSystemPrincipal, SystemRoute, forbidden, type SystemPrincipal } from '@platform/auth';
+import { AppError } from '@platform/common';
+import { SystemDb } from '@platform/db';
+import { KeyHasher } from '../api-keys/key-hasher.js';
+import { CreateTenantRequestDto, SignupRequestDto } from './dto/create-tenant.request.dto.js';
+import { provisionTenant, type ProvisionedTenant } from './tenant-provisioning.js';
+
+const EXAMPLE = {
+  tenant_id: '0194…',
+  user_id: '0194…',
+  organization_id: '0194…',
+  production_data_plane_id: '0194…',
+  sandbox_data_plane_id: '0194…',
+};
+
+/** System-class routes (spec 5.4): authenticated, no tenant context. */
+@ApiTags('tenants')
+@Controller('account')
+export class TenantsController {
+  constructor(
+    private readonly system: SystemDb,
+    private readonly hasher: KeyHasher,
+  ) {}
+
+  @Post('tenants')
+  @SystemRoute()
+  @ApiOperation({ summary: 'Initial tenant creation (platform admin token): the tenant, its owner, data planes and one live and one test key' })
+  @ApiCreatedResponse({ schema: { example: { ...EXAMPLE, live_key: 'sv_live_…', test_key: 'sv_test_…' } } })
+  create(@CurrentSystemPrincipal() caller: SystemPrincipal, @Body() body: CreateTenantRequestDto): Promise<ProvisionedTenant> {
+    if (caller.kind !== 'admin') throw forbidden();
+    return this.system.run(`create tenant '${body.name}'`, (m) => provisionTenant(m, this.hasher, { name: body.name, ownerEmail: body.owner_email, withKeys: true }));
+  }
+
+  @Post('signup')
+  @SystemRoute()
+  @ApiOperation({ summary: 'Signup: a signed-in user (JWT, no X-SELECTED-TENANT) creates a tenant it owns' })
+  @ApiCreatedResponse({ schema: { example: EXAMPLE } })
+  signup(@CurrentSystemPrincipal() caller: SystemPrincipal, @Body() body: SignupRequestDto): Promise<ProvisionedTenant> {
+    if (caller.kind !== 'user') throw forbidden();
+    if (!caller.email) throw new AppError('email_required', 400, 'The token carries no email claim; signup needs one');
+    return this.system.run(`signup of user ${caller.subject}`, (m) =>
+      provisionTenant(m, this.hasher, { name: body.tenant_name, ownerEmail: caller.email!, ownerUserId: caller.subject, withKeys: false }),
+    );
+  }
+}

@@ -1,0 +1,40 @@
+import { ServerNats } from '@nestjs/microservices';
+import type { WorkQueueSpec } from './jetstream/work-queue.js';
+
+/**
+ * Several platforms may share one NATS server (parallel test runs, a developer's platform beside
+ * the test suite's). A namespace prefixes every subject and stream of one platform so they never
+ * answer each other's requests or consume each other's work. Empty in a normal deployment.
+ */
+let current = '';
+
+const VALID = /^[a-z0-9_-]{0,40}$/;
+
+export function configureNamespace(namespace: string): void {
+  if (!VALID.test(namespace)) throw new Error(`NATS_NAMESPACE must match ${VALID} (got '${namespace}')`);
+  current = namespace;
+}
+
+export function currentNamespace(): string {
+  return current;
+}
+
+/** `account.keys.verify` → `<ns>.account.keys.verify`; idempotent. */
+export function namespaced(subject: string): string {
+  if (!current || subject.startsWith(`${current}.`)) return subject;
+  return `${current}.${subject}`;
+}
+
+export function namespacedQueue(spec: WorkQueueSpec): WorkQueueSpec {
+  if (!current) return spec;
+  const stream = `${current.toUpperCase().replace(/-/g, '_')}_${spec.stream}`;
+  if (spec.stream.startsWith(`${current.toUpperCase().replace(/-/g, '_')}_`)) return spec;
+  return { ...spec, stream, subjects: spec.subjects.map(namespaced), deadLetterSubject: namespaced(spec.deadLetterSubject) };
+}
+
+/** The NestJS NATS server with its subscriptions in the namespace; handlers keep their plain patterns. */
+export class NamespacedServerNats extends ServerNats {
+  override normalizePattern(pattern: Parameters<ServerNats['normalizePattern']>[0]): string {
+    return namespaced(super.normalizePattern(pattern));
+  }
+}
