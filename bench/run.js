@@ -2,9 +2,10 @@
 // `npm run bench [-- suite ...] [--duration=S] [--connections=N]`: starts what each suite needs
 // against a database of its own, runs the load from a separate process and prints the figures.
 import { createTestDatabase, startPlatform } from '@platform/testing';
+import * as auth from './suites/auth.js';
 import * as gateway from './suites/gateway.js';
 
-const SUITES = [gateway];
+const SUITES = [gateway, auth];
 
 const args = process.argv.slice(2);
 const option = (key, fallback) => Number(args.find((a) => a.startsWith(`--${key}=`))?.split('=')[1] ?? fallback);
