@@ -67,7 +67,9 @@ export async function bootstrapService<C extends ServiceConfig>(options: Bootstr
     throw error;
   }
 
-  const app = await NestFactory.create<NestExpressApplication>(
+  let app: NestExpressApplication;
+  try {
+    app = await NestFactory.create<NestExpressApplication>(
     PlatformModule.forService({
       definition,
       config,
@@ -80,6 +82,11 @@ export async function bootstrapService<C extends ServiceConfig>(options: Bootstr
     }),
     { logger: nestLogger, bodyParser: false, abortOnError: false },
   );
+  } catch (error) {
+    // A feature's own settings are validated as its module starts: same clear message, same exit.
+    if (error instanceof ConfigError) fail(definition.name, error.problems);
+    throw error;
+  }
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');
   app.use(requestIdMiddleware);
