@@ -1,5 +1,6 @@
 import { bootstrapService } from '@platform/common';
 import { AppModule } from './app.module.js';
-import { PLANNED_ROUTES } from './planned-routes.js';
+import { RunConfig } from './config/run.config.js';
+import { WORKFLOW_STEP_SCHEMA } from './workflows/definition/definition.schema.js';
 
-await bootstrapService({ service: 'run', module: AppModule, plannedRoutes: PLANNED_ROUTES });
+await bootstrapService({ service: 'run', module: AppModule, config: RunConfig, openApiSchemas: { WorkflowStep: WORKFLOW_STEP_SCHEMA } });

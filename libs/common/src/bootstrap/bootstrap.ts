@@ -28,6 +28,8 @@ export interface BootstrapOptions<C extends ServiceConfig = ServiceConfig> {
   config?: new () => C;
   /** Replaces credential checks; tests of other layers only. */
   authenticator?: Provider<Authenticator>;
+  /** Extra component schemas for the OpenAPI description (e.g. a JSON Schema referenced by $ref). */
+  openApiSchemas?: Record<string, object>;
 }
 
 export interface RunningService {
@@ -106,7 +108,7 @@ export async function bootstrapService<C extends ServiceConfig>(options: Bootstr
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new AllExceptionsFilter(nestLogger));
   app.useGlobalInterceptors(new JsonBodyInterceptor(app.get(Reflector)));
-  mountDocs(app, definition, config.DOCS_PUBLIC);
+  mountDocs(app, definition, config.DOCS_PUBLIC, options.openApiSchemas);
 
   app.connectMicroservice<MicroserviceOptions>(
     { strategy: new NamespacedServerNats({ servers: config.NATS_URL, queue: definition.name, name: `platform-${definition.name}-server` }) },

@@ -42,8 +42,9 @@ export function docsAccess(authenticator: Authenticator, docsPublic: boolean) {
   };
 }
 
-export function mountDocs(app: INestApplication, service: ServiceDefinition, docsPublic: boolean): OpenAPIObject {
+export function mountDocs(app: INestApplication, service: ServiceDefinition, docsPublic: boolean, schemas: Record<string, object> = {}): OpenAPIObject {
   const document = buildOpenApiDocument(app, service);
+  document.components = { ...document.components, schemas: { ...(document.components?.schemas ?? {}), ...(schemas as Record<string, never>) } };
   app.use([DOCS_JSON_PATH, DOCS_UI_PATH], docsAccess(app.get(Authenticator), docsPublic));
   SwaggerModule.setup(DOCS_UI_PATH.slice(1), app, document, {
     jsonDocumentUrl: DOCS_JSON_PATH.slice(1),

@@ -1,0 +1,64 @@
+import { IsBoolean, IsInt, Max, Min } from 'class-validator';
+import { Transform } from 'class-transformer';
+import { ServiceConfig, toBoolean } from '@platform/common';
+
+export const RUN_CONFIG = Symbol('RUN_CONFIG');
+
+/** The run service's own settings, on top of every service's (README, Settings). */
+export class RunConfig extends ServiceConfig {
+  /** Executions one process runs at once. */
+  @IsInt()
+  @Min(1)
+  @Max(1024)
+  RUN_WORKER_CONCURRENCY: number = 64;
+
+  /** How long a worker owns an execution before another may take it over (renewed while it runs). */
+  @IsInt()
+  @Min(1000)
+  RUN_LEASE_MS: number = 30_000;
+
+  /** How often lost wake-ups, expired leases and due delays are looked for. */
+  @IsInt()
+  @Min(50)
+  RUN_RECONCILE_INTERVAL_MS: number = 1000;
+
+  /** Largest run input accepted (413 above). */
+  @IsInt()
+  @Min(1024)
+  RUN_INPUT_LIMIT_BYTES: number = 1024 * 1024;
+
+  /** Default execution timeout when a workflow sets none. */
+  @IsInt()
+  @Min(1)
+  RUN_DEFAULT_TIMEOUT_SECONDS: number = 3600;
+
+  /** Execution data older than this is pruned (a workflow's settings.retention_days may shorten it). */
+  @IsInt()
+  @Min(1)
+  RUN_RETENTION_DAYS: number = 30;
+
+  @IsInt()
+  @Min(1000)
+  RUN_RETENTION_INTERVAL_MS: number = 3_600_000;
+
+  /** Let http.request reach private, loopback and link-local addresses (on-premise, tests). Off by default: SSRF protection. */
+  @Transform(toBoolean)
+  @IsBoolean()
+  HTTP_ALLOW_PRIVATE_NETWORKS: boolean = false;
+
+  @IsInt()
+  @Min(1024)
+  HTTP_RESPONSE_LIMIT_BYTES: number = 5 * 1024 * 1024;
+
+  @IsInt()
+  @Min(100)
+  HTTP_DEFAULT_TIMEOUT_MS: number = 30_000;
+
+  @IsInt()
+  @Min(10)
+  CODE_TIMEOUT_MS: number = 1000;
+
+  @IsInt()
+  @Min(1024 * 1024)
+  CODE_MEMORY_LIMIT_BYTES: number = 32 * 1024 * 1024;
+}

@@ -1,0 +1,28 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { NATS_CONNECTION, RUN_WORK_QUEUE, RunSubjects, enqueueWork } from '@platform/messaging';
+import type { ExecutionWorkItem } from '../executions/execution.records.js';
+
+/**
+ * Wakes workers through JetStream. PostgreSQL holds the truth: an item is published after the row
+ * it points to is committed, and a lost item only delays a run until the reconciler re-sends it.
+ */
+@Injectable()
+export class ExecutionQueue {
+  private readonly logger = new Logger(ExecutionQueue.name);
+
+  constructor(@Inject(NATS_CONNECTION) private readonly nc: NatsConnection) {}
+
+  /** `token` distinguishes wake-ups of one execution, so JetStream's duplicate window drops only true repeats. */
+  async enqueue(item: ExecutionWorkItem, token: string): Promise<void> {
+    try {
+      await enqueueWork(this.nc, RunSubjects.work, item, `${item.executionId}:${token}`);
+    } catch (error) {
+      this.logger.warn(`could not enqueue execution ${item.executionId} (the reconciler will): ${(error as Error).message}`);
+    }
+  }
+
+  get spec() {
+    return RUN_WORK_QUEUE;
+  }
+}

@@ -1,0 +1,28 @@
+import { Injectable } from '@nestjs/common';
+import { Bus, RunSubjects, type ExecutionStatusEvent } from '@platform/messaging';
+import type { ExecutionRow } from './execution.records.js';
+
+type StatusSubject = typeof RunSubjects.executionStarted | typeof RunSubjects.executionCompleted | typeof RunSubjects.executionFailed | typeof RunSubjects.executionCancelled | typeof RunSubjects.executionTimedOut;
+
+const BY_STATUS: Record<string, StatusSubject> = {
+  succeeded: RunSubjects.executionCompleted,
+  failed: RunSubjects.executionFailed,
+  cancelled: RunSubjects.executionCancelled,
+  timed_out: RunSubjects.executionTimedOut,
+};
+
+/** `run.execution.started|completed|failed|cancelled|timed_out`, for triggers, webhooks, portal and notifications. */
+@Injectable()
+export class ExecutionEvents {
+  constructor(private readonly bus: Bus) {}
+
+  emit(subject: StatusSubject, execution: Pick<ExecutionRow, 'id' | 'workflow_id' | 'scope_id' | 'tenant_id' | 'environment_id' | 'error'>, status: string): void {
+    const event: ExecutionStatusEvent = { executionId: execution.id, workflowId: execution.workflow_id, status, customerId: execution.scope_id, at: new Date().toISOString(), error: execution.error };
+    this.bus.emit(subject, event, { requestId: '', tenantId: execution.tenant_id, environmentId: execution.environment_id, scopeId: execution.scope_id, actor: 'run' });
+  }
+
+  finished(execution: Pick<ExecutionRow, 'id' | 'workflow_id' | 'scope_id' | 'tenant_id' | 'environment_id' | 'status' | 'error'>): void {
+    const subject = BY_STATUS[execution.status];
+    if (subject) this.emit(subject, execution, execution.status);
+  }
+}

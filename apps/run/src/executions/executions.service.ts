@@ -1,0 +1,107 @@
+import { Injectable } from '@nestjs/common';
+import type { Principal } from '@platform/auth';
+import { ConflictError, NotFoundError, decodeCursor, toPage, type Page } from '@platform/common';
+import { TenantDb } from '@platform/db';
+import { Bus, RunSubjects } from '@platform/messaging';
+import { ExecutionEvents } from './execution.events.js';
+import type { ExecutionRow, LogLine, StepRecord } from './execution.records.js';
+import { executionsRepository, isFinished } from './executions.repository.js';
+import type { ListExecutionsQueryDto, ListLogsQueryDto } from './dto/execution.dto.js';
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export function toExecutionResponse(row: ExecutionRow, steps?: StepRecord[]) {
+  return {
+    id: row.id,
+    workflow_id: row.workflow_id,
+    workflow_version: row.workflow_version,
+    status: row.status,
+    input: row.input,
+    output: row.output ?? null,
+    error: row.error ?? null,
+    trigger: { type: row.trigger_type, id: row.trigger_id },
+    customer_id: row.scope_id,
+    parent_execution_id: row.parent_execution_id,
+    created_at: row.created_at.toISOString(),
+    started_at: iso(row.started_at),
+    finished_at: iso(row.finished_at),
+    wake_at: iso(row.wake_at),
+    ...(steps ? { steps: latestPerPath(steps) } : {}),
+  };
+}
+
+/** One entry per step path (its latest attempt), in the order steps started. */
+function latestPerPath(records: StepRecord[]) {
+  const latest = new Map<string, StepRecord>();
+  for (const r of records) latest.set(r.path, r);
+  return [...latest.values()].map((r) => ({
+    id: r.step_id,
+    path: r.path,
+    type: r.type,
+    status: r.status,
+    attempt: r.attempt,
+    started_at: r.started_at.toISOString(),
+    finished_at: iso(r.finished_at),
+    input: r.input,
+    output: r.output,
+    error: r.error ? { code: r.error.code, message: r.error.message, step_id: r.error.step_id } : null,
+  }));
+}
+
+@Injectable()
+export class ExecutionsService {
+  constructor(
+    private readonly db: TenantDb,
+    private readonly bus: Bus,
+    private readonly events: ExecutionEvents,
+  ) {}
+
+  async get(principal: Principal, id: string) {
+    const found = await this.db.run(principal, async (m) => {
+      const execution = await executionsRepository.get(m, id);
+      return execution ? { execution, steps: await executionsRepository.steps(m, id) } : undefined;
+    });
+    if (!found) throw new NotFoundError('Execution');
+    return toExecutionResponse(found.execution, found.steps);
+  }
+
+  async list(principal: Principal, q: ListExecutionsQueryDto): Promise<Page<ReturnType<typeof toExecutionResponse>>> {
+    const after = decodeCursor(q.cursor, ['id'] as const);
+    const rows = await this.db.run(principal, (m) =>
+      executionsRepository.list(m, {
+        afterId: after ? String(after.id) : undefined,
+        workflowId: q.workflow_id,
+        status: q.status,
+        triggerType: q.trigger_type,
+        from: q.created_after ? new Date(q.created_after) : undefined,
+        to: q.created_before ? new Date(q.created_before) : undefined,
+        limit: q.limit,
+      }),
+    );
+    return toPage(rows, q.limit, (r) => toExecutionResponse(r), (r) => ({ id: r.id }));
+  }
+
+  async logs(principal: Principal, id: string, q: ListLogsQueryDto): Promise<Page<Omit<LogLine, 'created_at'> & { created_at: string }>> {
+    const after = decodeCursor(q.cursor, ['id'] as const);
+    const rows = await this.db.run(principal, async (m) => {
+      if (!(await executionsRepository.get(m, id))) throw new NotFoundError('Execution');
+      return executionsRepository.logs(m, id, { afterId: after ? String(after.id) : undefined, level: q.level, stepId: q.step_id, limit: q.limit });
+    });
+    return toPage(rows, q.limit, (r) => ({ ...r, created_at: r.created_at.toISOString() }), (r) => ({ id: r.id }));
+  }
+
+  /** Final at once in the database; the worker running it (if any) is told to abort its step. */
+  async cancel(principal: Principal, id: string) {
+    const result = await this.db.run(principal, async (m) => {
+      const current = await executionsRepository.get(m, id);
+      if (!current) throw new NotFoundError('Execution');
+      if (isFinished(current.status)) throw new ConflictError('execution_finished', `The execution has already finished (${current.status})`);
+      const cancelled = await executionsRepository.cancel(m, id);
+      if (!cancelled) throw new ConflictError('execution_finished', 'The execution finished meanwhile');
+      return { cancelled, steps: await executionsRepository.steps(m, id) };
+    });
+    this.bus.emit(RunSubjects.executionCancelRequested, { executionId: id }, { requestId: '', tenantId: principal.tenantId, environmentId: principal.environmentId, actor: principal.subject });
+    this.events.finished(result.cancelled);
+    return toExecutionResponse(result.cancelled, result.steps);
+  }
+}

@@ -1,0 +1,47 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { SystemDb } from '@platform/db';
+import { RUN_CONFIG, type RunConfig } from '../config/run.config.js';
+
+/**
+ * Prunes finished executions (with their steps and logs) older than the retention period: the
+ * workflow's settings.retention_days, else RUN_RETENTION_DAYS. Batches keep each delete short.
+ */
+@Injectable()
+export class RetentionJob implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(RetentionJob.name);
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly system: SystemDb,
+    @Inject(RUN_CONFIG) private readonly config: RunConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => void this.prune().catch((e: unknown) => this.logger.error(`retention failed: ${String(e)}`)), this.config.RUN_RETENTION_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  onModuleDestroy(): void {
+    clearInterval(this.timer);
+  }
+
+  async prune(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const [, count] = (await this.system.run('prune executions past retention', (m) =>
+        m.query(
+          `delete from run.executions e where (e.tenant_id, e.id) in (
+             select x.tenant_id, x.id from run.executions x
+               join run.workflow_versions v on v.tenant_id = x.tenant_id and v.workflow_id = x.workflow_id and v.version = x.workflow_version
+              where x.finished_at < now() - make_interval(days => coalesce((v.definition -> 'settings' ->> 'retention_days')::int, $1))
+              limit 1000)`,
+          [this.config.RUN_RETENTION_DAYS],
+        ),
+      )) as [unknown, number];
+      total += count;
+      if (count < 1000) break;
+    }
+    if (total) this.logger.log(`pruned ${total} execution(s)`);
+    return total;
+  }
+}

@@ -1,0 +1,100 @@
+import { Injectable } from '@nestjs/common';
+import type { Principal } from '@platform/auth';
+import { AppError, NotFoundError, decodeCursor, newId, toPage, type Page } from '@platform/common';
+import { TenantDb } from '@platform/db';
+import { DefinitionValidator } from './definition/definition.validator.js';
+import type { DefinitionProblem, WorkflowDefinition } from './definition/workflow-definition.js';
+import type { CreateWorkflowRequestDto, ListWorkflowsQueryDto, PatchWorkflowRequestDto, WorkflowResponse } from './dto/workflow.dto.js';
+import { workflowsRepository, type WorkflowRow } from './workflows.repository.js';
+
+export function toWorkflowResponse(row: WorkflowRow): WorkflowResponse {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    version: row.version,
+    status: row.status,
+    input_schema: row.definition.input_schema ?? null,
+    steps: row.definition.steps,
+    settings: row.definition.settings ?? {},
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+export class InvalidDefinitionError extends AppError {
+  constructor(readonly problems: DefinitionProblem[]) {
+    super(
+      'invalid_definition',
+      400,
+      `The workflow definition has ${problems.length} problem(s): ${problems.slice(0, 5).map((p) => `${p.path} ${p.message}`).join('; ')}`,
+      problems.map((p) => ({ field: p.path, message: p.step_id ? `[step ${p.step_id}] ${p.message}` : p.message })),
+    );
+  }
+}
+
+@Injectable()
+export class WorkflowsService {
+  constructor(
+    private readonly db: TenantDb,
+    private readonly validator: DefinitionValidator,
+  ) {}
+
+  validate(definition: WorkflowDefinition): DefinitionProblem[] {
+    return this.validator.validate(definition);
+  }
+
+  async create(principal: Principal, dto: CreateWorkflowRequestDto): Promise<WorkflowResponse> {
+    const definition = this.checked({ steps: dto.steps, input_schema: dto.input_schema ?? null, settings: dto.settings ?? {} });
+    const id = newId();
+    return this.db.run(principal, async (m) => {
+      await workflowsRepository.insert(m, principal, id, dto.name, dto.description ?? null, definition);
+      return toWorkflowResponse((await workflowsRepository.get(m, id))!);
+    });
+  }
+
+  async update(principal: Principal, id: string, dto: PatchWorkflowRequestDto & Partial<CreateWorkflowRequestDto>, replace: boolean): Promise<WorkflowResponse> {
+    return this.db.run(principal, async (m) => {
+      const locked = await workflowsRepository.lock(m, id);
+      if (!locked) throw new NotFoundError('Workflow');
+      const current = (await workflowsRepository.get(m, id))!;
+      const definition = this.checked({
+        steps: dto.steps ?? current.definition.steps,
+        input_schema: dto.input_schema !== undefined ? dto.input_schema : replace ? null : (current.definition.input_schema ?? null),
+        settings: dto.settings ?? (replace ? {} : (current.definition.settings ?? {})),
+      });
+      const meta = {
+        name: dto.name ?? current.name,
+        description: dto.description !== undefined ? dto.description : replace ? null : current.description,
+        status: dto.status ?? current.status,
+      };
+      // Every change is a new immutable version; executions keep the version they started with.
+      await workflowsRepository.addVersion(m, locked, id, locked.current_version + 1, definition, meta);
+      return toWorkflowResponse((await workflowsRepository.get(m, id))!);
+    });
+  }
+
+  async get(principal: Principal, id: string, version?: number): Promise<WorkflowResponse> {
+    const row = await this.db.run(principal, (m) => workflowsRepository.get(m, id, version));
+    if (!row) throw new NotFoundError(version ? 'Workflow version' : 'Workflow');
+    return toWorkflowResponse(row);
+  }
+
+  async list(principal: Principal, query: ListWorkflowsQueryDto): Promise<Page<WorkflowResponse>> {
+    const after = decodeCursor(query.cursor, ['id'] as const);
+    const rows = await this.db.run(principal, (m) => workflowsRepository.list(m, { afterId: after ? String(after.id) : undefined, status: query.status, name: query.name, limit: query.limit }));
+    return toPage(rows, query.limit, toWorkflowResponse, (r) => ({ id: r.id }));
+  }
+
+  async remove(principal: Principal, id: string): Promise<void> {
+    // Soft: running executions keep their version and finish; new starts find no workflow.
+    const deleted = await this.db.run(principal, (m) => workflowsRepository.softDelete(m, id));
+    if (!deleted) throw new NotFoundError('Workflow');
+  }
+
+  private checked(definition: WorkflowDefinition): WorkflowDefinition {
+    const problems = this.validator.validate(definition);
+    if (problems.length) throw new InvalidDefinitionError(problems);
+    return definition;
+  }
+}
