@@ -20,6 +20,9 @@ export const E2E_ENV: Record<string, string> = {
   LOG_LEVEL: 'warn',
   NODE_ENV: 'test',
   KEY_EXPIRY_SWEEP_MS: '300',
+  // Quick takeover of a killed worker's executions, and quick wake-ups.
+  RUN_LEASE_MS: '3000',
+  RUN_RECONCILE_INTERVAL_MS: '250',
 };
 
 export const E2E_AUDIENCE = 'platform-api';

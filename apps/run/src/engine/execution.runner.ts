@@ -130,6 +130,7 @@ export class ExecutionRunner implements OnApplicationBootstrap, OnModuleDestroy 
       this.registry,
       {
         executionId: execution.id,
+        workerId: this.workerId,
         workflowId: execution.workflow_id,
         tenant: { ...ctx, requestId: '' },
         settings: this.settings,

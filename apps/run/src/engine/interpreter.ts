@@ -1,7 +1,6 @@
 import { newId } from '@platform/common';
 import type { ExecutionError, StepRecord } from '../executions/execution.records.js';
 import type { NewStepRecord } from '../executions/executions.repository.js';
-import { childLists } from '../workflows/definition/workflow-definition.js';
 import { ExpressionError, evaluate } from './expressions.js';
 import type { Redactor } from './redaction.js';
 import { AbortRun, FailSignal, StepFailure, StopSignal, WaitSignal, combineWaits } from './signals.js';
@@ -13,6 +12,8 @@ const INLINE_RETRY_MAX_MS = 2000;
 
 export interface InterpreterHost {
   executionId: string;
+  /** Which process ran a step: in its log line, to trace work across replicas. */
+  workerId: string;
   workflowId: string;
   tenant: StepContext['tenant'];
   settings: StepSettings;
@@ -195,9 +196,10 @@ export class Interpreter {
       const started = new Date();
       let input: Record<string, unknown> = {};
       try {
-        input = (await this.evalInput(step, scope)) as Record<string, unknown>;
+        // Not evalInput: an expression error here is this step's failure, recorded like any other.
+        input = (await evaluate(step.input ?? {}, this.scopeBindings(scope), `${step.id}.input`)) as Record<string, unknown>;
         const output = await this.withTimeout(step, (signal) => executor.execute(input, step, this.context(step, attempt, signal)));
-        this.host.log(step.id, 'info', `${step.type} ${step.id} succeeded`, { attempt, ms: Date.now() - started.getTime() });
+        this.host.log(step.id, 'info', `${step.type} ${step.id} succeeded`, { attempt, ms: Date.now() - started.getTime(), worker: this.host.workerId });
         return await this.succeed(step, path, input, output, attempt, started);
       } catch (error) {
         if (error instanceof AbortRun || error instanceof StepFailure) throw error;

@@ -1,6 +1,6 @@
 import { Controller, Logger } from '@nestjs/common';
 import { EventPattern, MessagePattern, Payload } from '@nestjs/microservices';
-import { IsIn, IsObject, IsOptional, IsString, IsUUID, Length, ValidateNested } from 'class-validator';
+import { IsBoolean, IsIn, IsObject, IsOptional, IsString, IsUUID, Length, ValidateNested } from 'class-validator';
 import { Type } from 'class-transformer';
 import { newId, rpcError, validatePayload } from '@platform/common';
 import { TenantDb } from '@platform/db';
@@ -43,6 +43,7 @@ class TaskCompletedPayload {
   @Length(1, 1000)
   stepPath!: string;
 
+  @IsBoolean()
   approved!: boolean;
 
   @IsOptional()

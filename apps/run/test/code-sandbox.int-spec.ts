@@ -1,0 +1,229 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { CodeStep } from '../src/engine/steps/code.step.js';
+import { StepError, type StepContext, type StepDefinition, type StepSettings } from '../src/engine/steps/step-executor.js';
+
+/**
+ * The code step's sandbox against hostile scripts, on real worker threads and the real QuickJS
+ * WASM module: each attempt fails cleanly with the right code, and the worker keeps serving.
+ */
+const TIMEOUT_MS = 500;
+const SETTINGS: StepSettings = {
+  allowPrivateNetworks: false,
+  httpResponseLimitBytes: 1024 * 1024,
+  httpDefaultTimeoutMs: 5000,
+  codeTimeoutMs: TIMEOUT_MS,
+  codeMemoryLimitBytes: 16 * 1024 * 1024,
+};
+
+function context(settings: Partial<StepSettings> = {}, signal = new AbortController().signal): StepContext & { lines: string[] } {
+  const lines: string[] = [];
+  return {
+    executionId: 'exec-1',
+    workflowId: 'wf-1',
+    stepId: 'script',
+    attempt: 1,
+    tenant: { tenantId: '00000000-0000-0000-0000-000000000001', environmentId: '00000000-0000-0000-0000-000000000002', requestId: 'req-1' },
+    signal,
+    settings: { ...SETTINGS, ...settings },
+    log: (_level, message) => lines.push(message),
+    lines,
+  };
+}
+
+const definition: StepDefinition = { id: 'script', type: 'code' };
+
+async function rejection(work: Promise<unknown>): Promise<StepError> {
+  try {
+    await work;
+  } catch (error) {
+    if (error instanceof StepError) return error;
+    throw error;
+  }
+  throw new Error('expected a StepError');
+}
+
+describe('code step sandbox', () => {
+  const executor = new CodeStep({ size: 1 });
+  const run = (code: string, ctx = context()) => executor.execute({ code, input: { x: 1 } }, definition, ctx);
+  const failure = (code: string, ctx = context()) => rejection(run(code, ctx));
+  const stillWorks = async () => expect(await run('return input.x + 1')).toBe(2);
+
+  // The first run starts the worker and loads the WASM module; timings below are of a warm worker.
+  beforeAll(() => run('return 0'));
+  afterAll(() => executor.onModuleDestroy());
+
+  it('stops an infinite loop at the time limit (within 200 ms of it)', async () => {
+    const started = Date.now();
+    const error = await failure('while (true) {}');
+    const elapsed = Date.now() - started;
+    expect([error.code, error.retryable]).toEqual(['code_timeout', false]);
+    expect(elapsed).toBeGreaterThanOrEqual(TIMEOUT_MS);
+    expect(elapsed).toBeLessThan(TIMEOUT_MS + 200);
+    await stillWorks();
+  });
+
+  it('stops loops hidden in promise jobs, getters, toJSON and regular expressions', async () => {
+    for (const code of [
+      'Promise.resolve().then(() => { for (;;) {} }); return 1',
+      'const again = () => Promise.resolve().then(again); again(); return 1',
+      'return { toJSON() { for (;;) {} } }',
+      "return /(a+)+$/.test('a'.repeat(40) + 'b')",
+    ]) {
+      const started = Date.now();
+      const error = await failure(code);
+      expect([code, error.code]).toEqual([code, 'code_timeout']);
+      expect(Date.now() - started).toBeLessThan(TIMEOUT_MS + 200);
+    }
+    await stillWorks();
+  });
+
+  it('kills the worker when native work cannot be interrupted, and starts another', async () => {
+    // QuickJS's JSON.stringify of a very deep object runs for minutes without an interrupt check.
+    const started = Date.now();
+    const error = await failure('let o = {}; for (let i = 0; i < 200000; i++) o = { o }; return JSON.stringify(o).length');
+    expect(error.code).toBe('code_timeout');
+    expect(Date.now() - started).toBeLessThan(TIMEOUT_MS + 1000);
+    await stillWorks();
+  });
+
+  it('stops a memory bomb at the memory limit', async () => {
+    const ctx = context({ codeTimeoutMs: 10_000 });
+    for (const code of ['let a = []; while (true) a.push(new Array(1e6))', 'const a = []; while (true) a.push(new ArrayBuffer(1024 * 1024))']) {
+      const error = await failure(code, ctx);
+      expect([code, error.code, error.retryable]).toEqual([code, 'code_memory_limit', false]);
+    }
+    await stillWorks();
+  });
+
+  it('refuses an input larger than the memory limit', async () => {
+    const error = await rejection(executor.execute({ code: 'return 1', input: 'x'.repeat(20 * 1024 * 1024) }, definition, context()));
+    expect(error.code).toBe('code_memory_limit');
+    await stillWorks();
+  });
+
+  it('fails deep recursion with a stack overflow, in JS and in the parser', async () => {
+    for (const code of [
+      'function f() { return f() + 1 } return f()',
+      'async function f() { return await f() } return await f()',
+      'return eval("(".repeat(100000))',
+      'return eval("[".repeat(100000))',
+      'let a = []; for (let i = 0; i < 200000; i++) a = [a]; return String(a).length',
+    ]) {
+      const error = await failure(code);
+      expect([code, error.code, error.message]).toEqual([code, 'code_error', expect.stringMatching(/stack overflow/) as unknown]);
+    }
+    await stillWorks();
+  });
+
+  it('gives the script nothing of the host', async () => {
+    const cases: Array<[string, RegExp]> = [
+      ["require('fs')", /'require' is not defined/],
+      ['process.exit()', /'process' is not defined/],
+      ["import('fs')", /import\(\) is not available/],
+      ["return await import('node:child_process')", /import\(\) is not available/],
+      ["import('x').catch(() => 0); return 1", /import\(\) is not available/],
+      ["return this.constructor.constructor('return process')()", /'process' is not defined/],
+      ["return Function('return this')().process.env", /cannot read property 'env' of undefined/],
+      ["return globalThis.constructor.constructor('return require')()('fs')", /'require' is not defined/],
+      ['import fs from "fs"; return 1', /SyntaxError/],
+      ['setTimeout(() => 1, 0)', /'setTimeout' is not defined/],
+      ['return fetch("http://169.254.169.254/")', /'fetch' is not defined/],
+    ];
+    for (const [code, message] of cases) {
+      const error = await failure(code);
+      expect([code, error.code, error.message]).toEqual([code, 'code_error', expect.stringMatching(message) as unknown]);
+    }
+    await expect(run('return [typeof require, typeof process, typeof module, typeof std, typeof os, typeof setTimeout, typeof setInterval, typeof WebAssembly]')).resolves.toEqual(
+      ['undefined', 'undefined', 'undefined', 'undefined', 'undefined', 'undefined', 'undefined', 'undefined'],
+    );
+  });
+
+  it('keeps prototype pollution inside the run that did it', async () => {
+    await expect(run('Object.prototype.polluted = 1; Array.prototype.push = null; JSON.parse = () => 0; return ({}).polluted')).resolves.toBe(1);
+    expect((Object.prototype as Record<string, unknown>).polluted).toBeUndefined();
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    // a fresh runtime per run: the next script sees clean built-ins
+    await expect(run('const a = []; a.push(1); return [({}).polluted, a, JSON.parse("[2]")]')).resolves.toEqual([null, [1], [2]]);
+  });
+
+  it('reports a syntax error with its line', async () => {
+    const error = await failure('const a = 1;\nconst b = ;\nreturn a');
+    expect([error.code, error.details?.line]).toEqual(['code_error', 2]);
+    expect(error.message).toMatch(/^SyntaxError: .* \(line 2\)$/);
+  });
+
+  it('describes odd thrown values without running their getters unbounded', async () => {
+    expect((await failure('throw "plain"')).message).toBe('plain');
+    expect((await failure('throw null')).message).toBe('null');
+    expect((await failure('throw { get message() { for (;;) {} } }')).code).toBe('code_error');
+    await stillWorks();
+  });
+
+  it('fails output that is not JSON', async () => {
+    expect((await failure('const a = {}; a.self = a; return a')).message).toMatch(/^the output is not JSON-serialisable: TypeError: circular/);
+    expect((await failure('return 10n')).message).toMatch(/^the output is not JSON-serialisable/);
+  });
+
+  it('fails a script that awaits forever instead of hanging', async () => {
+    expect((await failure('await new Promise(() => {})')).message).toMatch(/never finished/);
+  });
+
+  it('bounds console output: 100 lines of at most 2 KiB', async () => {
+    const ctx = context();
+    await run('for (let i = 0; i < 150; i++) console.log(String(i).padEnd(5000, "é")); return 1', ctx);
+    expect(ctx.lines).toHaveLength(101);
+    expect(ctx.lines.slice(0, 100).every((line) => Buffer.byteLength(line) <= 2048)).toBe(true);
+    expect(ctx.lines[100]).toBe('console output limited to 100 lines: 50 more dropped');
+  });
+
+  it('stops promptly when the step is aborted', async () => {
+    const controller = new AbortController();
+    const started = Date.now();
+    setTimeout(() => controller.abort(), 100);
+    const error = await failure('while (true) {}', context({ codeTimeoutMs: 10_000 }, controller.signal));
+    expect(error.code).toBe('code_timeout');
+    expect(error.message).toMatch(/aborted/);
+    expect(Date.now() - started).toBeLessThan(400);
+    await stillWorks();
+  });
+
+  it('does not block the event loop while a script runs', async () => {
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 20);
+    await failure('while (true) {}');
+    clearInterval(timer);
+    expect(ticks).toBeGreaterThan(10);
+  });
+});
+
+describe('code step pool', () => {
+  it('runs scripts side by side up to its size and queues the rest', async () => {
+    const executor = new CodeStep({ size: 2 });
+    try {
+      const started = Date.now();
+      const busy = 'const end = Date.now() + 300; while (Date.now() < end) {} return input.x';
+      const results = await Promise.all([1, 2, 3, 4].map((x) => executor.execute({ code: busy, input: { x } }, definition, context({ codeTimeoutMs: 5000 }))));
+      expect(results).toEqual([1, 2, 3, 4]);
+      // two at a time: two rounds of 300 ms, not one (all at once) or four (one at a time)
+      expect(Date.now() - started).toBeGreaterThanOrEqual(600);
+      expect(Date.now() - started).toBeLessThan(1200 + 1000);
+    } finally {
+      await executor.onModuleDestroy();
+    }
+  });
+
+  it('gives up waiting for a worker when the step is aborted', async () => {
+    const executor = new CodeStep({ size: 1 });
+    try {
+      const first = executor.execute({ code: 'const end = Date.now() + 300; while (Date.now() < end) {} return 1' }, definition, context({ codeTimeoutMs: 5000 }));
+      const controller = new AbortController();
+      const second = rejection(executor.execute({ code: 'return 2' }, definition, context({}, controller.signal)));
+      controller.abort();
+      expect((await second).code).toBe('code_timeout');
+      await expect(first).resolves.toBe(1);
+      await expect(executor.execute({ code: 'return 3' }, definition, context())).resolves.toBe(3);
+    } finally {
+      await executor.onModuleDestroy();
+    }
+  });
+});
