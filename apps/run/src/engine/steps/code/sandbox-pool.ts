@@ -1,0 +1,223 @@
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { LogLevel } from '../step-executor.js';
+import type { SandboxJob, SandboxResult, WorkerMessage, WorkerRequest } from './sandbox.protocol.js';
+
+export interface SandboxPoolOptions {
+  /** Most scripts running at once (one per worker thread); more wait for a free worker. */
+  size?: number;
+  /** An idle worker thread is stopped after this long. */
+  idleMs?: number;
+}
+
+export interface SandboxRun {
+  signal: AbortSignal;
+  onLog(level: LogLevel, message: string): void;
+}
+
+/**
+ * QuickJS checks its stack limit against its own (WASM) stack, but its C frames also use the
+ * thread's native stack, several times more for some paths (the parser recursing on `((((…`).
+ * With the default 4 MB thread stack a deep parse overflows V8's stack first and leaves the WASM
+ * module corrupt; a 64 MB stack with a 1 MiB QuickJS limit keeps QuickJS's check the one that trips.
+ */
+const THREAD_STACK_MB = 64;
+export const SANDBOX_STACK_BYTES = 1024 * 1024;
+/** How long past its budget a script may go unanswered before its worker is killed. */
+const WATCHDOG_GRACE_MS = 500;
+/** How long an aborted script may take to notice the cancel flag before its worker is killed. */
+const ABORT_GRACE_MS = 250;
+const WORKER_URL = new URL('./sandbox.worker.js', import.meta.url);
+
+type WorkerEvent = WorkerMessage | { type: 'crash'; error: Error };
+
+class SandboxWorker {
+  readonly thread: Worker;
+  readonly ready: Promise<void>;
+  /** The handler of the job in progress, if any. */
+  current?: (event: WorkerEvent) => void;
+  idleTimer?: NodeJS.Timeout;
+  retired = false;
+
+  constructor(onExit: (worker: SandboxWorker) => void) {
+    // stdout/stderr are drained, not inherited: the only thing written there is emscripten's
+    // "Aborted(…)" when a hostile script leaves QuickJS asserting, which retires the worker anyway.
+    this.thread = new Worker(WORKER_URL, { resourceLimits: { stackSizeMb: THREAD_STACK_MB }, env: {}, stdin: false, stdout: true, stderr: true });
+    this.thread.stdout.resume();
+    this.thread.stderr.resume();
+    this.ready = new Promise<void>((resolve, reject) => {
+      this.current = (event) => {
+        if (event.type === 'ready') resolve();
+        else if (event.type === 'crash') reject(event.error);
+      };
+    });
+    this.thread.on('message', (message: WorkerMessage) => this.current?.(message));
+    // A listener is required: an 'error' nobody listens to would be thrown in the service.
+    this.thread.on('error', (error: Error) => this.current?.({ type: 'crash', error }));
+    this.thread.on('exit', (code: number) => {
+      this.current?.({ type: 'crash', error: new Error(`the sandbox worker exited with code ${code}`) });
+      onExit(this);
+    });
+  }
+}
+
+interface Waiter {
+  resolve(worker: SandboxWorker): void;
+  reject(error: Error): void;
+}
+
+/**
+ * Worker threads that run code-step scripts, one at a time each. The event loop stays free while a
+ * script runs, an aborted step sets a shared cancel flag that the QuickJS interrupt handler reads,
+ * and a worker that does not answer in time, crashes or may be corrupt is terminated and replaced.
+ */
+export class SandboxPool {
+  private readonly size: number;
+  private readonly idleMs: number;
+  private readonly workers = new Set<SandboxWorker>();
+  private readonly idle: SandboxWorker[] = [];
+  private readonly waiters: Waiter[] = [];
+  private jobs = 0;
+  private closed = false;
+
+  constructor(options: SandboxPoolOptions = {}) {
+    this.size = Math.max(1, options.size ?? Math.min(4, availableParallelism()));
+    this.idleMs = options.idleMs ?? 60_000;
+  }
+
+  async run(job: SandboxJob, run: SandboxRun): Promise<SandboxResult> {
+    let worker: SandboxWorker;
+    try {
+      worker = await this.acquire(run.signal);
+    } catch (error) {
+      if (run.signal.aborted) return aborted();
+      return { ok: false, code: 'code_internal_error', message: `the sandbox could not start: ${(error as Error).message}`, droppedLogLines: 0 };
+    }
+    return this.dispatch(worker, job, run);
+  }
+
+  /** Stops every worker; scripts still running fail with `code_internal_error`. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const waiter of this.waiters.splice(0)) waiter.reject(new Error('the sandbox pool is closed'));
+    await Promise.all([...this.workers].map((worker) => this.retire(worker)));
+  }
+
+  private dispatch(worker: SandboxWorker, job: SandboxJob, run: SandboxRun): Promise<SandboxResult> {
+    return new Promise<SandboxResult>((resolve) => {
+      const id = ++this.jobs;
+      const cancel = new SharedArrayBuffer(4);
+      let abortTimer: NodeJS.Timeout | undefined;
+      let done = false;
+      const finish = (result: SandboxResult, healthy: boolean) => {
+        if (done) return;
+        done = true;
+        clearTimeout(watchdog);
+        clearTimeout(abortTimer);
+        run.signal.removeEventListener('abort', onAbort);
+        worker.current = undefined;
+        if (healthy && !result.poisoned) this.release(worker);
+        else void this.retire(worker);
+        resolve(result);
+      };
+      worker.current = (event) => {
+        if (event.type === 'crash') finish({ ok: false, code: 'code_internal_error', message: event.error.message, droppedLogLines: 0 }, false);
+        else if (event.type === 'log' && event.id === id) run.onLog(event.level, event.message);
+        else if (event.type === 'done' && event.id === id) finish(event.result, true);
+      };
+      // The interrupt handler stops a script at its deadline; this is for one that never reaches it.
+      const watchdog = setTimeout(
+        () => finish({ ok: false, code: 'code_timeout', message: `the script ran longer than ${job.timeoutMs} ms`, droppedLogLines: 0 }, false),
+        job.timeoutMs + WATCHDOG_GRACE_MS,
+      );
+      const onAbort = () => {
+        Atomics.store(new Int32Array(cancel), 0, 1);
+        abortTimer = setTimeout(() => finish(aborted(), false), ABORT_GRACE_MS);
+      };
+      if (run.signal.aborted) onAbort();
+      else run.signal.addEventListener('abort', onAbort, { once: true });
+      worker.thread.postMessage({ type: 'run', id, job, cancel } satisfies WorkerRequest);
+    });
+  }
+
+  private acquire(signal: AbortSignal): Promise<SandboxWorker> {
+    if (this.closed) return Promise.reject(new Error('the sandbox pool is closed'));
+    if (signal.aborted) return Promise.reject(new Error('aborted'));
+    const idle = this.idle.pop();
+    if (idle) {
+      clearTimeout(idle.idleTimer);
+      idle.thread.ref();
+      return Promise.resolve(idle);
+    }
+    if (this.workers.size < this.size) return this.spawn();
+    return new Promise<SandboxWorker>((resolve, reject) => {
+      let settled = false;
+      const onAbort = () => {
+        settled = true;
+        const index = this.waiters.indexOf(waiter);
+        if (index >= 0) this.waiters.splice(index, 1);
+        reject(new Error('aborted'));
+      };
+      const waiter: Waiter = {
+        resolve: (worker) => {
+          signal.removeEventListener('abort', onAbort);
+          if (settled) this.release(worker);
+          else resolve(worker);
+        },
+        reject: (error) => {
+          signal.removeEventListener('abort', onAbort);
+          reject(error);
+        },
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.waiters.push(waiter);
+    });
+  }
+
+  private async spawn(): Promise<SandboxWorker> {
+    const worker = new SandboxWorker((exited) => void this.retire(exited));
+    this.workers.add(worker);
+    try {
+      await worker.ready;
+      worker.current = undefined;
+      return worker;
+    } catch (error) {
+      await this.retire(worker);
+      throw error;
+    }
+  }
+
+  private release(worker: SandboxWorker): void {
+    if (this.closed || worker.retired) {
+      void this.retire(worker);
+      return;
+    }
+    const waiter = this.waiters.shift();
+    if (waiter) {
+      waiter.resolve(worker);
+      return;
+    }
+    // Idle workers do not keep the process alive, and go away after a while.
+    worker.thread.unref();
+    worker.idleTimer = setTimeout(() => void this.retire(worker), this.idleMs);
+    worker.idleTimer.unref();
+    this.idle.push(worker);
+  }
+
+  private async retire(worker: SandboxWorker): Promise<void> {
+    if (worker.retired) return;
+    worker.retired = true;
+    clearTimeout(worker.idleTimer);
+    this.workers.delete(worker);
+    const index = this.idle.indexOf(worker);
+    if (index >= 0) this.idle.splice(index, 1);
+    // A slot is free: start a worker for the next script waiting, if any.
+    const waiter = this.closed ? undefined : this.waiters.shift();
+    if (waiter) this.spawn().then(waiter.resolve, waiter.reject);
+    await worker.thread.terminate().catch(() => undefined);
+  }
+}
+
+function aborted(): SandboxResult {
+  return { ok: false, code: 'code_aborted', message: 'the script was stopped: the step was aborted', droppedLogLines: 0 };
+}

@@ -1,0 +1,35 @@
+import type { LogLevel } from '../step-executor.js';
+
+/** One script run, as the pool hands it to a sandbox worker. */
+export interface SandboxJob {
+  code: string;
+  /** The JSON text of the value the script sees as `input`. */
+  inputJson: string;
+  /** CPU budget of the script, counted from when the worker starts it (queueing excluded). */
+  timeoutMs: number;
+  memoryLimitBytes: number;
+  maxStackBytes: number;
+  maxLogLines: number;
+  maxLogLineBytes: number;
+}
+
+export type SandboxFailureCode = 'code_error' | 'code_timeout' | 'code_memory_limit' | 'code_aborted' | 'code_internal_error';
+
+export type SandboxResult =
+  | { ok: true; outputJson: string; droppedLogLines: number; poisoned?: boolean }
+  | {
+      ok: false;
+      code: SandboxFailureCode;
+      message: string;
+      details?: { name?: string; line?: number; stack?: string };
+      droppedLogLines: number;
+      /** The QuickJS module may be corrupt (a WASM abort, a native stack overflow): retire the worker. */
+      poisoned?: boolean;
+    };
+
+export type WorkerRequest = { type: 'run'; id: number; job: SandboxJob; cancel: SharedArrayBuffer };
+
+export type WorkerMessage =
+  | { type: 'ready' }
+  | { type: 'log'; id: number; level: LogLevel; message: string }
+  | { type: 'done'; id: number; result: SandboxResult };
