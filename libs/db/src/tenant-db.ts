@@ -29,15 +29,25 @@ export function assertTenantContext(ctx: TenantContext): void {
  * transaction, so a pooled connection never carries one tenant's context into another's work,
  * and the same holds behind a transaction-mode pooler such as PgBouncer.
  */
+export interface TenantRunOptions {
+  /**
+   * Commit without waiting for the WAL flush (`synchronous_commit = off`, this transaction only).
+   * A PostgreSQL crash may then lose the last few hundred milliseconds of such commits (never
+   * corrupt them); a crash of the service loses nothing. For writes that are safe to redo, such
+   * as an engine recording steps it would re-run anyway.
+   */
+  asyncCommit?: boolean;
+}
+
 export class TenantDb {
   constructor(private readonly dataSource: DataSource) {}
 
-  run<T>(ctx: TenantContext, work: (manager: EntityManager) => Promise<T>): Promise<T> {
+  run<T>(ctx: TenantContext, work: (manager: EntityManager) => Promise<T>, options: TenantRunOptions = {}): Promise<T> {
     assertTenantContext(ctx);
     return this.dataSource.transaction(async (manager) => {
       await manager.query(
-        `select set_config('app.tenant_id', $1, true), set_config('app.env_id', $2, true), set_config('app.scope_id', $3, true)`,
-        [ctx.tenantId, ctx.environmentId, ctx.scopeId ?? ''],
+        `select set_config('app.tenant_id', $1, true), set_config('app.env_id', $2, true), set_config('app.scope_id', $3, true), set_config('synchronous_commit', $4, true)`,
+        [ctx.tenantId, ctx.environmentId, ctx.scopeId ?? '', options.asyncCommit ? 'off' : 'on'],
       );
       return work(manager);
     });

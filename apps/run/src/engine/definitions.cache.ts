@@ -7,6 +7,11 @@ import type { WorkflowDefinition } from '../workflows/definition/workflow-defini
 export class DefinitionsCache {
   private readonly entries = new Map<string, WorkflowDefinition>();
 
+  /** Without a query: a fresh run of a cached version needs no transaction before its first step. */
+  peek(tenantId: string, workflowId: string, version: number): WorkflowDefinition | undefined {
+    return this.entries.get(`${tenantId}:${workflowId}:${version}`);
+  }
+
   async get(m: EntityManager, tenantId: string, workflowId: string, version: number): Promise<WorkflowDefinition | undefined> {
     const key = `${tenantId}:${workflowId}:${version}`;
     const hit = this.entries.get(key);

@@ -18,6 +18,8 @@ import type { LogLevel, StepSettings } from './steps/step-executor.js';
 import { ExecutionQueue } from './work-queue.js';
 import { ChildExecutions } from './child-executions.js';
 
+const FAST = { asyncCommit: true };
+
 /**
  * The worker: takes due executions off the queue, claims each with a lease (so replicas never run
  * one twice at once), runs it with the interpreter and settles the outcome. Every write carries
@@ -76,7 +78,9 @@ export class ExecutionRunner implements OnApplicationBootstrap, OnModuleDestroy 
 
   async process(item: ExecutionWorkItem, keepAlive: () => void = () => undefined): Promise<void> {
     const ctx: TenantContext = { tenantId: item.tenantId, environmentId: item.environmentId, scopeId: item.scopeId };
-    const claimed = await this.db.run(ctx, (m) => executionsRepository.claim(m, item.executionId, this.workerId, this.config.RUN_LEASE_MS));
+    // The worker's writes commit asynchronously: if PostgreSQL itself crashed and lost them, the
+    // steps would simply run again (at least once), and a crash of this service loses nothing.
+    const claimed = await this.db.run(ctx, (m) => executionsRepository.claim(m, item.executionId, this.workerId, this.config.RUN_LEASE_MS), FAST);
     if (!claimed) return; // not due, finished, or another worker holds it
     const controller = new AbortController();
     this.running.set(claimed.id, controller);
@@ -106,10 +110,14 @@ export class ExecutionRunner implements OnApplicationBootstrap, OnModuleDestroy 
     const logs: LogLine[] = [];
     // A fresh run has no history to replay: one query fewer on the hot path.
     const fresh = execution.previous_status === 'queued';
-    const [definition, records] = await this.db.run(ctx, async (m) => [
-      await this.definitions.get(m, execution.tenant_id, execution.workflow_id, execution.workflow_version),
-      fresh ? [] : await executionsRepository.steps(m, execution.id),
-    ]);
+    const cached = this.definitions.peek(execution.tenant_id, execution.workflow_id, execution.workflow_version);
+    const [definition, records] =
+      cached && fresh
+        ? [cached, []]
+        : await this.db.run(ctx, async (m) => [
+            await this.definitions.get(m, execution.tenant_id, execution.workflow_id, execution.workflow_version),
+            fresh ? [] : await executionsRepository.steps(m, execution.id),
+          ]);
     if (!definition) return { status: 'failed', error: { code: 'workflow_missing', message: 'The workflow version no longer exists', step_id: null } };
     if (fresh) this.events.emit(RunSubjects.executionStarted, execution, 'running');
 
@@ -142,7 +150,7 @@ export class ExecutionRunner implements OnApplicationBootstrap, OnModuleDestroy 
             const ok = await executionsRepository.recordStep(m, ctx as never, execution.id, this.workerId, record);
             if (ok) await executionsRepository.insertLogs(m, ctx as never, execution.id, pending);
             return ok;
-          });
+          }, FAST);
           if (!owned) throw new AbortRun('lease_lost');
         },
         log: (stepId: string | null, level: LogLevel, message: string, data?: Record<string, unknown>) => {
@@ -177,7 +185,7 @@ export class ExecutionRunner implements OnApplicationBootstrap, OnModuleDestroy 
     const settled = await this.db.run(ctx, async (m) => {
       await executionsRepository.insertLogs(m, ctx as never, execution.id, logs);
       return executionsRepository.settle(m, execution.tenant_id, execution.id, this.workerId, state);
-    });
+    }, FAST);
     if (!settled) return;
     if (state.status === 'waiting') {
       // Short waits are woken from here; the reconciler is the durable backstop for every wait.

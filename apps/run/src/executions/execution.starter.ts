@@ -43,25 +43,30 @@ export class ExecutionStarter {
         }
         if (previous) await executionsRepository.releaseIdempotencyKey(m, previous.id);
       }
-      const workflow = await workflowsRepository.get(m, request.workflowId);
-      if (!workflow) throw new NotFoundError('Workflow');
-      if (workflow.status !== 'active') throw new ConflictError('workflow_disabled', 'The workflow is disabled');
-      const execution = await executionsRepository.insert(m, {
-        tenantId: ctx.tenantId,
-        environmentId: ctx.environmentId,
-        scopeId: ctx.scopeId ?? null,
-        id: newId(),
-        workflowId: workflow.id,
-        workflowVersion: workflow.version,
-        input: request.input ?? {},
-        triggerType: request.trigger.type,
-        triggerId: request.trigger.id,
-        parentExecutionId: request.parent?.executionId ?? null,
-        parentStepPath: request.parent?.stepPath ?? null,
-        idempotencyKey: request.idempotencyKey ?? null,
-        requestHash,
-        timeoutSeconds: workflow.definition.settings?.timeout_seconds ?? this.config.RUN_DEFAULT_TIMEOUT_SECONDS,
-      });
+      const execution = await executionsRepository.insertFromWorkflow(
+        m,
+        {
+          tenantId: ctx.tenantId,
+          environmentId: ctx.environmentId,
+          scopeId: ctx.scopeId ?? null,
+          id: newId(),
+          workflowId: request.workflowId,
+          input: request.input ?? {},
+          triggerType: request.trigger.type,
+          triggerId: request.trigger.id,
+          parentExecutionId: request.parent?.executionId ?? null,
+          parentStepPath: request.parent?.stepPath ?? null,
+          idempotencyKey: request.idempotencyKey ?? null,
+          requestHash,
+        },
+        this.config.RUN_DEFAULT_TIMEOUT_SECONDS,
+      );
+      if (!execution) {
+        // Only a refusal pays for the second query that says why.
+        const workflow = await workflowsRepository.get(m, request.workflowId);
+        if (!workflow) throw new NotFoundError('Workflow');
+        throw new ConflictError('workflow_disabled', 'The workflow is disabled');
+      }
       return { execution, created: true };
     });
     if (result.created) {

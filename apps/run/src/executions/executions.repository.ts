@@ -45,6 +45,25 @@ export const executionsRepository = {
     return rows[0];
   },
 
+  /**
+   * One statement for the hot path of a start: the row is made from the workflow's current
+   * version (and its timeout) only if the workflow exists and is active; undefined otherwise.
+   */
+  async insertFromWorkflow(m: EntityManager, e: Omit<NewExecution, 'workflowVersion' | 'timeoutSeconds'>, defaultTimeoutSeconds: number): Promise<ExecutionRow | undefined> {
+    const rows = (await m.query(
+      `insert into run.executions (tenant_id, environment_id, id, scope_id, workflow_id, workflow_version, status, input, trigger_type, trigger_id,
+         parent_execution_id, parent_step_path, idempotency_key, request_hash, timeout_at)
+       select $1, $2, $3, $4, w.id, w.current_version, 'queued', $6, $7, $8, $9, $10, $11, $12,
+              now() + make_interval(secs => coalesce((v.definition -> 'settings' ->> 'timeout_seconds')::int, $13))
+         from run.workflows w
+         join run.workflow_versions v on v.tenant_id = w.tenant_id and v.workflow_id = w.id and v.version = w.current_version
+        where w.id = $5 and w.deleted_at is null and w.status = 'active'
+       returning ${EXECUTION_COLUMNS}`,
+      [e.tenantId, e.environmentId, e.id, e.scopeId, e.workflowId, JSON.stringify(e.input), e.triggerType, e.triggerId, e.parentExecutionId, e.parentStepPath, e.idempotencyKey, e.requestHash, defaultTimeoutSeconds],
+    )) as ExecutionRow[];
+    return rows[0];
+  },
+
   async byIdempotencyKey(m: EntityManager, key: string): Promise<ExecutionRow | undefined> {
     return ((await m.query(`select ${EXECUTION_COLUMNS} from run.executions where idempotency_key = $1`, [key])) as ExecutionRow[])[0];
   },
