@@ -105,12 +105,16 @@ export const executionsRepository = {
 
   /** Takes an execution that is due (queued, waiting and woken, or running with an expired lease); says what it was. */
   async claim(m: EntityManager, id: string, worker: string, leaseMs: number): Promise<(ExecutionRow & { previous_status: string }) | undefined> {
+    // The subquery reads the status before this update (a locking CTE would read nothing once the
+    // row is updated); the WHERE is re-checked on the locked row, so two workers never both claim.
+    const cols = EXECUTION_COLUMNS.split(',').map((c) => `e.${c.trim()}`).join(', ');
     const rows = (await m.query(
-      `with previous as (select status from run.executions where id = $1 for update)
-       update run.executions set status = 'running', lease_owner = $2, lease_until = now() + make_interval(secs => $3), wake_at = null,
-              started_at = coalesce(started_at, now())
-        where id = $1 and (status = 'queued' or (status = 'waiting' and wake_at <= now()) or (status = 'running' and lease_until < now()))
-        returning ${EXECUTION_COLUMNS}, (select status from previous) as previous_status`,
+      `update run.executions e set status = 'running', lease_owner = $2, lease_until = now() + make_interval(secs => $3), wake_at = null,
+              started_at = coalesce(e.started_at, now())
+         from (select tenant_id, id, status as previous_status from run.executions where id = $1) p
+        where e.tenant_id = p.tenant_id and e.id = p.id
+          and (e.status = 'queued' or (e.status = 'waiting' and e.wake_at <= now()) or (e.status = 'running' and e.lease_until < now()))
+        returning ${cols}, p.previous_status`,
       [id, worker, leaseMs / 1000],
     )) as [(ExecutionRow & { previous_status: string })[], number];
     return rows[0][0];
