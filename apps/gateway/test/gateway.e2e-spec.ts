@@ -88,6 +88,27 @@ describe('gateway and services, end to end', () => {
     expect(big.body).toMatchObject({ error: 'Payload Too Large', status: 413 });
   });
 
+  it('streams a chunked body through, and stops a chunked body over the limit, without falling over', async () => {
+    const chunked = (chunks: string[]) =>
+      fetch(`${env.gatewayUrl}/connections`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: new ReadableStream({
+          start(controller) {
+            for (const c of chunks) controller.enqueue(new TextEncoder().encode(c));
+            controller.close();
+          },
+        }),
+        duplex: 'half',
+      } as RequestInit);
+    const small = await chunked(['{"name":', '"x"}']);
+    expect(small.status).toBe(401);
+    const big = await chunked(Array.from({ length: 11 }, () => 'a'.repeat(1024 * 1024))).catch(() => undefined);
+    expect(big === undefined || big.status === 413).toBe(true);
+    expect((await gw('/actuator/health/liveness')).status).toBe(200);
+    expect((await gw('/catalog/connectors')).status).toBe(401);
+  });
+
   it('keeps a valid X-Request-Id end to end and replaces an invalid one', async () => {
     const kept = await gw('/catalog/connectors', { headers: { 'x-request-id': 'trace-123.abc_DEF' } });
     expect(kept.headers.get('x-request-id')).toBe('trace-123.abc_DEF');

@@ -39,12 +39,17 @@ export function createProxy(options: ProxyOptions) {
   const timedOut = new WeakSet<IncomingMessage>();
 
   proxy.on('proxyReq', (proxyReq, req) => {
-    const request = req as GatewayRequest;
-    proxyReq.setHeader('x-request-id', request.id);
     proxyReq.setTimeout(options.timeoutMs, () => {
       timedOut.add(req);
       proxyReq.destroy(new Error('upstream timeout'));
     });
+  });
+
+  // A service that dies mid-answer (or cuts a download it found corrupt) must not leave the client
+  // waiting for bytes that will never come: end the client's connection too.
+  proxy.on('proxyRes', (proxyRes, _req, res) => {
+    proxyRes.once('aborted', () => (res as ServerResponse).destroy());
+    proxyRes.once('error', () => (res as ServerResponse).destroy());
   });
 
   proxy.on('error', (error, req, res) => {
@@ -72,8 +77,14 @@ export function createProxy(options: ProxyOptions) {
         req.resume();
         return;
       }
+      // Set before proxying: http-proxy copies these headers; touching the upstream request once
+      // the body flows would be too late.
+      req.headers['x-request-id'] = req.id;
+      req.url = route.upstreamPath;
+      proxy.web(req, res, { target: options.upstreams[route.service] });
       if (req.headers['transfer-encoding'] !== undefined) {
-        // A chunked body declares no length: count it as it streams and stop at the limit.
+        // A chunked body declares no length: count it as it streams (after the proxy has piped
+        // it, so the extra listener does not start the flow early) and stop at the limit.
         let seen = 0;
         req.on('data', (chunk: Buffer) => {
           seen += chunk.length;
@@ -84,8 +95,6 @@ export function createProxy(options: ProxyOptions) {
           }
         });
       }
-      req.url = route.upstreamPath;
-      proxy.web(req, res, { target: options.upstreams[route.service] });
     },
     close(): void {
       proxy.close();

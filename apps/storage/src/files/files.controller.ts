@@ -1,0 +1,97 @@
+import { Controller, Delete, Get, Headers, HttpCode, Logger, Param, ParseUUIDPipe, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiBody, ApiConsumes, ApiCreatedResponse, ApiHeader, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { CurrentPrincipal, RequireScopes, type Principal } from '@platform/auth';
+import { AcceptsContentTypes, type Page, type RequestWithId } from '@platform/common';
+import { FILE_EXAMPLE, type FileResponse } from './file.record.js';
+import { sendDownload } from './file-download.js';
+import { FileUploadsService } from './file-uploads.service.js';
+import { FilesService, type VerifyResult } from './files.service.js';
+import { ListFilesQueryDto } from './dto/list-files.query.dto.js';
+
+const uuid = new ParseUUIDPipe({ version: undefined });
+
+const UPLOAD_BODY = {
+  schema: {
+    type: 'object',
+    required: ['file'],
+    properties: {
+      file: { type: 'string', format: 'binary', description: 'The content; its type is sniffed from the bytes, not taken from the part header' },
+      name: { type: 'string', maxLength: 255, example: 'invoices/2026-11.pdf', description: 'Defaults to the part\'s filename' },
+      metadata: { type: 'string', example: '{"customer":"crm-4711"}', description: 'A JSON object, up to 16 KiB' },
+    },
+  },
+};
+
+@ApiTags('files')
+@Controller('storage/files')
+export class FilesController {
+  private readonly logger = new Logger(FilesController.name);
+
+  constructor(
+    private readonly files: FilesService,
+    private readonly uploads: FileUploadsService,
+  ) {}
+
+  @Post('upload')
+  @RequireScopes('storage:write')
+  @AcceptsContentTypes('multipart/form-data')
+  @ApiOperation({ summary: 'Upload a file (multipart/form-data, streamed; up to UPLOAD_LIMIT_BYTES, default 100 MiB)' })
+  @ApiConsumes('multipart/form-data')
+  @ApiBody(UPLOAD_BODY)
+  @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'The same key and upload within 24 h return the first answer (with Idempotent-Replayed: true); another upload with the key is 409' })
+  @ApiCreatedResponse({ schema: { example: FILE_EXAMPLE } })
+  async upload(
+    @CurrentPrincipal() principal: Principal,
+    @Req() req: Request & RequestWithId,
+    @Res({ passthrough: true }) res: Response,
+    @Headers('idempotency-key') idempotencyKey?: string,
+  ): Promise<FileResponse> {
+    const result = await this.uploads.upload(principal, req, idempotencyKey);
+    if (result.replayed) res.setHeader('Idempotent-Replayed', 'true');
+    return result.file;
+  }
+
+  @Get()
+  @RequireScopes('storage:read')
+  @ApiOperation({ summary: 'List files, newest first' })
+  @ApiOkResponse({ schema: { example: { data: [FILE_EXAMPLE], next_cursor: null } } })
+  list(@CurrentPrincipal() principal: Principal, @Query() query: ListFilesQueryDto): Promise<Page<FileResponse>> {
+    return this.files.list(principal, query);
+  }
+
+  @Get(':id')
+  @RequireScopes('storage:read')
+  @ApiOperation({ summary: 'Get a file\'s metadata' })
+  @ApiOkResponse({ schema: { example: FILE_EXAMPLE } })
+  get(@CurrentPrincipal() principal: Principal, @Param('id', uuid) id: string): Promise<FileResponse> {
+    return this.files.get(principal, id);
+  }
+
+  @Get(':id/content')
+  @RequireScopes('storage:read')
+  @ApiOperation({ summary: 'Download the content (streamed; Range: bytes=a-b gives 206, a range outside the file 416)' })
+  @ApiProduces('application/octet-stream')
+  @ApiHeader({ name: 'Range', required: false, example: 'bytes=0-1023' })
+  @ApiOkResponse({ description: 'The bytes, with Content-Type (sniffed at upload), Content-Length, ETag (the SHA-256) and Content-Disposition: attachment' })
+  async content(@CurrentPrincipal() principal: Principal, @Param('id', uuid) id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+    sendDownload(await this.files.openDownload(principal, id, req.headers.range), req, res, this.logger);
+  }
+
+  @Get(':id/verify')
+  @RequireScopes('storage:read')
+  @ApiOperation({ summary: 'Re-read the stored content and compare it with the checksum recorded at upload' })
+  @ApiOkResponse({ schema: { example: { id: FILE_EXAMPLE.id, checksum_sha256: FILE_EXAMPLE.checksum_sha256, valid: true } } })
+  verify(@CurrentPrincipal() principal: Principal, @Param('id', uuid) id: string): Promise<VerifyResult> {
+    return this.files.verify(principal, id);
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @RequireScopes('storage:write')
+  @ApiOperation({ summary: 'Delete a file and its content' })
+  @ApiNoContentResponse()
+  delete(@CurrentPrincipal() principal: Principal, @Param('id', uuid) id: string): Promise<void> {
+    return this.files.delete(principal, id);
+  }
+}

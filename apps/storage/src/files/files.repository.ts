@@ -1,0 +1,88 @@
+import type { EntityManager } from 'typeorm';
+import { FILE_COLUMNS, type FileResponse, type FileRow, type NewFile } from './file.record.js';
+
+export interface FileListFilter {
+  namePrefix?: string;
+  contentType?: string;
+  createdAfter?: string;
+  createdBefore?: string;
+  beforeId?: string;
+  limit: number;
+}
+
+/** An Idempotency-Key's first answer, kept 24 hours. */
+export interface UploadKeyRow {
+  fingerprint: string;
+  file_id: string;
+  response: FileResponse;
+}
+
+const likePrefix = (prefix: string) => `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** Every query on storage.files and storage.file_upload_keys; callers pass a manager from TenantDb (RLS). */
+export const filesRepository = {
+  async insert(m: EntityManager, file: NewFile): Promise<FileRow> {
+    const rows = (await m.query(
+      `insert into storage.files (tenant_id, environment_id, scope_id, id, name, size, content_type, declared_content_type, checksum_sha256, storage_key, metadata, created_by)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) returning ${FILE_COLUMNS}`,
+      [file.tenantId, file.environmentId, file.scopeId, file.id, file.name, file.size, file.contentType, file.declaredContentType, file.checksumSha256, file.storageKey, file.metadata, file.createdBy],
+    )) as FileRow[];
+    return rows[0]!;
+  },
+
+  async get(m: EntityManager, id: string): Promise<FileRow | undefined> {
+    return ((await m.query(`select ${FILE_COLUMNS} from storage.files where id = $1`, [id])) as FileRow[])[0];
+  },
+
+  /** Newest first (ids are UUIDv7); the cursor is the last id returned. */
+  async list(m: EntityManager, filter: FileListFilter): Promise<FileRow[]> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    const add = (sql: string, value: unknown) => {
+      params.push(value);
+      where.push(sql.replace('?', `$${params.length}`));
+    };
+    if (filter.namePrefix) add(`name like ?`, likePrefix(filter.namePrefix));
+    if (filter.contentType) add('content_type = ?', filter.contentType);
+    if (filter.createdAfter) add('created_at > ?', filter.createdAfter);
+    if (filter.createdBefore) add('created_at < ?', filter.createdBefore);
+    if (filter.beforeId) add('id < ?', filter.beforeId);
+    params.push(filter.limit + 1);
+    return (await m.query(
+      `select ${FILE_COLUMNS} from storage.files ${where.length ? `where ${where.join(' and ')}` : ''} order by id desc limit $${params.length}`,
+      params,
+    )) as FileRow[];
+  },
+
+  async delete(m: EntityManager, id: string): Promise<{ storage_key: string } | undefined> {
+    const [rows] = (await m.query(`delete from storage.files where id = $1 returning storage_key`, [id])) as [{ storage_key: string }[], number];
+    return rows[0];
+  },
+
+  async findUploadKey(m: EntityManager, key: string, scopeId: string | null): Promise<UploadKeyRow | undefined> {
+    const rows = (await m.query(
+      `select fingerprint, file_id, response from storage.file_upload_keys
+        where idempotency_key = $1 and scope_id is not distinct from $2 and created_at > now() - interval '24 hours'`,
+      [key, scopeId],
+    )) as UploadKeyRow[];
+    return rows[0];
+  },
+
+  /** Records the key's first answer. Raises 23505 if another upload with the key won the race. */
+  async insertUploadKey(m: EntityManager, key: { tenantId: string; environmentId: string; scopeId: string | null; id: string; idempotencyKey: string; fingerprint: string; fileId: string; response: FileResponse }): Promise<void> {
+    // Expired keys of this tenant go with each new one (bounded, on the created_at index): no sweeper needed.
+    await m.query(
+      `delete from storage.file_upload_keys where idempotency_key = $1 and scope_id is not distinct from $2 and created_at <= now() - interval '24 hours'`,
+      [key.idempotencyKey, key.scopeId],
+    );
+    await m.query(
+      `delete from storage.file_upload_keys where id in (
+         select id from storage.file_upload_keys where created_at <= now() - interval '24 hours' order by created_at limit 100)`,
+    );
+    await m.query(
+      `insert into storage.file_upload_keys (tenant_id, environment_id, scope_id, id, idempotency_key, fingerprint, file_id, response)
+       values ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [key.tenantId, key.environmentId, key.scopeId, key.id, key.idempotencyKey, key.fingerprint, key.fileId, key.response],
+    );
+  },
+};
