@@ -7,7 +7,7 @@ import { TenantDb, type TenantContext } from '@platform/db';
 import { Bus, NATS_CONNECTION, RunSubjects, StorageSubjects, ensureWorkQueue, startWorker, type Worker } from '@platform/messaging';
 import { RUN_CONFIG, type RunConfig } from '../config/run.config.js';
 import type { ExecutionRow, ExecutionWorkItem, LogLine } from '../executions/execution.records.js';
-import { executionsRepository } from '../executions/executions.repository.js';
+import { executionsRepository, type NewStepRecord } from '../executions/executions.repository.js';
 import { ExecutionEvents } from '../executions/execution.events.js';
 import { DefinitionsCache } from './definitions.cache.js';
 import { Interpreter, type Outcome } from './interpreter.js';
@@ -144,13 +144,14 @@ export class ExecutionRunner implements OnApplicationBootstrap, OnModuleDestroy 
         settings: this.settings,
         signal,
         redactor,
-        record: async (record) => {
+        record: async (record, last) => {
+          if (last) {
+            // Committed with the settlement, in one transaction: nothing runs in between.
+            this.deferred.set(execution.id, { record, logs: flushLogs() });
+            return;
+          }
           const pending = flushLogs();
-          const owned = await this.db.run(ctx, async (m) => {
-            const ok = await executionsRepository.recordStep(m, ctx as never, execution.id, this.workerId, record);
-            if (ok) await executionsRepository.insertLogs(m, ctx as never, execution.id, pending);
-            return ok;
-          }, FAST);
+          const owned = await this.db.run(ctx, (m) => executionsRepository.recordStep(m, ctx as never, execution.id, this.workerId, record, pending), FAST);
           if (!owned) throw new AbortRun('lease_lost');
         },
         log: (stepId: string | null, level: LogLevel, message: string, data?: Record<string, unknown>) => {
@@ -169,10 +170,13 @@ export class ExecutionRunner implements OnApplicationBootstrap, OnModuleDestroy 
   }
 
   private readonly pendingLogs = new Map<string, LogLine[]>();
+  private readonly deferred = new Map<string, { record: NewStepRecord; logs: LogLine[] }>();
 
   private async settle(execution: ExecutionRow, ctx: TenantContext, outcome: Outcome): Promise<void> {
     const logs = this.pendingLogs.get(execution.id) ?? [];
     this.pendingLogs.delete(execution.id);
+    const deferred = this.deferred.get(execution.id);
+    this.deferred.delete(execution.id);
     if (outcome.status === 'lease_lost' || outcome.status === 'cancelled') return; // the owner of the new state settled it
     const state =
       outcome.status === 'succeeded'
@@ -183,6 +187,7 @@ export class ExecutionRunner implements OnApplicationBootstrap, OnModuleDestroy 
             ? { status: 'timed_out' as const, error: { code: 'timed_out', message: 'The execution took longer than its timeout', step_id: null } }
             : { status: 'waiting' as const, wakeAt: outcome.status === 'waiting' ? outcome.wakeAt : null };
     const settled = await this.db.run(ctx, async (m) => {
+      if (deferred && !(await executionsRepository.recordStep(m, ctx as never, execution.id, this.workerId, deferred.record, deferred.logs))) return false;
       await executionsRepository.insertLogs(m, ctx as never, execution.id, logs);
       return executionsRepository.settle(m, execution.tenant_id, execution.id, this.workerId, state);
     }, FAST);

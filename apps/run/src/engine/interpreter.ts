@@ -20,8 +20,11 @@ export interface InterpreterHost {
   /** Aborted on cancel, execution timeout or a lost lease; the reason is an AbortRun. */
   signal: AbortSignal;
   redactor: Redactor;
-  /** Commits a step record; throws AbortRun when the worker no longer owns the execution. */
-  record(record: NewStepRecord): Promise<void>;
+  /**
+   * Commits a step record; throws AbortRun when the worker no longer owns the execution.
+   * `last`: the final top-level step succeeded, its record may be committed with the settlement.
+   */
+  record(record: NewStepRecord, last?: boolean): Promise<void>;
   log(stepId: string | null, level: LogLevel, message: string, data?: Record<string, unknown>): void;
   /** Starts (idempotently, by path) a child execution for a subworkflow step; returns its id. */
   startChild(workflowId: string, input: Record<string, unknown>, path: string): Promise<string>;
@@ -77,6 +80,8 @@ export type Outcome =
  */
 export class Interpreter {
   private readonly history: History;
+  /** The final top-level step: when it succeeds, nothing else runs before the execution settles. */
+  private lastPath?: string;
 
   constructor(
     private readonly registry: StepRegistry,
@@ -88,6 +93,7 @@ export class Interpreter {
   }
 
   async run(steps: StepDefinition[]): Promise<Outcome> {
+    this.lastPath = steps[steps.length - 1]?.id;
     try {
       const output = await this.runList(steps, { steps: {}, vars: {} }, '');
       return { status: 'succeeded', output };
@@ -352,6 +358,7 @@ export class Interpreter {
     r: { status: NewStepRecord['status']; attempt: number; input?: unknown; output?: unknown; error?: NewStepRecord['error']; wake_at?: Date; started?: Date },
   ): Promise<void> {
     const redact = this.host.redactor;
+    const last = r.status === 'succeeded' && path === this.lastPath;
     await this.host.record({
       id: newId(),
       path,
@@ -365,7 +372,7 @@ export class Interpreter {
       wake_at: r.wake_at ?? null,
       started_at: r.started ?? new Date(),
       finished_at: r.status === 'waiting' ? null : new Date(),
-    });
+    }, last);
   }
 
   private checkAbort(): void {

@@ -128,14 +128,26 @@ export const executionsRepository = {
     return count > 0;
   },
 
-  /** Writes a step record (and pending logs) only while the worker owns the execution; false if it no longer does. */
-  async recordStep(m: EntityManager, ctx: { tenantId: string; environmentId: string; scopeId: string | null }, executionId: string, worker: string, r: NewStepRecord): Promise<boolean> {
+  /**
+   * Writes a step record, and the log lines gathered since the last one, in one statement, only
+   * while the worker owns the execution; false if it no longer does.
+   */
+  async recordStep(m: EntityManager, ctx: { tenantId: string; environmentId: string; scopeId: string | null }, executionId: string, worker: string, r: NewStepRecord, logs: LogLine[] = []): Promise<boolean> {
     const rows = (await m.query(
-      `insert into run.execution_steps (tenant_id, environment_id, id, scope_id, execution_id, path, step_id, type, status, attempt, input, output, error, wake_at, started_at, finished_at)
-       select $1, $4, $5, $6, $2, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17 where ${OWNED}
-       on conflict (tenant_id, execution_id, path) where status in ('succeeded', 'skipped') do nothing
-       returning id`,
-      [ctx.tenantId, executionId, worker, ctx.environmentId, r.id, ctx.scopeId, r.path, r.step_id, r.type, r.status, r.attempt, json(r.input), json(r.output), json(r.error), r.wake_at, r.started_at, r.finished_at],
+      `with step as (
+         insert into run.execution_steps (tenant_id, environment_id, id, scope_id, execution_id, path, step_id, type, status, attempt, input, output, error, wake_at, started_at, finished_at)
+         select $1, $4, $5, $6, $2, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17 where ${OWNED}
+         on conflict (tenant_id, execution_id, path) where status in ('succeeded', 'skipped') do nothing
+         returning id),
+       logged as (
+         insert into run.execution_logs (tenant_id, environment_id, scope_id, execution_id, id, step_id, level, message, data, created_at)
+         select $1, $4, $6, $2, l.* from unnest($18::uuid[], $19::text[], $20::text[], $21::text[], $22::jsonb[], $23::timestamptz[]) as l
+          where exists (select 1 from step))
+       select id from step`,
+      [
+        ctx.tenantId, executionId, worker, ctx.environmentId, r.id, ctx.scopeId, r.path, r.step_id, r.type, r.status, r.attempt, json(r.input), json(r.output), json(r.error), r.wake_at, r.started_at, r.finished_at,
+        logs.map((l) => l.id), logs.map((l) => l.step_id), logs.map((l) => l.level), logs.map((l) => l.message), logs.map((l) => (l.data === null ? null : JSON.stringify(l.data))), logs.map((l) => l.created_at),
+      ],
     )) as unknown[];
     if (rows.length) return true;
     // Nothing written: either the lease is gone, or a duplicate success (a redelivered step) was dropped.
