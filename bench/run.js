@@ -3,9 +3,11 @@
 // against a database of its own, runs the load from a separate process and prints the figures.
 import { createTestDatabase, startPlatform } from '@platform/testing';
 import * as auth from './suites/auth.js';
+import * as dataQuery from './suites/data-query.js';
+import * as engine from './suites/engine.js';
 import * as gateway from './suites/gateway.js';
 
-const SUITES = [gateway, auth];
+const SUITES = [gateway, auth, engine, dataQuery];
 
 const args = process.argv.slice(2);
 const option = (key, fallback) => Number(args.find((a) => a.startsWith(`--${key}=`))?.split('=')[1] ?? fallback);

@@ -21,6 +21,12 @@ export interface SetupOptions {
 const ROLE_LOCK = 7_310_001;
 const SCHEMA_LOCK = 7_310_002;
 
+/**
+ * Schemas a service owns besides its own, made and granted exactly like it: the storage service
+ * keeps one physical table per user data table in `storage_data`, apart from its own tables.
+ */
+export const EXTRA_SCHEMAS: Readonly<Record<string, readonly string[]>> = { storage: ['storage_data'] };
+
 async function connect(target: ConnectionSettings): Promise<pg.Client> {
   const client = new pg.Client({ ...target, connectionTimeoutMillis: 5000, application_name: 'platform-setup' });
   try {
@@ -118,7 +124,7 @@ export async function setupDatabase(options: SetupOptions): Promise<void> {
   log(`database ${settings.admin.database} on ${settings.admin.host}:${settings.admin.port}`);
   await ensureRoles(settings);
   log(`roles ${settings.owner.user}, ${settings.app.user}, ${settings.system.user} ready`);
-  await ensureSchemas(settings, options.services.map((s) => s.schema));
+  await ensureSchemas(settings, options.services.flatMap((s) => [s.schema, ...(EXTRA_SCHEMAS[s.service] ?? [])]));
   for (const service of options.services) {
     const applied = await runMigrations(settings, service);
     log(`${service.service}: ${applied.length ? `applied ${applied.join(', ')}` : 'up to date'}`);

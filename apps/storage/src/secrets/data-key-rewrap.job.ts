@@ -1,0 +1,75 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { SystemDb } from '@platform/db';
+import { DataKeysService } from './data-keys.service.js';
+import { dataKeysRepository } from './secrets.repository.js';
+import { SECRETS_CONFIG, type SecretsConfig } from './secrets.config.js';
+
+const BATCH = 200;
+
+export interface RewrapResult {
+  rewrapped: number;
+  /** Data keys under a master key this process does not hold at all. */
+  unreadable: number;
+}
+
+/**
+ * Master key rotation without downtime: start the service with the new MASTER_KEY and the old
+ * one in MASTER_KEY_PREVIOUS. Every data key still reads (the row names its master key), and
+ * this job re-wraps them under the current key, at start and then every
+ * SECRETS_REWRAP_INTERVAL_MS, so keys created meanwhile by replicas still on the old
+ * configuration are caught too. Secret ciphertexts never change. Replicas may run it at once:
+ * rows are taken with SKIP LOCKED and each batch commits on its own.
+ */
+@Injectable()
+export class DataKeyRewrapJob implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(DataKeyRewrapJob.name);
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<RewrapResult>;
+
+  constructor(
+    private readonly system: SystemDb,
+    private readonly keys: DataKeysService,
+    @Inject(SECRETS_CONFIG) private readonly config: SecretsConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    const tick = () => void this.run().catch((e: unknown) => this.logger.error(`data key re-wrap failed: ${(e as Error).message}`));
+    // Not awaited: start-up must not wait on a cross-tenant scan.
+    setImmediate(tick);
+    if (this.config.SECRETS_REWRAP_INTERVAL_MS > 0) {
+      this.timer = setInterval(tick, this.config.SECRETS_REWRAP_INTERVAL_MS);
+      this.timer.unref();
+    }
+  }
+
+  onModuleDestroy(): void {
+    clearInterval(this.timer);
+  }
+
+  run(): Promise<RewrapResult> {
+    this.running ??= this.rewrapAll().finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  private async rewrapAll(): Promise<RewrapResult> {
+    const previous = this.keys.previousMasterKeyIds();
+    let rewrapped = 0;
+    while (previous.length) {
+      const done = await this.system.run('re-wrap data keys under the current master key', async (m) => {
+        const rows = await dataKeysRepository.lockWrappedUnder(m, previous, BATCH);
+        for (const row of rows) await dataKeysRepository.rewrap(m, this.keys.rewrap(row));
+        return rows.length;
+      });
+      rewrapped += done;
+      if (done < BATCH) break;
+    }
+    const unreadable = await this.system.run(
+      'count data keys under unknown master keys',
+      (m) => dataKeysRepository.countNotUnder(m, [this.keys.currentMasterKeyId(), ...previous]),
+      'debug',
+    );
+    if (rewrapped) this.logger.log(`re-wrapped ${rewrapped} data key(s) under master key ${this.keys.currentMasterKeyId()}`);
+    if (unreadable) this.logger.warn(`${unreadable} data key(s) are wrapped by a master key this service does not hold: their secrets cannot be read until MASTER_KEY_PREVIOUS names it`);
+    return { rewrapped, unreadable };
+  }
+}

@@ -1,0 +1,42 @@
+import { IsInt, IsString, Max, Min } from 'class-validator';
+import { ConfigError, loadConfig, resolveMasterKey, type ServiceConfig } from '@platform/common';
+import { KeyRing } from './key-ring.js';
+
+/** The secrets feature's own settings (environment variables; README lists them). */
+export class SecretsConfig {
+  /**
+   * Master keys that only unwrap (base64 of 32 bytes each, comma-separated): the key being
+   * rotated away from, or, during a rolling rotation, the key about to become current.
+   */
+  @IsString()
+  MASTER_KEY_PREVIOUS: string = '';
+
+  /** How often data keys still wrapped by a previous master key are re-wrapped; 0: only at start. */
+  @IsInt()
+  @Min(0)
+  @Max(86_400_000)
+  SECRETS_REWRAP_INTERVAL_MS: number = 600_000;
+}
+
+export const SECRETS_CONFIG = Symbol('SECRETS_CONFIG');
+
+export function loadSecretsConfig(env: Record<string, string | undefined> = process.env): SecretsConfig {
+  return loadConfig(SecretsConfig, env);
+}
+
+function decodePrevious(value: string): Buffer[] {
+  return value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .map((part, index) => {
+      const key = Buffer.from(part, 'base64');
+      if (key.length !== 32) throw new ConfigError([`MASTER_KEY_PREVIOUS: entry ${index + 1} must be 32 bytes, base64-encoded (got ${key.length} bytes)`]);
+      return key;
+    });
+}
+
+/** Built once at start-up; a bad key stops the service with a clear message (ConfigError). */
+export function buildKeyRing(service: ServiceConfig, own: SecretsConfig): KeyRing {
+  return new KeyRing(resolveMasterKey(service), decodePrevious(own.MASTER_KEY_PREVIOUS));
+}

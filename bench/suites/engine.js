@@ -1,0 +1,47 @@
+// Issue 5: end-to-end throughput and latency of runs started with POST /v1/automations/run
+// through the gateway until `succeeded`, at 50 concurrent clients: a one-step (transform)
+// workflow and a five-step one.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
+import { call, createTenant } from '@platform/testing';
+import { progress, row } from '../harness.js';
+
+export const name = 'engine';
+export const services = ['account', 'run'];
+const adminToken = randomBytes(32).toString('base64url');
+export const env = { PLATFORM_ADMIN_TOKEN: adminToken, MASTER_KEY: randomBytes(32).toString('base64'), RATE_LIMIT_ENABLED: 'false' };
+
+function engineLoad(args) {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [resolve(import.meta.dirname, '../engine-load.js'), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (c) => (out += c));
+    child.on('exit', (code) => (code === 0 ? done(JSON.parse(out.trim().split('\n').pop())) : fail(new Error(`engine load exited ${code}`))));
+  });
+}
+
+export async function run({ platform, duration, connections }) {
+  const seconds = Math.max(20, duration);
+  const tenant = await createTenant(platform.gatewayUrl, adminToken, 'bench');
+  const headers = { 'x-api-key': tenant.test_key };
+  const create = async (steps) => (await call(platform.gatewayUrl, '/api/v1/workflow/workflows', { headers, body: { name: `bench-${steps.length}`, steps } })).body.id;
+  const one = await create([{ id: 'double', type: 'transform', input: { value: '{% input.x * 2 %}' } }]);
+  const five = await create(
+    Array.from({ length: 5 }, (_, i) => ({ id: `s${i}`, type: 'transform', input: { value: i === 0 ? '{% input.x %}' : `{% steps.s${i - 1}.output.value + 1 %}` } })),
+  );
+  const namespace = platform.serviceEnv.run.NATS_NAMESPACE;
+  const args = (wf, s) => [platform.gatewayUrl, tenant.test_key, wf, String(s), String(connections), namespace];
+  progress('warming up');
+  await engineLoad(args(one, 3));
+  progress(`one-step workflow, ${seconds} s at ${connections} clients`);
+  const r1 = await engineLoad(args(one, seconds));
+  progress(`five-step workflow, ${seconds} s at ${connections} clients`);
+  const r5 = await engineLoad(args(five, seconds));
+  return [
+    row(`1-step run → succeeded, ${connections} clients`, r1),
+    row(`5-step run → succeeded, ${connections} clients`, r5),
+    `one-step: ${Math.round(r1.rps)} runs/s completed (target ≥ 500), p99 ${r1.p99} ms (target < 250 ms); failed ${r1.failed}, errors ${r1.errors}`,
+    `five-step: ${Math.round(r5.rps)} runs/s completed, p99 ${r5.p99} ms; failed ${r5.failed}, errors ${r5.errors}`,
+  ];
+}
