@@ -154,7 +154,7 @@ describe('the execution engine end to end', () => {
 
     it('shows a customer key only its customer\'s executions', async () => {
       const customer = (await gw('/portal/customers', { headers: withKey(a.test_key), body: { name: 'Runner Co' } })).body.id as string;
-      const key = (await gw('/account/api-keys', { headers: withKey(a.test_key), body: { name: 'runner', type: 'customer', customer_id: customer, scopes: ['automations:run', 'executions:read', 'executions:write'], data_plane_id: a.sandbox_data_plane_id } })).body.key as string;
+      const key = (await gw('/account/api-keys', { headers: withKey(a.test_key), body: { name: 'runner', type: 'customer', customer_id: customer, scopes: ['automations:run', 'executions:read', 'executions:write', 'workflows:read', 'workflows:write'], data_plane_id: a.sandbox_data_plane_id } })).body.key as string;
       const wf = await createWorkflow(a, [{ id: 't', type: 'transform', input: { who: '{% input.who %}' } }]);
       const tenantRun = await start(a, wf, { who: 'tenant' });
       const customerRun = await start(a, wf, { who: 'customer' }, key);
@@ -162,6 +162,11 @@ describe('the execution engine end to end', () => {
       expect(mine).toMatchObject({ status: 'succeeded', customer_id: customer, output: { who: 'customer' } });
       expect((await gw(`/run/executions/${tenantRun}`, { headers: withKey(key) })).status).toBe(404);
       expect(((await gw('/run/executions', { headers: withKey(key) })).body.data ?? []).map((e) => e.id)).toEqual([customerRun]);
+      // It can read and run the tenant's workflow, but neither change nor delete it.
+      expect((await gw(`/run/workflows/${wf}`, { headers: withKey(key) })).status).toBe(200);
+      expect((await gw(`/run/workflows/${wf}`, { method: 'PATCH', headers: withKey(key), body: { name: 'hijacked' } })).status).toBe(404);
+      expect((await gw(`/run/workflows/${wf}`, { method: 'DELETE', headers: withKey(key) })).status).toBe(404);
+      expect((await gw(`/run/workflows/${wf}`, { headers: withKey(a.test_key) })).body).toMatchObject({ version: 1, name: expect.stringMatching(/^wf-/) });
       // The tenant key sees both.
       const all = ((await gw(`/run/executions?workflow_id=${wf}`, { headers: withKey(a.test_key) })).body.data ?? []).map((e) => e.id);
       expect(all.sort()).toEqual([tenantRun, customerRun].sort());
@@ -204,5 +209,22 @@ describe('the execution engine end to end', () => {
       expect((await gw('/run/executions?status=exploded', { headers: withKey(a.test_key) })).status).toBe(400);
       expect((await gw('/run/executions/not-a-uuid', { headers: withKey(a.test_key) })).status).toBe(400);
     });
+  });
+});
+
+describe('run data in /v1/data/query', () => {
+  it('answers SQL over the caller\'s own workflows and executions only', async () => {
+    const [mine, theirs] = await Promise.all([createTenant(env.gatewayUrl, env.adminToken, 'sql-a'), createTenant(env.gatewayUrl, env.adminToken, 'sql-b')]);
+    const wf = await createWorkflow(mine, [{ id: 't', type: 'transform', input: {} }]);
+    await waitFor(mine, await start(mine, wf));
+    await waitFor(mine, await start(mine, wf));
+    await createWorkflow(theirs, [{ id: 't', type: 'transform', input: {} }]);
+    const query = `select w.name, count(e.id)::int as runs, sum(case when e.status = 'succeeded' then 1 else 0 end)::int as ok
+                     from workflows w join executions e on e.workflow_id = w.id group by w.name`;
+    const res = await gw('/v1/data/query', { headers: withKey(mine.test_key), body: { query } });
+    expect(res.status).toBe(200);
+    expect(res.body.rows).toEqual([{ name: expect.stringMatching(/^wf-/), runs: 2, ok: 2 }]);
+    const other = await gw('/v1/data/query', { headers: withKey(theirs.test_key), body: { query: 'select count(*)::int as n from executions' } });
+    expect(other.body.rows).toEqual([{ n: 0 }]);
   });
 });

@@ -23,9 +23,10 @@ const SCHEMA_LOCK = 7_310_002;
 
 /**
  * Schemas a service owns besides its own, made and granted exactly like it: the storage service
- * keeps one physical table per user data table in `storage_data`, apart from its own tables.
+ * keeps one physical table per user data table in `storage_data`, apart from its own tables; run
+ * owns the `query` schema of read-only views `/v1/data/query` may name.
  */
-export const EXTRA_SCHEMAS: Readonly<Record<string, readonly string[]>> = { storage: ['storage_data'] };
+export const EXTRA_SCHEMAS: Readonly<Record<string, readonly string[]>> = { storage: ['storage_data'], run: ['query'] };
 
 async function connect(target: ConnectionSettings): Promise<pg.Client> {
   const client = new pg.Client({ ...target, connectionTimeoutMillis: 5000, application_name: 'platform-setup' });

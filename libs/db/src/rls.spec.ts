@@ -41,13 +41,15 @@ describe('tenantRlsStatements', () => {
     expect(check).toBe(using);
   });
 
-  it("with scope 'shared' also shows tenant-wide rows but only lets the scope's rows be written", () => {
-    const { using, check } = clauses(tenantRlsStatements('runs', { scope: 'shared' })[2]);
-    expect(using).toContain('scope_id IS NULL');
+  it("with scope 'shared' reads tenant-wide rows through a SELECT-only policy, and writes only the scope's rows", () => {
+    const statements = tenantRlsStatements('runs', { scope: 'shared' });
+    expect(statements).toHaveLength(4);
+    const { using, check } = clauses(statements[2]);
+    expect(using).not.toContain('scope_id IS NULL');
     expect(using).toContain(SCOPE_MATCH);
-    expect(check).not.toContain('scope_id IS NULL');
-    expect(check).toContain(SCOPE_MATCH);
-    expect(check).toBe(clauses(tenantRlsStatements('runs', { scope: 'owned' })[2]).check);
+    expect(check).toBe(using);
+    expect({ using, check }).toEqual(clauses(tenantRlsStatements('runs', { scope: 'owned' })[2]));
+    expect(statements[3]).toMatch(/^CREATE POLICY tenant_isolation_shared_read ON runs FOR SELECT USING \(.*scope_id IS NULL\)$/);
   });
 
   it("treats scope 'none' like no scope option", () => {
@@ -60,8 +62,9 @@ describe('tenantRlsStatements', () => {
 });
 
 describe('dropTenantRlsStatements', () => {
-  it('drops the policy and turns RLS off', () => {
+  it('drops the policies (the shared-read one too) and turns RLS off', () => {
     expect(dropTenantRlsStatements('run.executions')).toEqual([
+      'DROP POLICY IF EXISTS tenant_isolation_shared_read ON run.executions',
       'DROP POLICY IF EXISTS tenant_isolation ON run.executions',
       'ALTER TABLE run.executions NO FORCE ROW LEVEL SECURITY',
       'ALTER TABLE run.executions DISABLE ROW LEVEL SECURITY',
@@ -69,7 +72,7 @@ describe('dropTenantRlsStatements', () => {
   });
 
   it('uses a custom policy name', () => {
-    expect(dropTenantRlsStatements('runs', 'runs_isolation')[0]).toBe('DROP POLICY IF EXISTS runs_isolation ON runs');
+    expect(dropTenantRlsStatements('runs', 'runs_isolation').slice(0, 2)).toEqual(['DROP POLICY IF EXISTS runs_isolation_shared_read ON runs', 'DROP POLICY IF EXISTS runs_isolation ON runs']);
   });
 
   it.each(['x; drop table y', '"quoted"', 'Runs'])('rejects the table name %j', (table) => {

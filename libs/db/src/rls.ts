@@ -11,7 +11,7 @@ export type ScopeMode =
   | 'none'
   /** With a scope set, only that scope's rows are visible and writable. */
   | 'owned'
-  /** With a scope set, rows of that scope and tenant-wide rows (scope_id null) are visible; only the scope's rows are writable. */
+  /** With a scope set, rows of that scope and tenant-wide rows (scope_id null) are readable; only the scope's rows are writable or deletable. */
   | 'shared';
 
 export interface TenantRlsOptions {
@@ -35,26 +35,27 @@ export function tenantRlsStatements(table: string, options: TenantRlsOptions = {
   const policy = options.policyName ?? 'tenant_isolation';
   if (!/^[a-z_][a-z0-9_]*$/.test(policy)) throw new Error(`Not a plain policy name: ${policy}`);
   const tenant = options.environment === false ? `tenant_id = ${setting('app.tenant_id')}` : TENANT;
-  let using = tenant;
-  let check = tenant;
-  if (scope === 'owned') {
-    using = `${tenant} AND (${SCOPE_UNSET} OR ${SCOPE_MATCH})`;
-    check = using;
-  } else if (scope === 'shared') {
-    using = `${tenant} AND (${SCOPE_UNSET} OR scope_id IS NULL OR ${SCOPE_MATCH})`;
-    check = `${tenant} AND (${SCOPE_UNSET} OR ${SCOPE_MATCH})`;
+  const enable = [`ALTER TABLE ${table} ENABLE ROW LEVEL SECURITY`, `ALTER TABLE ${table} FORCE ROW LEVEL SECURITY`];
+  if (scope === 'shared') {
+    // Two permissive policies: reading sees the scope's rows and tenant-wide ones; writing
+    // (insert, update, delete) only the scope's own, so a customer cannot change or delete
+    // tenant-wide rows. SELECT applies both (OR); the other commands only the strict one.
+    const strict = `${tenant} AND (${SCOPE_UNSET} OR ${SCOPE_MATCH})`;
+    return [
+      ...enable,
+      `CREATE POLICY ${policy} ON ${table} USING (${strict}) WITH CHECK (${strict})`,
+      `CREATE POLICY ${policy}_shared_read ON ${table} FOR SELECT USING (${tenant} AND scope_id IS NULL)`,
+    ];
   }
-  return [
-    `ALTER TABLE ${table} ENABLE ROW LEVEL SECURITY`,
-    `ALTER TABLE ${table} FORCE ROW LEVEL SECURITY`,
-    `CREATE POLICY ${policy} ON ${table} USING (${using}) WITH CHECK (${check})`,
-  ];
+  const using = scope === 'owned' ? `${tenant} AND (${SCOPE_UNSET} OR ${SCOPE_MATCH})` : tenant;
+  return [...enable, `CREATE POLICY ${policy} ON ${table} USING (${using}) WITH CHECK (${using})`];
 }
 
 export function dropTenantRlsStatements(table: string, policyName = 'tenant_isolation'): string[] {
   if (!IDENT.test(table)) throw new Error(`Not a plain table name: ${table}`);
   if (!/^[a-z_][a-z0-9_]*$/.test(policyName)) throw new Error(`Not a plain policy name: ${policyName}`);
   return [
+    `DROP POLICY IF EXISTS ${policyName}_shared_read ON ${table}`,
     `DROP POLICY IF EXISTS ${policyName} ON ${table}`,
     `ALTER TABLE ${table} NO FORCE ROW LEVEL SECURITY`,
     `ALTER TABLE ${table} DISABLE ROW LEVEL SECURITY`,

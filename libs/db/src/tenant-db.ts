@@ -42,14 +42,29 @@ export interface TenantRunOptions {
 export class TenantDb {
   constructor(private readonly dataSource: DataSource) {}
 
-  run<T>(ctx: TenantContext, work: (manager: EntityManager) => Promise<T>, options: TenantRunOptions = {}): Promise<T> {
+  async run<T>(ctx: TenantContext, work: (manager: EntityManager) => Promise<T>, options: TenantRunOptions = {}): Promise<T> {
     assertTenantContext(ctx);
-    return this.dataSource.transaction(async (manager) => {
-      await manager.query(
-        `select set_config('app.tenant_id', $1, true), set_config('app.env_id', $2, true), set_config('app.scope_id', $3, true), set_config('synchronous_commit', $4, true)`,
-        [ctx.tenantId, ctx.environmentId, ctx.scopeId ?? '', options.asyncCommit ? 'off' : 'on'],
+    const runner = this.dataSource.createQueryRunner();
+    await runner.connect();
+    try {
+      // One round trip opens the transaction and sets the context: a parameterless statement may
+      // hold several commands. Inlining is safe here only because assertTenantContext admits
+      // nothing but UUIDs, and the commit mode is one of two constants.
+      await runner.query(
+        `BEGIN; SELECT set_config('app.tenant_id', '${ctx.tenantId}', true), set_config('app.env_id', '${ctx.environmentId}', true), ` +
+          `set_config('app.scope_id', '${ctx.scopeId ?? ''}', true), set_config('synchronous_commit', '${options.asyncCommit ? 'off' : 'on'}', true)`,
       );
-      return work(manager);
-    });
+      let result: T;
+      try {
+        result = await work(runner.manager);
+      } catch (error) {
+        await runner.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      }
+      await runner.query('COMMIT');
+      return result;
+    } finally {
+      await runner.release();
+    }
   }
 }

@@ -126,6 +126,12 @@ describe('row-level security on real PostgreSQL', () => {
     await expect(
       db.run(scoped, (m) => m.query(`insert into ${SCHEMA}.shared_notes (tenant_id, environment_id, scope_id, body) values ($1, $2, null, 'escalate')`, [tenantA.tenantId, tenantA.environmentId])),
     ).rejects.toThrow(/row-level security/);
+    // Readable is not writable: the customer can neither change nor delete the tenant-wide row.
+    const [, changed] = await db.run(scoped, (m) => m.query(`update ${SCHEMA}.shared_notes set body = 'defaced' where scope_id is null`));
+    const [, deleted] = await db.run(scoped, (m) => m.query(`delete from ${SCHEMA}.shared_notes where scope_id is null`));
+    expect([changed, deleted]).toEqual([0, 0]);
+    const intact = await db.run(tenantA, (m) => m.query(`select body from ${SCHEMA}.shared_notes where scope_id is null`));
+    expect(intact).toEqual([{ body: 'tenant' }]);
   });
 
   it('gives the application role no way around the policies', async () => {
