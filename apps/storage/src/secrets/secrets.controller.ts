@@ -4,7 +4,7 @@ import { CurrentPrincipal, RequireScopes, type Principal } from '@platform/auth'
 import { PageQueryDto, type Page } from '@platform/common';
 import { CreateSecretRequestDto } from './dto/create-secret.request.dto.js';
 import { ReplaceSecretRequestDto } from './dto/replace-secret.request.dto.js';
-import { SECRET_EXAMPLE, SecretResponseDto } from './dto/secret.response.dto.js';
+import { SECRET_EXAMPLE } from './dto/secret.response.dto.js';
 import { SecretNamePipe } from './secret-name.pipe.js';
 import type { SecretResponse } from './secret.record.js';
 import { SecretsService } from './secrets.service.js';
@@ -20,7 +20,7 @@ export class SecretsController {
   @Post()
   @RequireScopes('secrets:write')
   @ApiOperation({ summary: 'Create a secret; the value is stored encrypted and never returned' })
-  @ApiCreatedResponse({ type: SecretResponseDto, schema: { example: SECRET_EXAMPLE } })
+  @ApiCreatedResponse({ schema: { example: SECRET_EXAMPLE } })
   create(@CurrentPrincipal() principal: Principal, @Body() body: CreateSecretRequestDto): Promise<SecretResponse> {
     return this.secrets.create(principal, body);
   }
@@ -37,7 +37,7 @@ export class SecretsController {
   @RequireScopes('secrets:read')
   @NAME
   @ApiOperation({ summary: "A secret's metadata (never its value)" })
-  @ApiOkResponse({ type: SecretResponseDto, schema: { example: SECRET_EXAMPLE } })
+  @ApiOkResponse({ schema: { example: SECRET_EXAMPLE } })
   get(@CurrentPrincipal() principal: Principal, @Param('name', SecretNamePipe) name: string): Promise<SecretResponse> {
     return this.secrets.get(principal, name);
   }
@@ -46,7 +46,7 @@ export class SecretsController {
   @RequireScopes('secrets:write')
   @NAME
   @ApiOperation({ summary: "Replace a secret's value (and optionally its description)" })
-  @ApiOkResponse({ type: SecretResponseDto, schema: { example: SECRET_EXAMPLE } })
+  @ApiOkResponse({ schema: { example: SECRET_EXAMPLE } })
   replace(@CurrentPrincipal() principal: Principal, @Param('name', SecretNamePipe) name: string, @Body() body: ReplaceSecretRequestDto): Promise<SecretResponse> {
     return this.secrets.replace(principal, name, body);
   }
