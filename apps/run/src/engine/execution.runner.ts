@@ -187,6 +187,9 @@ export class ExecutionRunner implements OnApplicationBootstrap, OnModuleDestroy 
             ? { status: 'timed_out' as const, error: { code: 'timed_out', message: 'The execution took longer than its timeout', step_id: null } }
             : { status: 'waiting' as const, wakeAt: outcome.status === 'waiting' ? outcome.wakeAt : null };
     const settled = await this.db.run(ctx, async (m) => {
+      if (deferred && state.status !== 'waiting') {
+        return executionsRepository.settleWithStep(m, ctx as never, execution.id, this.workerId, deferred.record, [...deferred.logs, ...logs], state);
+      }
       if (deferred && !(await executionsRepository.recordStep(m, ctx as never, execution.id, this.workerId, deferred.record, deferred.logs))) return false;
       await executionsRepository.insertLogs(m, ctx as never, execution.id, logs);
       return executionsRepository.settle(m, execution.tenant_id, execution.id, this.workerId, state);

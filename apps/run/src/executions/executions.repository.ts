@@ -182,6 +182,43 @@ export const executionsRepository = {
     return count > 0;
   },
 
+  /**
+   * The last step's record, its logs and the settlement in one statement: the common end of a run,
+   * one round trip instead of three. All of it happens only while the worker still owns the run.
+   */
+  async settleWithStep(
+    m: EntityManager,
+    ctx: { tenantId: string; environmentId: string; scopeId: string | null },
+    executionId: string,
+    worker: string,
+    r: NewStepRecord,
+    logs: LogLine[],
+    outcome: { status: ExecutionStatus; output?: unknown; error?: ExecutionError | null },
+  ): Promise<boolean> {
+    const rows = (await m.query(
+      `with step as (
+         insert into run.execution_steps (tenant_id, environment_id, id, scope_id, execution_id, path, step_id, type, status, attempt, input, output, error, wake_at, started_at, finished_at)
+         select $1, $4, $5, $6, $2, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17 where ${OWNED}
+         on conflict (tenant_id, execution_id, path) where status in ('succeeded', 'skipped') do nothing
+         returning id),
+       logged as (
+         insert into run.execution_logs (tenant_id, environment_id, scope_id, execution_id, id, step_id, level, message, data, created_at)
+         select $1, $4, $6, $2, l.* from unnest($18::uuid[], $19::text[], $20::text[], $21::text[], $22::jsonb[], $23::timestamptz[]) as l
+          where ${OWNED}),
+       settled as (
+         update run.executions set status = $24, output = $25, error = $26, wake_at = null, lease_owner = null, lease_until = null, finished_at = now()
+          where tenant_id = $1 and id = $2 and status = 'running' and lease_owner = $3
+         returning 1)
+       select count(*)::int as settled from settled`,
+      [
+        ctx.tenantId, executionId, worker, ctx.environmentId, r.id, ctx.scopeId, r.path, r.step_id, r.type, r.status, r.attempt, json(r.input), json(r.output), json(r.error), r.wake_at, r.started_at, r.finished_at,
+        logs.map((l) => l.id), logs.map((l) => l.step_id), logs.map((l) => l.level), logs.map((l) => l.message), logs.map((l) => (l.data === null ? null : JSON.stringify(l.data))), logs.map((l) => l.created_at),
+        outcome.status, json(outcome.output), json(outcome.error),
+      ],
+    )) as { settled: number }[];
+    return rows[0]?.settled === 1;
+  },
+
   /** Cancel from outside a worker: final at once for queued or waiting runs; a running one is taken from its worker. */
   async cancel(m: EntityManager, id: string): Promise<ExecutionRow | undefined> {
     const [rows] = (await m.query(
