@@ -33,6 +33,27 @@ export interface NewStepRecord extends Omit<StepRecord, 'finished_at' | 'started
 /** The lease condition every write of a worker carries: it still owns a running execution. */
 const OWNED = `exists (select 1 from run.executions e where e.tenant_id = $1 and e.id = $2 and e.status = 'running' and e.lease_owner = $3)`;
 
+/**
+ * A step record and the log lines gathered with it, written only while the worker owns the
+ * execution ($1 tenant, $2 execution, $3 worker; see stepAndLogParams for the rest).
+ */
+const STEP_AND_LOGS = `step as (
+         insert into run.execution_steps (tenant_id, environment_id, id, scope_id, execution_id, path, step_id, type, status, attempt, input, output, error, wake_at, started_at, finished_at)
+         select $1, $4, $5, $6, $2, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17 where ${OWNED}
+         on conflict (tenant_id, execution_id, path) where status in ('succeeded', 'skipped') do nothing
+         returning id),
+       logged as (
+         insert into run.execution_logs (tenant_id, environment_id, scope_id, execution_id, id, step_id, level, message, data, created_at)
+         select $1, $4, $6, $2, l.* from unnest($18::uuid[], $19::text[], $20::text[], $21::text[], $22::jsonb[], $23::timestamptz[]) as l
+          where exists (select 1 from step))`;
+
+function stepAndLogParams(ctx: { tenantId: string; environmentId: string; scopeId: string | null }, executionId: string, worker: string, r: NewStepRecord, logs: LogLine[]): unknown[] {
+  return [
+    ctx.tenantId, executionId, worker, ctx.environmentId, r.id, ctx.scopeId, r.path, r.step_id, r.type, r.status, r.attempt, json(r.input), json(r.output), json(r.error), r.wake_at, r.started_at, r.finished_at,
+    logs.map((l) => l.id), logs.map((l) => l.step_id), logs.map((l) => l.level), logs.map((l) => l.message), logs.map((l) => (l.data === null ? null : JSON.stringify(l.data))), logs.map((l) => l.created_at),
+  ];
+}
+
 export const executionsRepository = {
   async insert(m: EntityManager, e: NewExecution): Promise<ExecutionRow> {
     const rows = (await m.query(
@@ -134,20 +155,9 @@ export const executionsRepository = {
    */
   async recordStep(m: EntityManager, ctx: { tenantId: string; environmentId: string; scopeId: string | null }, executionId: string, worker: string, r: NewStepRecord, logs: LogLine[] = []): Promise<boolean> {
     const rows = (await m.query(
-      `with step as (
-         insert into run.execution_steps (tenant_id, environment_id, id, scope_id, execution_id, path, step_id, type, status, attempt, input, output, error, wake_at, started_at, finished_at)
-         select $1, $4, $5, $6, $2, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17 where ${OWNED}
-         on conflict (tenant_id, execution_id, path) where status in ('succeeded', 'skipped') do nothing
-         returning id),
-       logged as (
-         insert into run.execution_logs (tenant_id, environment_id, scope_id, execution_id, id, step_id, level, message, data, created_at)
-         select $1, $4, $6, $2, l.* from unnest($18::uuid[], $19::text[], $20::text[], $21::text[], $22::jsonb[], $23::timestamptz[]) as l
-          where exists (select 1 from step))
+      `with ${STEP_AND_LOGS}
        select id from step`,
-      [
-        ctx.tenantId, executionId, worker, ctx.environmentId, r.id, ctx.scopeId, r.path, r.step_id, r.type, r.status, r.attempt, json(r.input), json(r.output), json(r.error), r.wake_at, r.started_at, r.finished_at,
-        logs.map((l) => l.id), logs.map((l) => l.step_id), logs.map((l) => l.level), logs.map((l) => l.message), logs.map((l) => (l.data === null ? null : JSON.stringify(l.data))), logs.map((l) => l.created_at),
-      ],
+      stepAndLogParams(ctx, executionId, worker, r, logs),
     )) as unknown[];
     if (rows.length) return true;
     // Nothing written: either the lease is gone, or a duplicate success (a redelivered step) was dropped.
@@ -196,25 +206,13 @@ export const executionsRepository = {
     outcome: { status: ExecutionStatus; output?: unknown; error?: ExecutionError | null },
   ): Promise<boolean> {
     const rows = (await m.query(
-      `with step as (
-         insert into run.execution_steps (tenant_id, environment_id, id, scope_id, execution_id, path, step_id, type, status, attempt, input, output, error, wake_at, started_at, finished_at)
-         select $1, $4, $5, $6, $2, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17 where ${OWNED}
-         on conflict (tenant_id, execution_id, path) where status in ('succeeded', 'skipped') do nothing
-         returning id),
-       logged as (
-         insert into run.execution_logs (tenant_id, environment_id, scope_id, execution_id, id, step_id, level, message, data, created_at)
-         select $1, $4, $6, $2, l.* from unnest($18::uuid[], $19::text[], $20::text[], $21::text[], $22::jsonb[], $23::timestamptz[]) as l
-          where ${OWNED}),
+      `with ${STEP_AND_LOGS},
        settled as (
          update run.executions set status = $24, output = $25, error = $26, wake_at = null, lease_owner = null, lease_until = null, finished_at = now()
           where tenant_id = $1 and id = $2 and status = 'running' and lease_owner = $3
          returning 1)
        select count(*)::int as settled from settled`,
-      [
-        ctx.tenantId, executionId, worker, ctx.environmentId, r.id, ctx.scopeId, r.path, r.step_id, r.type, r.status, r.attempt, json(r.input), json(r.output), json(r.error), r.wake_at, r.started_at, r.finished_at,
-        logs.map((l) => l.id), logs.map((l) => l.step_id), logs.map((l) => l.level), logs.map((l) => l.message), logs.map((l) => (l.data === null ? null : JSON.stringify(l.data))), logs.map((l) => l.created_at),
-        outcome.status, json(outcome.output), json(outcome.error),
-      ],
+      [...stepAndLogParams(ctx, executionId, worker, r, logs), outcome.status, json(outcome.output), json(outcome.error)],
     )) as { settled: number }[];
     return rows[0]?.settled === 1;
   },
