@@ -15,6 +15,7 @@ export * from './http/request-id.js';
 export * from './http/json-body.interceptor.js';
 export * from './pagination/pagination.js';
 export * from './health/health.registry.js';
+export * from './jobs/periodic-job.js';
 export * from './health/health.controller.js';
 export * from './docs/openapi.js';
 export * from './platform/planned-routes.js';

@@ -1,4 +1,5 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { PeriodicJob } from '@platform/common';
 import { SystemDb } from '@platform/db';
 import { AccountSubjects, Bus } from '@platform/messaging';
 import { ACCOUNT_CONFIG, type AccountConfig } from '../config/account.config.js';
@@ -9,23 +10,17 @@ import { ACCOUNT_CONFIG, type AccountConfig } from '../config/account.config.js'
  * key is announced by the replica whose update changed it.
  */
 @Injectable()
-export class KeyExpiryJob implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger(KeyExpiryJob.name);
-  private timer?: NodeJS.Timeout;
-
+export class KeyExpiryJob extends PeriodicJob {
   constructor(
     private readonly system: SystemDb,
     private readonly bus: Bus,
-    @Inject(ACCOUNT_CONFIG) private readonly config: AccountConfig,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.sweep().catch((e: unknown) => this.logger.error(`expiry sweep failed: ${String(e)}`)), this.config.KEY_EXPIRY_SWEEP_MS);
-    this.timer.unref();
+    @Inject(ACCOUNT_CONFIG) config: AccountConfig,
+  ) {
+    super({ name: 'KeyExpiryJob', intervalMs: config.KEY_EXPIRY_SWEEP_MS });
   }
 
-  onModuleDestroy(): void {
-    clearInterval(this.timer);
+  protected pass(): Promise<number> {
+    return this.sweep();
   }
 
   async sweep(): Promise<number> {

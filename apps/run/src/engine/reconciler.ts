@@ -1,4 +1,5 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { PeriodicJob } from '@platform/common';
 import { SystemDb } from '@platform/db';
 import { RUN_CONFIG, type RunConfig } from '../config/run.config.js';
 import { ExecutionEvents } from '../executions/execution.events.js';
@@ -20,53 +21,34 @@ interface Due {
  * are exclusive, and duplicates of a wake-up are harmless.
  */
 @Injectable()
-export class Reconciler implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger(Reconciler.name);
-  private timer?: NodeJS.Timeout;
-  private busy = false;
-
+export class Reconciler extends PeriodicJob {
   constructor(
     private readonly system: SystemDb,
     private readonly queue: ExecutionQueue,
     private readonly events: ExecutionEvents,
     @Inject(RUN_CONFIG) private readonly config: RunConfig,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.tick(), this.config.RUN_RECONCILE_INTERVAL_MS);
-    this.timer.unref();
+  ) {
+    super({ name: 'Reconciler', intervalMs: config.RUN_RECONCILE_INTERVAL_MS });
   }
 
-  onModuleDestroy(): void {
-    clearInterval(this.timer);
-  }
-
-  async tick(): Promise<void> {
-    if (this.busy) return;
-    this.busy = true;
-    try {
-      await this.timeOutWaiting();
-      const due = (await this.system.run(
-        'find executions due to run',
-        (m) =>
-          m.query(
-            `(select id, tenant_id, environment_id, scope_id, 'wake' as reason from run.executions where status = 'waiting' and wake_at <= now() limit 500)
-             union all
-             (select id, tenant_id, environment_id, scope_id, 'lost' from run.executions where status = 'queued' and created_at < now() - interval '5 seconds' limit 500)
-             union all
-             (select id, tenant_id, environment_id, scope_id, 'lease' from run.executions where status = 'running' and lease_until < now() limit 500)`,
-          ),
-        'debug',
-      )) as Due[];
-      // The token changes every interval, so a re-send is not dropped as a duplicate of the last one.
-      const slot = Math.floor(Date.now() / this.config.RUN_RECONCILE_INTERVAL_MS);
-      await Promise.all(due.map((d) => this.queue.enqueue({ executionId: d.id, tenantId: d.tenant_id, environmentId: d.environment_id, scopeId: d.scope_id }, `reconcile:${slot}`)));
-      if (due.some((d) => d.reason !== 'wake')) this.logger.log(`re-sent ${due.length} execution(s): ${[...new Set(due.map((d) => d.reason))].join(', ')}`);
-    } catch (error) {
-      this.logger.error(`reconcile failed: ${(error as Error).message}`);
-    } finally {
-      this.busy = false;
-    }
+  protected async pass(): Promise<void> {
+    await this.timeOutWaiting();
+    const due = (await this.system.run(
+      'find executions due to run',
+      (m) =>
+        m.query(
+          `(select id, tenant_id, environment_id, scope_id, 'wake' as reason from run.executions where status = 'waiting' and wake_at <= now() limit 500)
+           union all
+           (select id, tenant_id, environment_id, scope_id, 'lost' from run.executions where status = 'queued' and created_at < now() - interval '5 seconds' limit 500)
+           union all
+           (select id, tenant_id, environment_id, scope_id, 'lease' from run.executions where status = 'running' and lease_until < now() limit 500)`,
+        ),
+      'debug',
+    )) as Due[];
+    // The token changes every interval, so a re-send is not dropped as a duplicate of the last one.
+    const slot = Math.floor(Date.now() / this.config.RUN_RECONCILE_INTERVAL_MS);
+    await Promise.all(due.map((d) => this.queue.enqueue({ executionId: d.id, tenantId: d.tenant_id, environmentId: d.environment_id, scopeId: d.scope_id }, `reconcile:${slot}`)));
+    if (due.some((d) => d.reason !== 'wake')) this.logger.log(`re-sent ${due.length} execution(s): ${[...new Set(due.map((d) => d.reason))].join(', ')}`);
   }
 
   /** Waiting and queued runs have no worker to notice their deadline. */

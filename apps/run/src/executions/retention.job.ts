@@ -1,4 +1,5 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { PeriodicJob } from '@platform/common';
 import { SystemDb } from '@platform/db';
 import { RUN_CONFIG, type RunConfig } from '../config/run.config.js';
 
@@ -7,22 +8,16 @@ import { RUN_CONFIG, type RunConfig } from '../config/run.config.js';
  * workflow's settings.retention_days, else RUN_RETENTION_DAYS. Batches keep each delete short.
  */
 @Injectable()
-export class RetentionJob implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger(RetentionJob.name);
-  private timer?: NodeJS.Timeout;
-
+export class RetentionJob extends PeriodicJob {
   constructor(
     private readonly system: SystemDb,
     @Inject(RUN_CONFIG) private readonly config: RunConfig,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.prune().catch((e: unknown) => this.logger.error(`retention failed: ${String(e)}`)), this.config.RUN_RETENTION_INTERVAL_MS);
-    this.timer.unref();
+  ) {
+    super({ name: 'RetentionJob', intervalMs: config.RUN_RETENTION_INTERVAL_MS });
   }
 
-  onModuleDestroy(): void {
-    clearInterval(this.timer);
+  protected pass(): Promise<number> {
+    return this.prune();
   }
 
   async prune(): Promise<number> {

@@ -1,4 +1,5 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { PeriodicJob } from '@platform/common';
 import { SystemDb } from '@platform/db';
 import { DataKeysService } from './data-keys.service.js';
 import { dataKeysRepository } from './secrets.repository.js';
@@ -21,34 +22,22 @@ export interface RewrapResult {
  * rows are taken with SKIP LOCKED and each batch commits on its own.
  */
 @Injectable()
-export class DataKeyRewrapJob implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger(DataKeyRewrapJob.name);
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<RewrapResult>;
-
+export class DataKeyRewrapJob extends PeriodicJob {
   constructor(
     private readonly system: SystemDb,
     private readonly keys: DataKeysService,
-    @Inject(SECRETS_CONFIG) private readonly config: SecretsConfig,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    const tick = () => void this.run().catch((e: unknown) => this.logger.error(`data key re-wrap failed: ${(e as Error).message}`));
-    // Not awaited: start-up must not wait on a cross-tenant scan.
-    setImmediate(tick);
-    if (this.config.SECRETS_REWRAP_INTERVAL_MS > 0) {
-      this.timer = setInterval(tick, this.config.SECRETS_REWRAP_INTERVAL_MS);
-      this.timer.unref();
-    }
+    @Inject(SECRETS_CONFIG) config: SecretsConfig,
+  ) {
+    // At start too (not awaited: start-up must not wait on a cross-tenant scan); 0 = only then.
+    super({ name: 'DataKeyRewrapJob', intervalMs: config.SECRETS_REWRAP_INTERVAL_MS, runAtStart: true });
   }
 
-  onModuleDestroy(): void {
-    clearInterval(this.timer);
+  protected pass(): Promise<RewrapResult> {
+    return this.rewrapAll();
   }
 
   run(): Promise<RewrapResult> {
-    this.running ??= this.rewrapAll().finally(() => (this.running = undefined));
-    return this.running;
+    return this.runOnce() as Promise<RewrapResult>;
   }
 
   private async rewrapAll(): Promise<RewrapResult> {
