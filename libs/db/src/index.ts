@@ -5,5 +5,6 @@ export * from './data-source.factory.js';
 export * from './tenant-db.js';
 export * from './system-db.js';
 export * from './rls.js';
+export * from './sql-filter.js';
 export * from './connection-errors.js';
 export * from './database.setup.js';

@@ -1,3 +1,4 @@
+import { SqlFilter } from '@platform/db';
 import type { EntityManager } from 'typeorm';
 import { API_KEY_COLUMNS, type ApiKeyRow, type NewApiKey } from './api-key.record.js';
 
@@ -27,21 +28,13 @@ export const apiKeysRepository = {
   },
 
   async list(m: EntityManager, filter: KeyListFilter): Promise<ApiKeyRow[]> {
-    const where: string[] = [];
-    const params: unknown[] = [];
-    const add = (sql: string, value: unknown) => {
-      params.push(value);
-      where.push(sql.replace('?', `$${params.length}`));
-    };
-    if (filter.status) add('status = ?', filter.status);
-    if (filter.type) add('type = ?', filter.type);
-    if (filter.dataPlaneId) add('environment_id = ?', filter.dataPlaneId);
-    if (filter.afterId) add('id < ?', filter.afterId);
-    params.push(filter.limit + 1);
-    return (await m.query(
-      `select ${API_KEY_COLUMNS} from account.api_keys ${where.length ? `where ${where.join(' and ')}` : ''} order by id desc limit $${params.length}`,
-      params,
-    )) as ApiKeyRow[];
+    const f = new SqlFilter();
+    if (filter.status) f.add('status = ?', filter.status);
+    if (filter.type) f.add('type = ?', filter.type);
+    if (filter.dataPlaneId) f.add('environment_id = ?', filter.dataPlaneId);
+    if (filter.afterId) f.add('id < ?', filter.afterId);
+    const limit = f.param(filter.limit + 1);
+    return (await m.query(`select ${API_KEY_COLUMNS} from account.api_keys ${f.where} order by id desc limit ${limit}`, f.params)) as ApiKeyRow[];
   },
 
   async revoke(m: EntityManager, id: string): Promise<ApiKeyRow> {
@@ -60,11 +53,7 @@ export const apiKeysRepository = {
 };
 
 /** The verification lookup: by hash, across tenants, so only through SystemDb. */
-export interface KeyLookupRow extends ApiKeyRow {
-  customer_id: string | null;
-}
-
-export async function findKeyByHash(m: EntityManager, hash: Buffer): Promise<KeyLookupRow | undefined> {
-  const rows = (await m.query(`select ${API_KEY_COLUMNS} from account.api_keys where key_hash = $1`, [hash])) as KeyLookupRow[];
+export async function findKeyByHash(m: EntityManager, hash: Buffer): Promise<ApiKeyRow | undefined> {
+  const rows = (await m.query(`select ${API_KEY_COLUMNS} from account.api_keys where key_hash = $1`, [hash])) as ApiKeyRow[];
   return rows[0];
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '@platform/auth';
 import { AppError, NotFoundError, decodeCursor, toPage, type Page } from '@platform/common';
-import { TenantDb } from '@platform/db';
+import { SqlFilter, TenantDb } from '@platform/db';
 import type { AuditLogQueryDto, UsageQueryDto } from './dto/audit-log.query.dto.js';
 
 interface AuditRow {
@@ -49,25 +49,17 @@ export class AuditService {
   async logs(principal: Principal, query: AuditLogQueryDto): Promise<Page<AuditLogEntry>> {
     const [from, to] = range(query.from, query.to);
     const after = decodeCursor(query.cursor, ['at', 'id'] as const);
-    const params: unknown[] = [from, to];
-    const where = ['created_at >= $1', 'created_at <= $2'];
-    const add = (sql: string, value: unknown) => {
-      params.push(value);
-      where.push(sql.replaceAll('?', `$${params.length}`));
-    };
-    if (query.key_name) add('key_name = ?', query.key_name);
-    if (query.endpoint) add('endpoint = ?', query.endpoint);
-    if (query.status) add('status = ?', query.status);
-    if (after) {
-      params.push(new Date(String(after.at)), String(after.id));
-      where.push(`(created_at, id) < ($${params.length - 1}, $${params.length})`);
-    }
-    params.push(query.limit + 1);
+    const f = new SqlFilter().add('created_at >= ?', from).add('created_at <= ?', to);
+    if (query.key_name) f.add('key_name = ?', query.key_name);
+    if (query.endpoint) f.add('endpoint = ?', query.endpoint);
+    if (query.status) f.add('status = ?', query.status);
+    if (after) f.add('(created_at, id) < (?, ?)', new Date(String(after.at)), String(after.id));
+    const limit = f.param(query.limit + 1);
     const rows = (await this.db.run(principal, (m) =>
       m.query(
         `select id, key_id, key_name, user_id, method, endpoint, status, http_status, request_id, ip, created_at
-           from account.audit_logs where ${where.join(' and ')} order by created_at desc, id desc limit $${params.length}`,
-        params,
+           from account.audit_logs ${f.where} order by created_at desc, id desc limit ${limit}`,
+        f.params,
       ),
     )) as AuditRow[];
     return toPage(rows, query.limit, (r) => ({ ...r, created_at: r.created_at.toISOString() }), (r) => ({ at: r.created_at.toISOString(), id: r.id }));

@@ -1,3 +1,4 @@
+import { SqlFilter } from '@platform/db';
 import type { EntityManager } from 'typeorm';
 import { FILE_COLUMNS, type FileResponse, type FileRow, type NewFile } from './file.record.js';
 
@@ -36,22 +37,14 @@ export const filesRepository = {
 
   /** Newest first (ids are UUIDv7); the cursor is the last id returned. */
   async list(m: EntityManager, filter: FileListFilter): Promise<FileRow[]> {
-    const where: string[] = [];
-    const params: unknown[] = [];
-    const add = (sql: string, value: unknown) => {
-      params.push(value);
-      where.push(sql.replace('?', `$${params.length}`));
-    };
-    if (filter.namePrefix) add(`name like ?`, likePrefix(filter.namePrefix));
-    if (filter.contentType) add('content_type = ?', filter.contentType);
-    if (filter.createdAfter) add('created_at > ?', filter.createdAfter);
-    if (filter.createdBefore) add('created_at < ?', filter.createdBefore);
-    if (filter.beforeId) add('id < ?', filter.beforeId);
-    params.push(filter.limit + 1);
-    return (await m.query(
-      `select ${FILE_COLUMNS} from storage.files ${where.length ? `where ${where.join(' and ')}` : ''} order by id desc limit $${params.length}`,
-      params,
-    )) as FileRow[];
+    const f = new SqlFilter();
+    if (filter.namePrefix) f.add('name like ?', likePrefix(filter.namePrefix));
+    if (filter.contentType) f.add('content_type = ?', filter.contentType);
+    if (filter.createdAfter) f.add('created_at > ?', filter.createdAfter);
+    if (filter.createdBefore) f.add('created_at < ?', filter.createdBefore);
+    if (filter.beforeId) f.add('id < ?', filter.beforeId);
+    const limit = f.param(filter.limit + 1);
+    return (await m.query(`select ${FILE_COLUMNS} from storage.files ${f.where} order by id desc limit ${limit}`, f.params)) as FileRow[];
   },
 
   async delete(m: EntityManager, id: string): Promise<{ storage_key: string } | undefined> {
