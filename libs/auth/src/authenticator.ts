@@ -24,10 +24,3 @@ export abstract class Authenticator {
     return Promise.reject(unauthorized());
   }
 }
-
-/** Every protected route answers 401 (a service started without credential checks wired in). */
-export class RejectAllAuthenticator extends Authenticator {
-  authenticate(): Promise<Principal> {
-    return Promise.reject(unauthorized());
-  }
-}
