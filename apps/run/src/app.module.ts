@@ -5,6 +5,7 @@ import { RUN_CONFIG } from './config/run.config.js';
 import { ChildExecutions } from './engine/child-executions.js';
 import { DefinitionsCache } from './engine/definitions.cache.js';
 import { ExecutionRunner } from './engine/execution.runner.js';
+import { LocalRuns } from './engine/local-runs.js';
 import { Reconciler } from './engine/reconciler.js';
 import { StepRegistry } from './engine/step-registry.js';
 import { actionSteps } from './engine/steps/index.js';
@@ -36,6 +37,7 @@ import { WorkflowsService } from './workflows/workflows.service.js';
     DefinitionsCache,
     WorkflowsService,
     ExecutionQueue,
+    LocalRuns,
     ExecutionEvents,
     ExecutionStarter,
     ExecutionsService,

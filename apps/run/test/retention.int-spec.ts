@@ -47,10 +47,14 @@ describe('execution retention', () => {
       `insert into run.execution_logs (tenant_id, environment_id, id, execution_id, level, message) values ($1, $2, $3, $4, 'info', 'x')`,
       [tenant, env, randomUUID(), id],
     );
+    await admin.query(
+      `insert into run.execution_steps (tenant_id, environment_id, id, execution_id, path, step_id, type, status, attempt) values ($1, $2, $3, $4, 't', 't', 'transform', 'succeeded', 1)`,
+      [tenant, env, randomUUID(), id],
+    );
     return id;
   }
 
-  it('prunes finished executions (with their logs) past the retention period, per workflow when it sets one', async () => {
+  it('prunes finished executions (with their steps and logs) past the retention period, per workflow when it sets one', async () => {
     const [tenant, env] = [randomUUID(), randomUUID()];
     const standard = await workflow(tenant, env);
     const short = await workflow(tenant, env, 2);
@@ -64,7 +68,9 @@ describe('execution retention', () => {
     expect(pruned).toBe(2);
     const { rows } = await admin.query<{ id: string }>(`select id from run.executions where tenant_id = $1`, [tenant]);
     expect(rows.map((r) => r.id).sort()).toEqual([recent, unfinished, shortNew].sort());
-    const logs = await admin.query(`select 1 from run.execution_logs where execution_id = any($1)`, [[old, shortOld]]);
-    expect(logs.rowCount).toBe(0);
+    const logs = await admin.query<{ execution_id: string }>(`select execution_id from run.execution_logs where tenant_id = $1`, [tenant]);
+    expect(logs.rows.map((r) => r.execution_id).sort()).toEqual([recent, unfinished, shortNew].sort());
+    const steps = await admin.query<{ execution_id: string }>(`select execution_id from run.execution_steps where tenant_id = $1`, [tenant]);
+    expect(steps.rows.map((r) => r.execution_id).sort()).toEqual([recent, unfinished, shortNew].sort());
   });
 });

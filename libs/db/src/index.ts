@@ -6,5 +6,7 @@ export * from './tenant-db.js';
 export * from './system-db.js';
 export * from './rls.js';
 export * from './sql-filter.js';
+export * from './prepared.js';
+export * from './tenant-functions.js';
 export * from './connection-errors.js';
 export * from './database.setup.js';

@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import type { PreparedStatement } from './prepared.js';
 
 /** What row-level security needs to know about the caller. A Principal satisfies it. */
 export interface TenantContext {
@@ -39,8 +40,24 @@ export interface TenantRunOptions {
   asyncCommit?: boolean;
 }
 
+interface PgPool {
+  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
+}
+
 export class TenantDb {
   constructor(private readonly dataSource: DataSource) {}
+
+  /**
+   * One call of a function that sets the tenant context itself (see tenant-functions.ts), as a
+   * prepared statement in its own transaction: one round trip. The context and the commit mode
+   * are passed as the first four parameters, before `values`.
+   */
+  async call<R>(ctx: TenantContext, statement: PreparedStatement, values: unknown[], options: TenantRunOptions = {}): Promise<R[]> {
+    assertTenantContext(ctx);
+    const pool = (this.dataSource.driver as unknown as { master: PgPool }).master;
+    const result = await pool.query({ name: statement.name, text: statement.text, values: [ctx.tenantId, ctx.environmentId, ctx.scopeId ?? null, options.asyncCommit === true, ...values] });
+    return result.rows as R[];
+  }
 
   async run<T>(ctx: TenantContext, work: (manager: EntityManager) => Promise<T>, options: TenantRunOptions = {}): Promise<T> {
     assertTenantContext(ctx);

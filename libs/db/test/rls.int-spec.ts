@@ -7,6 +7,9 @@ import {
   TenantDb,
   applyTenantRls,
   createDataSource,
+  enterTenantFunctionStatements,
+  execute,
+  prepared,
   databaseSettings,
   dropDatabase,
   findTenantTablesWithoutRls,
@@ -30,6 +33,13 @@ class CreateRlsTables1700000000000 implements MigrationInterface {
     await applyTenantRls(runner, `${SCHEMA}.owned_notes`, { scope: 'owned' });
     await applyTenantRls(runner, `${SCHEMA}.shared_notes`, { scope: 'shared' });
     await runner.query(`create table ${SCHEMA}.unprotected (tenant_id uuid not null, id int primary key)`);
+    for (const statement of enterTenantFunctionStatements(SCHEMA)) await runner.query(statement);
+    await runner.query(`create function ${SCHEMA}.note_bodies(p_tenant uuid, p_env uuid, p_scope uuid, p_async boolean, p_like text)
+      returns table (body text, tenant text, commit_mode text) language plpgsql security invoker as $$
+      begin
+        perform ${SCHEMA}.enter_tenant(p_tenant, p_env, p_scope, p_async);
+        return query select n.body, current_setting('app.tenant_id'), current_setting('synchronous_commit') from ${SCHEMA}.notes n where n.body like p_like;
+      end $$`);
   }
   async down(runner: QueryRunner): Promise<void> {
     await runner.query(`drop table ${SCHEMA}.notes, ${SCHEMA}.owned_notes, ${SCHEMA}.shared_notes, ${SCHEMA}.unprotected`);
@@ -100,6 +110,38 @@ describe('row-level security on real PostgreSQL', () => {
     // A pooled connection that served a tenant transaction reads the setting as '', not NULL.
     await db.run(tenantA, (m) => m.query('select 1'));
     expect(await app.query(`select * from ${SCHEMA}.notes`)).toEqual([]);
+  });
+
+  describe('tenant functions called in one round trip (TenantDb.call)', () => {
+    const NOTE_BODIES = prepared('rls_test.note_bodies', `select body, tenant, commit_mode from ${SCHEMA}.note_bodies($1, $2, $3, $4, $5)`);
+
+    it('sets the context, commit mode included, for the call only', async () => {
+      const rows = await db.call<{ body: string; tenant: string; commit_mode: string }>(tenantA, NOTE_BODIES, ['%'], { asyncCommit: true });
+      expect(rows).toEqual([
+        { body: 'a', tenant: tenantA.tenantId, commit_mode: 'off' },
+        { body: 'a', tenant: tenantA.tenantId, commit_mode: 'off' },
+      ]);
+      expect((await db.call<{ body: string; commit_mode: string }>(tenantB, NOTE_BODIES, ['b'])).map((r) => [r.body, r.commit_mode])).toEqual([
+        ['b', 'on'],
+        ['b', 'on'],
+      ]);
+      // The pooled connections that served the calls keep neither tenant nor commit mode.
+      for (let i = 0; i < 2; i++) {
+        const [setting] = await app.query(`select current_setting('app.tenant_id', true) as value, current_setting('synchronous_commit') as mode`);
+        expect(setting).toEqual({ value: '', mode: 'on' });
+        expect(await app.query(`select * from ${SCHEMA}.notes`)).toEqual([]);
+      }
+    });
+
+    it('refuses a context that is not made of UUIDs before reaching the database', async () => {
+      await expect(db.call({ tenantId: "x'; drop table notes; --", environmentId: tenantA.environmentId }, NOTE_BODIES, ['%'])).rejects.toThrow(/not a UUID/);
+    });
+
+    it('runs a prepared statement inside a TenantDb transaction, under its context', async () => {
+      const statement = prepared('rls_test.count_notes', `select count(*)::int as n from ${SCHEMA}.notes where body = $1`);
+      const counts = await db.run(tenantA, async (m) => [(await execute<{ n: number }>(m, statement, ['a'])).rows[0].n, (await execute<{ n: number }>(m, statement, ['b'])).rows[0].n]);
+      expect(counts).toEqual([2, 0]);
+    });
   });
 
   it('does not leak the context past the transaction', async () => {

@@ -12,6 +12,15 @@ export class RunConfig extends ServiceConfig {
   @Max(1024)
   RUN_WORKER_CONCURRENCY: number = 64;
 
+  /**
+   * Runs a process starts itself, on top of those it takes from the queue: a start with a free
+   * slot skips the queue and a second claim. 0 sends every start through the queue.
+   */
+  @IsInt()
+  @Min(0)
+  @Max(1024)
+  RUN_INLINE_CONCURRENCY: number = 64;
+
   /** How long a worker owns an execution before another may take it over (renewed while it runs). */
   @IsInt()
   @Min(1000)

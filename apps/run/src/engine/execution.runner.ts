@@ -1,5 +1,3 @@
-import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import { newId } from '@platform/common';
@@ -17,6 +15,7 @@ import { StepRegistry } from './step-registry.js';
 import type { LogLevel, StepSettings } from './steps/step-executor.js';
 import { ExecutionQueue } from './work-queue.js';
 import { ChildExecutions } from './child-executions.js';
+import { LocalRuns, type ClaimedExecution } from './local-runs.js';
 
 const FAST = { asyncCommit: true };
 
@@ -28,7 +27,6 @@ const FAST = { asyncCommit: true };
 @Injectable()
 export class ExecutionRunner implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(ExecutionRunner.name);
-  readonly workerId = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   private worker?: Worker;
   private cancelSub?: Subscription;
   private readonly running = new Map<string, AbortController>();
@@ -44,6 +42,7 @@ export class ExecutionRunner implements OnApplicationBootstrap, OnModuleDestroy 
     private readonly queue: ExecutionQueue,
     private readonly events: ExecutionEvents,
     private readonly children: ChildExecutions,
+    private readonly local: LocalRuns,
   ) {
     this.settings = {
       allowPrivateNetworks: config.HTTP_ALLOW_PRIVATE_NETWORKS,
@@ -52,6 +51,10 @@ export class ExecutionRunner implements OnApplicationBootstrap, OnModuleDestroy 
       codeTimeoutMs: config.CODE_TIMEOUT_MS,
       codeMemoryLimitBytes: config.CODE_MEMORY_LIMIT_BYTES,
     };
+  }
+
+  get workerId(): string {
+    return this.local.workerId;
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -69,11 +72,12 @@ export class ExecutionRunner implements OnApplicationBootstrap, OnModuleDestroy 
       },
       { concurrency: this.config.RUN_WORKER_CONCURRENCY, onError: (error) => this.logger.error(`work item failed: ${String(error)}`) },
     );
+    this.local.attach((execution) => this.runClaimed(execution).catch((error) => this.logger.error(`execution ${execution.id} failed in the worker: ${String(error)}`)));
   }
 
   async onModuleDestroy(): Promise<void> {
+    await Promise.all([this.worker?.stop(), this.local.drain()]);
     this.cancelSub?.unsubscribe();
-    await this.worker?.stop();
   }
 
   async process(item: ExecutionWorkItem, keepAlive: () => void = () => undefined): Promise<void> {
@@ -82,6 +86,12 @@ export class ExecutionRunner implements OnApplicationBootstrap, OnModuleDestroy 
     // steps would simply run again (at least once), and a crash of this service loses nothing.
     const claimed = await this.db.run(ctx, (m) => executionsRepository.claim(m, item.executionId, this.workerId, this.config.RUN_LEASE_MS), FAST);
     if (!claimed) return; // not due, finished, or another worker holds it
+    await this.runClaimed(claimed, keepAlive);
+  }
+
+  /** Runs an execution this worker holds the lease of, keeping the lease alive, and settles it. */
+  async runClaimed(claimed: ClaimedExecution, keepAlive: () => void = () => undefined): Promise<void> {
+    const ctx: TenantContext = { tenantId: claimed.tenant_id, environmentId: claimed.environment_id, scopeId: claimed.scope_id };
     const controller = new AbortController();
     this.running.set(claimed.id, controller);
     const timers: NodeJS.Timeout[] = [];
@@ -106,7 +116,7 @@ export class ExecutionRunner implements OnApplicationBootstrap, OnModuleDestroy 
     }
   }
 
-  private async execute(execution: ExecutionRow & { previous_status: string }, ctx: TenantContext, signal: AbortSignal): Promise<Outcome> {
+  private async execute(execution: ClaimedExecution, ctx: TenantContext, signal: AbortSignal): Promise<Outcome> {
     const logs: LogLine[] = [];
     // A fresh run has no history to replay: one query fewer on the hot path.
     const fresh = execution.previous_status === 'queued';
@@ -150,8 +160,7 @@ export class ExecutionRunner implements OnApplicationBootstrap, OnModuleDestroy 
             this.deferred.set(execution.id, { record, logs: flushLogs() });
             return;
           }
-          const pending = flushLogs();
-          const owned = await this.db.run(ctx, (m) => executionsRepository.recordStep(m, ctx as never, execution.id, this.workerId, record, pending), FAST);
+          const owned = await executionsRepository.commitStep(this.db, ctx, execution.id, this.workerId, { step: record, logs: flushLogs() });
           if (!owned) throw new AbortRun('lease_lost');
         },
         log: (stepId: string | null, level: LogLevel, message: string, data?: Record<string, unknown>) => {
@@ -186,14 +195,12 @@ export class ExecutionRunner implements OnApplicationBootstrap, OnModuleDestroy 
           : outcome.status === 'timed_out'
             ? { status: 'timed_out' as const, error: { code: 'timed_out', message: 'The execution took longer than its timeout', step_id: null } }
             : { status: 'waiting' as const, wakeAt: outcome.status === 'waiting' ? outcome.wakeAt : null };
-    const settled = await this.db.run(ctx, async (m) => {
-      if (deferred && state.status !== 'waiting') {
-        return executionsRepository.settleWithStep(m, ctx as never, execution.id, this.workerId, deferred.record, [...deferred.logs, ...logs], state);
-      }
-      if (deferred && !(await executionsRepository.recordStep(m, ctx as never, execution.id, this.workerId, deferred.record, deferred.logs))) return false;
-      await executionsRepository.insertLogs(m, ctx as never, execution.id, logs);
-      return executionsRepository.settle(m, execution.tenant_id, execution.id, this.workerId, state);
-    }, FAST);
+    // The last step, every log line not yet written and the new state: one commit.
+    const settled = await executionsRepository.commitStep(this.db, ctx, execution.id, this.workerId, {
+      step: deferred?.record,
+      logs: [...(deferred?.logs ?? []), ...logs],
+      settle: state,
+    });
     if (!settled) return;
     if (state.status === 'waiting') {
       // Short waits are woken from here; the reconciler is the durable backstop for every wait.

@@ -27,13 +27,16 @@ export class ExecutionsController {
   @HttpCode(202)
   @RequireScopes('automations:run')
   @ApiHeader(IDEMPOTENCY)
-  @ApiOperation({ summary: 'Run an automation: 202 with the run id; poll GET /run/executions/{run_id}' })
+  @ApiOperation({
+    summary: 'Run an automation: 202 with the run id; poll GET /run/executions/{run_id}',
+    description: '`status` is `queued` for a new run (accepted; it may already be running by the time you read it) and the current status of the first run for a repeated Idempotency-Key.',
+  })
   @ApiAcceptedResponse({ schema: { example: { run_id: '0194…', status: 'queued' } } })
   @ApiNotFoundResponse({ description: 'No such automation for this tenant' })
   @ApiPayloadTooLargeResponse({ description: 'input over the limit' })
   async run(@CurrentPrincipal() p: Principal, @Body() body: RunAutomationRequestDto, @Headers('idempotency-key') key?: string) {
-    const { execution } = await this.starter.start(p, { workflowId: body.automation_id, input: body.input ?? {}, trigger: { type: 'api', id: null }, idempotencyKey: idempotencyKey(key) });
-    return { run_id: execution.id, status: execution.status };
+    const { execution, status } = await this.starter.start(p, { workflowId: body.automation_id, input: body.input ?? {}, trigger: { type: 'api', id: null }, idempotencyKey: idempotencyKey(key) });
+    return { run_id: execution.id, status };
   }
 
   @Post('run/workflows/:id/execute')
@@ -43,8 +46,8 @@ export class ExecutionsController {
   @ApiOperation({ summary: 'Execute a workflow (the same start as /v1/automations/run)' })
   @ApiAcceptedResponse({ schema: { example: { run_id: '0194…', status: 'queued' } } })
   async execute(@CurrentPrincipal() p: Principal, @Param('id', uuid) id: string, @Body() body: ExecuteWorkflowRequestDto, @Headers('idempotency-key') key?: string) {
-    const { execution } = await this.starter.start(p, { workflowId: id, input: body.input ?? {}, trigger: { type: 'api', id: null }, idempotencyKey: idempotencyKey(key) });
-    return { run_id: execution.id, status: execution.status };
+    const { execution, status } = await this.starter.start(p, { workflowId: id, input: body.input ?? {}, trigger: { type: 'api', id: null }, idempotencyKey: idempotencyKey(key) });
+    return { run_id: execution.id, status };
   }
 
   @Get('run/executions')

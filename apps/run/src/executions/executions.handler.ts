@@ -70,11 +70,11 @@ export class ExecutionsHandler {
   async start(@Payload() message: Envelope<unknown>): Promise<StartExecutionResponse> {
     if (!message?.context || !hasTenant(message.context)) throw rpcError(400, 'tenant_required', 'The message carries no tenant context');
     const body = validatePayload(StartPayload, message.data);
-    const { execution } = await this.starter.start(
+    const { execution, status } = await this.starter.start(
       { tenantId: message.context.tenantId, environmentId: message.context.environmentId, scopeId: message.context.scopeId ?? null },
       { workflowId: body.workflowId, input: body.input, trigger: { type: body.trigger.type, id: body.trigger.id ?? null }, idempotencyKey: body.idempotencyKey },
     );
-    return { runId: execution.id, status: execution.status };
+    return { runId: execution.id, status };
   }
 
   /** An approval step's human task was completed: record the decision and resume the run. */

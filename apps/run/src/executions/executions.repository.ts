@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { execute, prepared, type TenantContext, type TenantDb } from '@platform/db';
 import type { ExecutionError, ExecutionRow, ExecutionStatus, LogLine, StepRecord } from './execution.records.js';
 
 const EXECUTION_COLUMNS = `tenant_id, environment_id, id, scope_id, workflow_id, workflow_version, status, input, output, error, trigger_type, trigger_id,
@@ -8,13 +9,10 @@ const json = (value: unknown): string | null => (value === undefined || value ==
 
 const STEP_COLUMNS = 'id, path, step_id, type, status, attempt, input, output, error, wake_at, started_at, finished_at';
 
-export interface NewExecution {
-  tenantId: string;
-  environmentId: string;
-  scopeId: string | null;
+/** What a start writes; the tenant, environment and scope come from the context. */
+export interface NewStart {
   id: string;
   workflowId: string;
-  workflowVersion: number;
   input: Record<string, unknown>;
   triggerType: string;
   triggerId: string | null;
@@ -22,7 +20,8 @@ export interface NewExecution {
   parentStepPath: string | null;
   idempotencyKey: string | null;
   requestHash: string | null;
-  timeoutSeconds: number;
+  /** Used when the workflow's settings give no timeout_seconds. */
+  defaultTimeoutSeconds: number;
 }
 
 export interface NewStepRecord extends Omit<StepRecord, 'finished_at' | 'started_at'> {
@@ -30,59 +29,58 @@ export interface NewStepRecord extends Omit<StepRecord, 'finished_at' | 'started
   finished_at: Date | null;
 }
 
-/** The lease condition every write of a worker carries: it still owns a running execution. */
-const OWNED = `exists (select 1 from run.executions e where e.tenant_id = $1 and e.id = $2 and e.status = 'running' and e.lease_owner = $3)`;
+// The two hot writes are database functions (migration EngineHotPath): one round trip each.
+const START = prepared('run.start_execution', `select ${EXECUTION_COLUMNS} from run.start_execution($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`);
+const COMMIT_STEP = prepared('run.commit_step', `select run.commit_step($1, $2, $3, $4, $5, $6, $7, $8, $9) as owned`);
 
-/**
- * A step record and the log lines gathered with it, written only while the worker owns the
- * execution ($1 tenant, $2 execution, $3 worker; see stepAndLogParams for the rest).
- */
-const STEP_AND_LOGS = `step as (
-         insert into run.execution_steps (tenant_id, environment_id, id, scope_id, execution_id, path, step_id, type, status, attempt, input, output, error, wake_at, started_at, finished_at)
-         select $1, $4, $5, $6, $2, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17 where ${OWNED}
-         on conflict (tenant_id, execution_id, path) where status in ('succeeded', 'skipped') do nothing
-         returning id),
-       logged as (
-         insert into run.execution_logs (tenant_id, environment_id, scope_id, execution_id, id, step_id, level, message, data, created_at)
-         select $1, $4, $6, $2, l.* from unnest($18::uuid[], $19::text[], $20::text[], $21::text[], $22::jsonb[], $23::timestamptz[]) as l
-          where exists (select 1 from step))`;
+const RENEW_LEASE = prepared(
+  'run.renew_lease',
+  `update run.executions set lease_until = now() + make_interval(secs => $4) where tenant_id = $1 and id = $2 and lease_owner = $3`,
+);
 
-function stepAndLogParams(ctx: { tenantId: string; environmentId: string; scopeId: string | null }, executionId: string, worker: string, r: NewStepRecord, logs: LogLine[]): unknown[] {
+const STEPS = prepared('run.steps', `select ${STEP_COLUMNS} from run.execution_steps where execution_id = $1 order by id`);
+
+const CLAIMED_COLUMNS = EXECUTION_COLUMNS.split(',').map((c) => `e.${c.trim()}`).join(', ');
+const CLAIM = prepared(
+  'run.claim',
+  `update run.executions e set status = 'running', lease_owner = $2, lease_until = now() + make_interval(secs => $3), wake_at = null,
+              started_at = coalesce(e.started_at, now())
+         from (select tenant_id, id, status as previous_status from run.executions where id = $1) p
+        where e.tenant_id = p.tenant_id and e.id = p.id
+          and (e.status = 'queued' or (e.status = 'waiting' and e.wake_at <= now()) or (e.status = 'running' and e.lease_until < now()))
+        returning ${CLAIMED_COLUMNS}, p.previous_status`,
+);
+
+export interface Claim {
+  worker: string;
+  leaseMs: number;
+}
+export interface StepCommit {
+  step?: NewStepRecord;
+  logs: LogLine[];
+  settle?: { status: ExecutionStatus; output?: unknown; error?: ExecutionError | null; wakeAt?: Date | null };
+}
+
+function startValues(e: NewStart, claim: Claim | null): unknown[] {
   return [
-    ctx.tenantId, executionId, worker, ctx.environmentId, r.id, ctx.scopeId, r.path, r.step_id, r.type, r.status, r.attempt, json(r.input), json(r.output), json(r.error), r.wake_at, r.started_at, r.finished_at,
-    logs.map((l) => l.id), logs.map((l) => l.step_id), logs.map((l) => l.level), logs.map((l) => l.message), logs.map((l) => (l.data === null ? null : JSON.stringify(l.data))), logs.map((l) => l.created_at),
+    e.id, e.workflowId, JSON.stringify(e.input), e.triggerType, e.triggerId, e.parentExecutionId, e.parentStepPath, e.idempotencyKey, e.requestHash,
+    e.defaultTimeoutSeconds, claim?.worker ?? null, (claim?.leaseMs ?? 0) / 1000,
   ];
 }
 
 export const executionsRepository = {
-  async insert(m: EntityManager, e: NewExecution): Promise<ExecutionRow> {
-    const rows = (await m.query(
-      `insert into run.executions (tenant_id, environment_id, id, scope_id, workflow_id, workflow_version, status, input, trigger_type, trigger_id,
-         parent_execution_id, parent_step_path, idempotency_key, request_hash, timeout_at)
-       values ($1, $2, $3, $4, $5, $6, 'queued', $7, $8, $9, $10, $11, $12, $13, now() + make_interval(secs => $14))
-       returning ${EXECUTION_COLUMNS}`,
-      [e.tenantId, e.environmentId, e.id, e.scopeId, e.workflowId, e.workflowVersion, JSON.stringify(e.input), e.triggerType, e.triggerId, e.parentExecutionId, e.parentStepPath, e.idempotencyKey, e.requestHash, e.timeoutSeconds],
-    )) as ExecutionRow[];
-    return rows[0];
+  /**
+   * A start in one round trip, in its own transaction: the row is made from the workflow's current
+   * version only if the workflow exists and is active (undefined otherwise). With `claim`, the row
+   * is born running under that worker's lease.
+   */
+  async start(db: TenantDb, ctx: TenantContext, e: NewStart, claim: Claim | null): Promise<ExecutionRow | undefined> {
+    return (await db.call<ExecutionRow>(ctx, START, startValues(e, claim)))[0];
   },
 
-  /**
-   * One statement for the hot path of a start: the row is made from the workflow's current
-   * version (and its timeout) only if the workflow exists and is active; undefined otherwise.
-   */
-  async insertFromWorkflow(m: EntityManager, e: Omit<NewExecution, 'workflowVersion' | 'timeoutSeconds'>, defaultTimeoutSeconds: number): Promise<ExecutionRow | undefined> {
-    const rows = (await m.query(
-      `insert into run.executions (tenant_id, environment_id, id, scope_id, workflow_id, workflow_version, status, input, trigger_type, trigger_id,
-         parent_execution_id, parent_step_path, idempotency_key, request_hash, timeout_at)
-       select $1, $2, $3, $4, w.id, w.current_version, 'queued', $6, $7, $8, $9, $10, $11, $12,
-              now() + make_interval(secs => coalesce((v.definition -> 'settings' ->> 'timeout_seconds')::int, $13))
-         from run.workflows w
-         join run.workflow_versions v on v.tenant_id = w.tenant_id and v.workflow_id = w.id and v.version = w.current_version
-        where w.id = $5 and w.deleted_at is null and w.status = 'active'
-       returning ${EXECUTION_COLUMNS}`,
-      [e.tenantId, e.environmentId, e.id, e.scopeId, e.workflowId, JSON.stringify(e.input), e.triggerType, e.triggerId, e.parentExecutionId, e.parentStepPath, e.idempotencyKey, e.requestHash, defaultTimeoutSeconds],
-    )) as ExecutionRow[];
-    return rows[0];
+  /** The same start inside a transaction of the caller's (the Idempotency-Key path). */
+  async startIn(m: EntityManager, ctx: TenantContext, e: NewStart, claim: Claim | null): Promise<ExecutionRow | undefined> {
+    return (await execute<ExecutionRow>(m, START, [ctx.tenantId, ctx.environmentId, ctx.scopeId ?? null, false, ...startValues(e, claim)])).rows[0];
   },
 
   async byIdempotencyKey(m: EntityManager, key: string): Promise<ExecutionRow | undefined> {
@@ -112,7 +110,7 @@ export const executionsRepository = {
   },
 
   async steps(m: EntityManager, executionId: string): Promise<StepRecord[]> {
-    return (await m.query(`select ${STEP_COLUMNS} from run.execution_steps where execution_id = $1 order by id`, [executionId])) as StepRecord[];
+    return (await execute<StepRecord>(m, STEPS, [executionId])).rows;
   },
 
   async logs(m: EntityManager, executionId: string, f: { afterId?: string; level?: string; stepId?: string; limit: number }): Promise<LogLine[]> {
@@ -128,93 +126,24 @@ export const executionsRepository = {
   async claim(m: EntityManager, id: string, worker: string, leaseMs: number): Promise<(ExecutionRow & { previous_status: string }) | undefined> {
     // The subquery reads the status before this update (a locking CTE would read nothing once the
     // row is updated); the WHERE is re-checked on the locked row, so two workers never both claim.
-    const cols = EXECUTION_COLUMNS.split(',').map((c) => `e.${c.trim()}`).join(', ');
-    const rows = (await m.query(
-      `update run.executions e set status = 'running', lease_owner = $2, lease_until = now() + make_interval(secs => $3), wake_at = null,
-              started_at = coalesce(e.started_at, now())
-         from (select tenant_id, id, status as previous_status from run.executions where id = $1) p
-        where e.tenant_id = p.tenant_id and e.id = p.id
-          and (e.status = 'queued' or (e.status = 'waiting' and e.wake_at <= now()) or (e.status = 'running' and e.lease_until < now()))
-        returning ${cols}, p.previous_status`,
-      [id, worker, leaseMs / 1000],
-    )) as [(ExecutionRow & { previous_status: string })[], number];
-    return rows[0][0];
+    const { rows } = await execute<ExecutionRow & { previous_status: string }>(m, CLAIM, [id, worker, leaseMs / 1000]);
+    return rows[0];
   },
 
   async renewLease(m: EntityManager, tenantId: string, id: string, worker: string, leaseMs: number): Promise<boolean> {
-    const [, count] = (await m.query(
-      `update run.executions set lease_until = now() + make_interval(secs => $4) where tenant_id = $1 and id = $2 and status = 'running' and lease_owner = $3`,
-      [tenantId, id, worker, leaseMs / 1000],
-    )) as [unknown, number];
-    return count > 0;
+    const { rowCount } = await execute(m, RENEW_LEASE, [tenantId, id, worker, leaseMs / 1000]);
+    return rowCount > 0;
   },
 
   /**
-   * Writes a step record, and the log lines gathered since the last one, in one statement, only
-   * while the worker owns the execution; false if it no longer does.
+   * Commits a step record (if any), the log lines gathered with it and, with `settle`, the
+   * execution's new state, in one round trip and only while the worker owns the execution: false
+   * when it no longer does. A duplicate success (a redelivered step) is dropped with its logs.
    */
-  async recordStep(m: EntityManager, ctx: { tenantId: string; environmentId: string; scopeId: string | null }, executionId: string, worker: string, r: NewStepRecord, logs: LogLine[] = []): Promise<boolean> {
-    const rows = (await m.query(
-      `with ${STEP_AND_LOGS}
-       select id from step`,
-      stepAndLogParams(ctx, executionId, worker, r, logs),
-    )) as unknown[];
-    if (rows.length) return true;
-    // Nothing written: either the lease is gone, or a duplicate success (a redelivered step) was dropped.
-    const owned = (await m.query(`select 1 where ${OWNED}`, [ctx.tenantId, executionId, worker])) as unknown[];
-    return owned.length > 0;
-  },
-
-  async insertLogs(m: EntityManager, ctx: { tenantId: string; environmentId: string; scopeId: string | null }, executionId: string, logs: LogLine[]): Promise<void> {
-    if (!logs.length) return;
-    await m.query(
-      `insert into run.execution_logs (tenant_id, environment_id, scope_id, execution_id, id, step_id, level, message, data, created_at)
-       select $1, $2, $3, $4, * from unnest($5::uuid[], $6::text[], $7::text[], $8::text[], $9::jsonb[], $10::timestamptz[])`,
-      [ctx.tenantId, ctx.environmentId, ctx.scopeId, executionId, logs.map((l) => l.id), logs.map((l) => l.step_id), logs.map((l) => l.level), logs.map((l) => l.message), logs.map((l) => (l.data === null ? null : JSON.stringify(l.data))), logs.map((l) => l.created_at)],
-    );
-  },
-
-  /** Ends or parks an execution the worker owns; false when it no longer owns it (cancelled meanwhile). */
-  async settle(
-    m: EntityManager,
-    tenantId: string,
-    id: string,
-    worker: string,
-    outcome: { status: ExecutionStatus; output?: unknown; error?: ExecutionError | null; wakeAt?: Date | null },
-  ): Promise<boolean> {
-    const finished = ['succeeded', 'failed', 'cancelled', 'timed_out'].includes(outcome.status);
-    const [, count] = (await m.query(
-      `update run.executions set status = $4, output = $5, error = $6, wake_at = $7, lease_owner = null, lease_until = null,
-              finished_at = case when $8::boolean then now() else null end
-        where tenant_id = $1 and id = $2 and status = 'running' and lease_owner = $3`,
-      [tenantId, id, worker, outcome.status, outcome.output === undefined ? null : JSON.stringify(outcome.output), outcome.error ?? null, outcome.wakeAt ?? null, finished],
-    )) as [unknown, number];
-    return count > 0;
-  },
-
-  /**
-   * The last step's record, its logs and the settlement in one statement: the common end of a run,
-   * one round trip instead of three. All of it happens only while the worker still owns the run.
-   */
-  async settleWithStep(
-    m: EntityManager,
-    ctx: { tenantId: string; environmentId: string; scopeId: string | null },
-    executionId: string,
-    worker: string,
-    r: NewStepRecord,
-    logs: LogLine[],
-    outcome: { status: ExecutionStatus; output?: unknown; error?: ExecutionError | null },
-  ): Promise<boolean> {
-    const rows = (await m.query(
-      `with ${STEP_AND_LOGS},
-       settled as (
-         update run.executions set status = $24, output = $25, error = $26, wake_at = null, lease_owner = null, lease_until = null, finished_at = now()
-          where tenant_id = $1 and id = $2 and status = 'running' and lease_owner = $3
-         returning 1)
-       select count(*)::int as settled from settled`,
-      [...stepAndLogParams(ctx, executionId, worker, r, logs), outcome.status, json(outcome.output), json(outcome.error)],
-    )) as { settled: number }[];
-    return rows[0]?.settled === 1;
+  async commitStep(db: TenantDb, ctx: TenantContext, executionId: string, worker: string, commit: StepCommit): Promise<boolean> {
+    const settle = commit.settle ? { status: commit.settle.status, output: commit.settle.output ?? null, error: commit.settle.error ?? null, wake_at: commit.settle.wakeAt ?? null } : null;
+    const rows = await db.call<{ owned: boolean }>(ctx, COMMIT_STEP, [executionId, worker, json(commit.step), json(commit.logs), json(settle)], { asyncCommit: true });
+    return rows[0]?.owned === true;
   },
 
   /** Cancel from outside a worker: final at once for queued or waiting runs; a running one is taken from its worker. */

@@ -25,11 +25,14 @@ export class RetentionJob extends PeriodicJob {
     for (;;) {
       const [, count] = (await this.system.run('prune executions past retention', (m) =>
         m.query(
-          `delete from run.executions e where (e.tenant_id, e.id) in (
+          `with doomed as (
              select x.tenant_id, x.id from run.executions x
                join run.workflow_versions v on v.tenant_id = x.tenant_id and v.workflow_id = x.workflow_id and v.version = x.workflow_version
               where x.finished_at < now() - make_interval(days => coalesce((v.definition -> 'settings' ->> 'retention_days')::int, $1))
-              limit 1000)`,
+              limit 1000),
+           steps as (delete from run.execution_steps s using doomed d where s.tenant_id = d.tenant_id and s.execution_id = d.id),
+           logs as (delete from run.execution_logs l using doomed d where l.tenant_id = d.tenant_id and l.execution_id = d.id)
+           delete from run.executions e using doomed d where e.tenant_id = d.tenant_id and e.id = d.id`,
           [this.config.RUN_RETENTION_DAYS],
         ),
       )) as [unknown, number];
