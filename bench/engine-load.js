@@ -39,6 +39,7 @@ function start() {
 const latencies = [];
 let failed = 0;
 let errors = 0;
+const errorSamples = new Set(); // a few distinct causes, so a failing run says why
 const deadline = Date.now() + Number(duration) * 1000;
 async function client() {
   while (Date.now() < deadline) {
@@ -50,8 +51,9 @@ async function client() {
       early.delete(id);
       if (status === 'succeeded') latencies.push(performance.now() - t0);
       else failed++;
-    } catch {
+    } catch (error) {
       errors++;
+      if (errorSamples.size < 5) errorSamples.add(String(error.message).slice(0, 300));
     }
   }
 }
@@ -60,6 +62,6 @@ await Promise.all(Array.from({ length: Number(connections) }, client));
 const seconds = (performance.now() - began) / 1000;
 latencies.sort((a, b) => a - b);
 const at = (q) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] * 100) / 100;
-console.log(JSON.stringify({ rps: latencies.length / seconds, p50: at(0.5), p90: at(0.9), p99: at(0.99), total: latencies.length, failed, errors, codes: { succeeded: latencies.length } }));
+console.log(JSON.stringify({ rps: latencies.length / seconds, p50: at(0.5), p90: at(0.9), p99: at(0.99), total: latencies.length, failed, errors, ...(errorSamples.size ? { errorSamples: [...errorSamples] } : {}), codes: { succeeded: latencies.length } }));
 agent.destroy();
 await nc.close();

@@ -12,6 +12,7 @@ export * from './errors/validate-payload.js';
 export * from './errors/all-exceptions.filter.js';
 export * from './logging/logger.js';
 export * from './http/request-id.js';
+export * from './http/access-log.js';
 export * from './http/json-body.interceptor.js';
 export * from './pagination/pagination.js';
 export * from './health/health.registry.js';

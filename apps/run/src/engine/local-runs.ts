@@ -18,6 +18,7 @@ export class LocalRuns {
   readonly leaseMs: number;
   private readonly limit: number;
   private active = 0;
+  private draining = false;
   private readonly inFlight = new Set<Promise<void>>();
   private runner?: (execution: ClaimedExecution) => Promise<void>;
 
@@ -33,7 +34,7 @@ export class LocalRuns {
 
   /** Takes a slot for a run about to be inserted; false when the queue should take it instead. */
   reserve(): boolean {
-    if (!this.runner || this.active >= this.limit) return false;
+    if (!this.runner || this.draining || this.active >= this.limit) return false;
     this.active++;
     return true;
   }
@@ -53,8 +54,12 @@ export class LocalRuns {
     this.inFlight.add(running);
   }
 
-  /** At shutdown: lets runs in progress finish (their lease covers a kill). */
+  /**
+   * At shutdown: new starts go to the queue, and runs in progress finish (a subworkflow may still
+   * start one here meanwhile). A kill before the end is covered by their leases.
+   */
   async drain(): Promise<void> {
-    await Promise.allSettled([...this.inFlight]);
+    this.draining = true;
+    while (this.inFlight.size) await Promise.allSettled([...this.inFlight]);
   }
 }

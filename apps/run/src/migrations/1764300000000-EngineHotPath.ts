@@ -15,6 +15,8 @@ import { enterTenantFunctionStatements } from '@platform/db';
  *   environment and workflow ids are unique across tenants). Before the first ANALYZE, the
  *   planner cannot tell them from the primary key and picked one for lookups by (tenant_id, id),
  *   scanning every row of the tenant; the primary key is now the only index such a lookup fits.
+ * - Step and log rows are only ever read by execution: their primary keys become (tenant_id,
+ *   execution_id, id) and replace the by-execution indexes, one index write fewer per row.
  */
 export class EngineHotPath1764300000000 implements MigrationInterface {
   name = 'EngineHotPath1764300000000';
@@ -25,6 +27,10 @@ export class EngineHotPath1764300000000 implements MigrationInterface {
     await q.query(`drop index run.executions_list, run.executions_by_workflow`);
     await q.query(`create index executions_list on run.executions (environment_id, id desc)`);
     await q.query(`create index executions_by_workflow on run.executions (workflow_id, id desc)`);
+    for (const table of ['execution_steps', 'execution_logs']) {
+      await q.query(`alter table run.${table} drop constraint ${table}_pkey, add primary key (tenant_id, execution_id, id)`);
+      await q.query(`drop index run.${table}_by_execution`);
+    }
     for (const statement of enterTenantFunctionStatements('run')) await q.query(statement);
 
     // The row is made from the workflow's current version (and its timeout) only if the workflow
@@ -64,15 +70,27 @@ export class EngineHotPath1764300000000 implements MigrationInterface {
       returns boolean language plpgsql volatile security invoker as $$
       declare
         v_recorded boolean := true;
-        v_status text;
         v_owner text;
       begin
         perform run.enter_tenant(p_tenant, p_env, p_scope, p_async);
-        -- By primary key alone: a status condition would let a plan take the partial index of
-        -- active runs, full of dead entries between vacuums.
-        select status, lease_owner into v_status, v_owner from run.executions where tenant_id = p_tenant and id = p_execution;
-        if v_status is distinct from 'running' or v_owner is distinct from p_worker then
-          return false;
+        -- Only a running execution has a lease owner (claims set both, every other change clears
+        -- it), so the owner alone checks the lease. Both lookups go by primary key alone: a status
+        -- condition would let a plan take the partial index of active runs, full of dead entries
+        -- between vacuums. Settling first is safe: the whole call is one transaction.
+        if p_settle is not null then
+          update run.executions
+             set status = p_settle ->> 'status', output = nullif(p_settle -> 'output', 'null'), error = nullif(p_settle -> 'error', 'null'),
+                 wake_at = (p_settle ->> 'wake_at')::timestamptz, lease_owner = null, lease_until = null,
+                 finished_at = case when p_settle ->> 'status' in ('succeeded', 'failed', 'cancelled', 'timed_out') then now() end
+           where tenant_id = p_tenant and id = p_execution and lease_owner = p_worker;
+          if not found then
+            return false;
+          end if;
+        else
+          select lease_owner into v_owner from run.executions where tenant_id = p_tenant and id = p_execution;
+          if v_owner is distinct from p_worker then
+            return false;
+          end if;
         end if;
         if p_step is not null then
           insert into run.execution_steps (tenant_id, environment_id, id, scope_id, execution_id, path, step_id, type, status, attempt, input, output, error, wake_at, started_at, finished_at)
@@ -86,22 +104,16 @@ export class EngineHotPath1764300000000 implements MigrationInterface {
           select p_tenant, p_env, p_scope, p_execution, l.id, l.step_id, l.level, l.message, l.data, l.created_at
             from jsonb_populate_recordset(null::run.execution_logs, p_logs) l;
         end if;
-        if p_settle is null then
-          return true;
-        end if;
-        -- Only a running execution has a lease owner (claims set both, every other change clears
-        -- it), so the owner alone re-checks the lease, and no plan can take the partial index.
-        update run.executions
-           set status = p_settle ->> 'status', output = nullif(p_settle -> 'output', 'null'), error = nullif(p_settle -> 'error', 'null'),
-               wake_at = (p_settle ->> 'wake_at')::timestamptz, lease_owner = null, lease_until = null,
-               finished_at = case when p_settle ->> 'status' in ('succeeded', 'failed', 'cancelled', 'timed_out') then now() end
-         where tenant_id = p_tenant and id = p_execution and lease_owner = p_worker;
-        return found;
+        return true;
       end $$`);
   }
 
   async down(q: QueryRunner): Promise<void> {
     await q.query(`drop function run.commit_step, run.start_execution, run.enter_tenant`);
+    for (const table of ['execution_steps', 'execution_logs']) {
+      await q.query(`create index ${table}_by_execution on run.${table} (tenant_id, execution_id, id)`);
+      await q.query(`alter table run.${table} drop constraint ${table}_pkey, add primary key (tenant_id, id)`);
+    }
     await q.query(`drop index run.executions_list, run.executions_by_workflow`);
     await q.query(`create index executions_list on run.executions (tenant_id, environment_id, id desc)`);
     await q.query(`create index executions_by_workflow on run.executions (tenant_id, workflow_id, id desc)`);

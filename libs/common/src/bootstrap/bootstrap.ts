@@ -4,7 +4,6 @@ import { NestFactory, Reflector } from '@nestjs/core';
 import type { MicroserviceOptions } from '@nestjs/microservices';
 import { NamespacedServerNats, configureNamespace } from '@platform/messaging';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { pinoHttp } from 'pino-http';
 import type { Authenticator } from '@platform/auth';
 import { SERVICES, type PlannedRoute, type ServiceName } from '../catalog/services.catalog.js';
 import { ConfigError, loadConfig } from '../config/config.loader.js';
@@ -13,7 +12,8 @@ import { mountDocs } from '../docs/openapi.js';
 import { AllExceptionsFilter } from '../errors/all-exceptions.filter.js';
 import { createValidationPipe } from '../errors/validation.js';
 import { JsonBodyInterceptor } from '../http/json-body.interceptor.js';
-import { requestIdMiddleware, type RequestWithId } from '../http/request-id.js';
+import { requestIdMiddleware } from '../http/request-id.js';
+import { accessLogMiddleware } from '../http/access-log.js';
 import { PinoNestLogger, createLogger } from '../logging/logger.js';
 import { PlatformModule } from '../platform/platform.module.js';
 import { connectInfrastructure, InfrastructureError } from './preflight.js';
@@ -92,18 +92,7 @@ export async function bootstrapService<C extends ServiceConfig>(options: Bootstr
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');
   app.use(requestIdMiddleware);
-  app.use(
-    pinoHttp({
-      logger,
-      genReqId: (req) => (req as RequestWithId).id ?? '',
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
-      autoLogging: { ignore: (req) => req.url?.startsWith('/actuator/health') ?? false },
-      serializers: {
-        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
-        res: (res: { statusCode: number }) => ({ status: res.statusCode }),
-      },
-    }),
-  );
+  app.use(accessLogMiddleware(logger));
   app.useBodyParser('json', { limit: config.BODY_LIMIT_BYTES, type: ['application/json', 'application/*+json'] });
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new AllExceptionsFilter(nestLogger));

@@ -9,7 +9,7 @@ export function resolveRequestId(incoming: string | string[] | undefined): strin
   return value && VALID.test(value) ? value : randomUUID();
 }
 
-// pino-http declares `id` on IncomingMessage too; the intersection keeps both views compatible.
+// The id travels on the request (the access log and the error filter read it).
 export type RequestWithId = IncomingMessage & {
   id?: string;
 };
