@@ -73,6 +73,16 @@ describe('the execution engine end to end', () => {
     expect(String((unhandled.error as Json).message)).toContain('kaput');
   });
 
+  it('fails a step whose expression runs away, while other runs go on', async () => {
+    const endless = start(a, await createWorkflow(a, [{ id: 'spin', type: 'transform', input: { v: '{% ( $f := function($n){ $f($n + 1) }; $f(0) ) %}' } }]));
+    const quick = await runToEnd(a, [{ id: 'ok', type: 'transform', input: { fine: true } }]);
+    expect(quick).toMatchObject({ status: 'succeeded', output: { fine: true } });
+    const spun = await waitFor(a, await endless);
+    expect(spun).toMatchObject({ status: 'failed', error: { code: 'expression_error', step_id: 'spin' } });
+    expect(String((spun.error as Json).message)).toMatch(/timeout after 1000 milliseconds/);
+    expect(Date.parse(quick.finished_at as string)).toBeLessThan(Date.parse(spun.finished_at as string)); // the worker was not blocked
+  });
+
   it('waits durably in a delay step, and times out an execution past its deadline', async () => {
     const started = Date.now();
     const delayed = await runToEnd(a, [{ id: 'wait', type: 'delay', input: { seconds: 1 } }, { id: 'after', type: 'transform', input: { ok: true } }]);

@@ -9,6 +9,13 @@ const EXPRESSION = /^\{%([\s\S]*)%\}$/;
 const cache = new Map<string, jsonata.Expression>();
 const CACHE_LIMIT = 10_000;
 
+/**
+ * Every evaluation is bounded, so one tenant's runaway expression cannot hold a worker that runs
+ * everyone's steps: 1 s of evaluation (checked at each step of it), 1,000 nested calls and
+ * sequences of 1,000,000 items. Past a limit the step fails with `expression_error` and says why.
+ */
+export const EXPRESSION_LIMITS = { timeout: 1000, stack: 1000, sequence: 1_000_000 } as const;
+
 export function expressionOf(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
   const match = EXPRESSION.exec(value.trim());
@@ -18,7 +25,7 @@ export function expressionOf(value: unknown): string | undefined {
 export function compile(source: string): jsonata.Expression {
   let compiled = cache.get(source);
   if (!compiled) {
-    compiled = jsonata(source);
+    compiled = jsonata(source, { ...EXPRESSION_LIMITS });
     if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value!);
     cache.set(source, compiled);
   }
