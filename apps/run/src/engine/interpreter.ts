@@ -64,6 +64,19 @@ class History {
   waiting(path: string): StepRecord | undefined {
     return this.byPath.get(path)?.find((r) => r.status === 'waiting');
   }
+
+  /**
+   * The branch of a condition or switch at `path` that an earlier run already went into (a step
+   * inside it was recorded), so a replay takes it again even if its expression would now decide
+   * otherwise ($now(), a changed secret). With nothing recorded inside, deciding again is safe.
+   */
+  branchTaken(path: string): string | undefined {
+    const prefix = `${path}/`;
+    for (const recorded of this.byPath.keys()) {
+      if (recorded.startsWith(prefix)) return recorded.slice(prefix.length).split('/')[0];
+    }
+    return undefined;
+  }
 }
 
 export type Outcome =
@@ -136,16 +149,18 @@ export class Interpreter {
     this.checkAbort();
     switch (step.type) {
       case 'condition': {
-        const test = await this.eval(step.if, scope, `${step.id}.if`);
+        const taken = this.history.branchTaken(path);
+        const test = taken ? taken === 'then' : await this.eval(step.if, scope, `${step.id}.if`);
         const branch = test ? 'then' : 'else';
         const list = (test ? step.then : step.else) as StepDefinition[] | undefined;
         const output = list?.length ? await this.runList(list, this.child(scope), `${path}/${branch}/`) : null;
         return this.succeed(step, path, { branch }, output);
       }
       case 'switch': {
-        const value = await this.eval(step.value, scope, `${step.id}.value`);
         const cases = (step.cases as { when: unknown; steps?: StepDefinition[] }[]) ?? [];
-        let chosen = -1;
+        const taken = this.history.branchTaken(path);
+        let chosen = taken === undefined ? -1 : taken === 'default' ? -2 : Number(taken);
+        const value = chosen === -1 ? await this.eval(step.value, scope, `${step.id}.value`) : undefined;
         for (let c = 0; c < cases.length && chosen === -1; c++) {
           if (JSON.stringify(await this.eval(cases[c].when, scope, `${step.id}.cases[${c}].when`)) === JSON.stringify(value)) chosen = c;
         }
