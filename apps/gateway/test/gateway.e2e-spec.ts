@@ -109,6 +109,26 @@ describe('gateway and services, end to end', () => {
     expect((await gw('/catalog/connectors')).status).toBe(401);
   });
 
+  it('passes a request sent with Expect: 100-continue on to the service', async () => {
+    const { request } = await import('node:http');
+    const body = JSON.stringify({ name: 'x' });
+    const answer = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = request(`${env.gatewayUrl}/connections`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), expect: '100-continue', host: 'api.example.test' },
+      });
+      req.on('continue', () => req.end(body));
+      req.on('response', (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      });
+      req.on('error', reject);
+    });
+    expect(answer.status).toBe(401); // the service answered: authentication comes before the body matters
+    expect(JSON.parse(answer.text)).toMatchObject({ status: 401 });
+  });
+
   it('keeps a valid X-Request-Id end to end and replaces an invalid one', async () => {
     const kept = await gw('/catalog/connectors', { headers: { 'x-request-id': 'trace-123.abc_DEF' } });
     expect(kept.headers.get('x-request-id')).toBe('trace-123.abc_DEF');

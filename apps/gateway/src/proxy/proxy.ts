@@ -1,5 +1,6 @@
-import { Agent, type IncomingMessage, type ServerResponse } from 'node:http';
-import httpProxy from 'http-proxy';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Transform, type TransformCallback } from 'node:stream';
+import { Pool, errors as undiciErrors } from 'undici';
 import type { Logger } from 'pino';
 import { errorBody, type ServiceName } from '@platform/common';
 import type { RouteMatch } from '../routing/route-table.js';
@@ -15,7 +16,13 @@ export interface ProxyOptions {
 export type GatewayRequest = IncomingMessage & { id: string; originalUrl?: string };
 
 const UPLOAD_PATHS = /^\/storage\/files\/upload(\?|$)/;
-const REFUSED = new Set(['ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE', 'EAI_AGAIN']);
+const REFUSED = new Set(['ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE', 'EAI_AGAIN', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+const TIMED_OUT = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/** Connection-level headers are the hop's own (RFC 9110 §7.6.1): never forwarded either way. */
+const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authorization', 'proxy-authenticate'];
+/** The gateway's server already answered `Expect: 100-continue`; passing it on would be refused. */
+const NOT_FORWARDED = [...HOP_BY_HOP, 'expect'];
 
 function sendError(res: ServerResponse, status: number, message: string, requestId: string): void {
   if (res.headersSent) {
@@ -27,46 +34,40 @@ function sendError(res: ServerResponse, status: number, message: string, request
   res.end(body);
 }
 
+class BodyTooLarge extends Error {}
+
+/** Counts a body that declares no length as it streams, and fails it past the limit. */
+class LimitedBody extends Transform {
+  private seen = 0;
+  constructor(private readonly limit: number) {
+    super();
+  }
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    this.seen += chunk.length;
+    if (this.seen > this.limit) done(new BodyTooLarge());
+    else done(null, chunk);
+  }
+}
+
 /**
  * Streams requests to services and their answers back without buffering either (uploads pass
  * through as they arrive). Failures become the error shape: a service that refuses the
  * connection is 502 at once, one that does not answer in time is 504.
  */
 export function createProxy(options: ProxyOptions) {
-  // Keep-alive to services: a new TCP connection per request would cost more than the proxying.
-  const agent = new Agent({ keepAlive: true, maxSockets: 512, maxFreeSockets: 64, keepAliveMsecs: 10_000 });
-  const proxy = httpProxy.createProxyServer({ agent, xfwd: true, ws: false, changeOrigin: false });
-  const timedOut = new WeakSet<IncomingMessage>();
-
-  proxy.on('proxyReq', (proxyReq, req) => {
-    proxyReq.setTimeout(options.timeoutMs, () => {
-      timedOut.add(req);
-      proxyReq.destroy(new Error('upstream timeout'));
-    });
-  });
-
-  // A service that dies mid-answer (or cuts a download it found corrupt) must not leave the client
-  // waiting for bytes that will never come: end the client's connection too.
-  proxy.on('proxyRes', (proxyRes, _req, res) => {
-    proxyRes.once('aborted', () => (res as ServerResponse).destroy());
-    proxyRes.once('error', () => (res as ServerResponse).destroy());
-  });
-
-  proxy.on('error', (error, req, res) => {
-    const request = req as GatewayRequest;
-    const response = res as ServerResponse;
-    const code = (error as NodeJS.ErrnoException).code ?? '';
-    if (timedOut.has(req)) {
-      options.logger.warn({ req_id: request.id, url: request.url }, 'upstream timed out');
-      sendError(response, 504, 'The service did not answer in time', request.id);
-    } else if (REFUSED.has(code) || code === '') {
-      options.logger.warn({ req_id: request.id, url: request.url, code }, 'upstream unavailable');
-      sendError(response, 502, 'The service is unavailable', request.id);
-    } else {
-      options.logger.error({ req_id: request.id, url: request.url, err: error.message }, 'proxy error');
-      sendError(response, 502, 'The service failed to answer', request.id);
+  // undici's client keeps connections to each service alive and costs far less per request than
+  // node:http's with http-proxy (measured: the gateway kept 58-76% of direct throughput with
+  // them, 90-100% with undici). Idle connections close after 4 s, before the services' 5 s, so a
+  // reused connection is never one the service is closing. The Host header is passed on as is.
+  const pools = new Map<ServiceName, Pool>();
+  const poolOf = (service: ServiceName): Pool => {
+    let pool = pools.get(service);
+    if (!pool) {
+      pool = new Pool(options.upstreams[service].origin, { connections: 512, pipelining: 1, keepAliveTimeout: 4_000, headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs });
+      pools.set(service, pool);
     }
-  });
+    return pool;
+  };
 
   return {
     forward(req: GatewayRequest, res: ServerResponse, route: RouteMatch): void {
@@ -77,28 +78,52 @@ export function createProxy(options: ProxyOptions) {
         req.resume();
         return;
       }
-      // Set before proxying: http-proxy copies these headers; touching the upstream request once
-      // the body flows would be too late.
-      req.headers['x-request-id'] = req.id;
-      req.url = route.upstreamPath;
-      proxy.web(req, res, { target: options.upstreams[route.service] });
-      if (req.headers['transfer-encoding'] !== undefined) {
-        // A chunked body declares no length: count it as it streams (after the proxy has piped
-        // it, so the extra listener does not start the flow early) and stop at the limit.
-        let seen = 0;
-        req.on('data', (chunk: Buffer) => {
-          seen += chunk.length;
-          if (seen > limit) {
+      const headers: Record<string, string | string[] | undefined> = { ...req.headers };
+      for (const name of NOT_FORWARDED) delete headers[name];
+      const forwardedFor = req.socket.remoteAddress ?? '';
+      headers['x-forwarded-for'] = req.headers['x-forwarded-for'] ? `${req.headers['x-forwarded-for'] as string}, ${forwardedFor}` : forwardedFor;
+      headers['x-forwarded-proto'] ??= 'http';
+      headers['x-forwarded-host'] ??= req.headers.host;
+      headers['x-forwarded-port'] ??= String(req.socket.localPort ?? '');
+      headers['x-request-id'] = req.id;
+      const chunked = req.headers['transfer-encoding'] !== undefined;
+      const hasBody = chunked || declared > 0;
+      let body: IncomingMessage | LimitedBody | undefined;
+      if (chunked) body = req.pipe(new LimitedBody(limit));
+      else if (hasBody) body = req;
+      const abort = new AbortController();
+      res.once('close', () => {
+        if (!res.writableFinished) abort.abort();
+      });
+      poolOf(route.service).stream(
+        { path: route.upstreamPath, method: req.method as 'GET', headers, body, signal: abort.signal },
+        ({ statusCode, headers: answer }) => {
+          for (const name of HOP_BY_HOP) delete answer[name];
+          res.writeHead(statusCode, answer as Record<string, string | string[]>);
+          return res;
+        },
+        (error) => {
+          if (!error) return;
+          if (abort.signal.aborted) return; // the client went away
+          const code = (error as NodeJS.ErrnoException).code ?? '';
+          if (error instanceof BodyTooLarge || (error as { cause?: unknown }).cause instanceof BodyTooLarge) {
             sendError(res, 413, `Request body is larger than the limit of ${limit} bytes`, req.id);
-            req.unpipe();
             req.destroy();
+          } else if (TIMED_OUT.has(code) || error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError) {
+            options.logger.warn({ req_id: req.id, url: req.url }, 'upstream timed out');
+            sendError(res, 504, 'The service did not answer in time', req.id);
+          } else if (REFUSED.has(code) || REFUSED.has((error as { cause?: { code?: string } }).cause?.code ?? '')) {
+            options.logger.warn({ req_id: req.id, url: req.url, code }, 'upstream unavailable');
+            sendError(res, 502, 'The service is unavailable', req.id);
+          } else {
+            options.logger.error({ req_id: req.id, url: req.url, err: error.message, code }, 'proxy error');
+            sendError(res, 502, 'The service failed to answer', req.id);
           }
-        });
-      }
+        },
+      );
     },
     close(): void {
-      proxy.close();
-      agent.destroy();
+      for (const pool of pools.values()) void pool.close();
     },
   };
 }
