@@ -25,6 +25,17 @@ describe('expression limits', () => {
     expect(ms).toBeLessThan(5000);
   });
 
+  it('lets timers and I/O run while a long expression evaluates', async () => {
+    let ticked = 0;
+    const timer = setInterval(() => ticked++, 20);
+    try {
+      await failure('( $f := function($n){ $f($n + 1) }; $f(0) )');
+    } finally {
+      clearInterval(timer);
+    }
+    expect(ticked).toBeGreaterThan(10);
+  });
+
   it('stops runaway recursion and oversized sequences', async () => {
     expect((await failure('( $f := function($n){ $n = 0 ? 0 : 1 + $f($n - 1) }; $f(100000) )')).error.message).toMatch(/Stack overflow/);
     expect((await failure('$count([1..2000000])')).error.message).toMatch(/maximum sequence length/);

@@ -16,6 +16,21 @@ const CACHE_LIMIT = 10_000;
  */
 export const EXPRESSION_LIMITS = { timeout: 1000, stack: 1000, sequence: 1_000_000 } as const;
 
+/**
+ * JSONata evaluates through promises that are already resolved, so a long evaluation runs as one
+ * unbroken chain of microtasks and no I/O happens meanwhile. Its entry hook (awaited at every
+ * step of every evaluation) hands the event loop back now and then, so other runs, requests and
+ * lease renewals go on while an expression works towards its limit.
+ */
+const ENTRY_HOOK = Symbol.for('jsonata.__evaluate_entry');
+const STEPS_PER_SLICE = 1000;
+let stepsSinceYield = 0;
+function yieldNowAndThen(): Promise<void> | undefined {
+  if (++stepsSinceYield < STEPS_PER_SLICE) return undefined;
+  stepsSinceYield = 0;
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 export function expressionOf(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
   const match = EXPRESSION.exec(value.trim());
@@ -26,6 +41,7 @@ export function compile(source: string): jsonata.Expression {
   let compiled = cache.get(source);
   if (!compiled) {
     compiled = jsonata(source, { ...EXPRESSION_LIMITS });
+    (compiled.assign as unknown as (name: symbol, value: unknown) => void)(ENTRY_HOOK, yieldNowAndThen);
     if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value!);
     cache.set(source, compiled);
   }
