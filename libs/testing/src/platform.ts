@@ -54,6 +54,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     const managed = await startProcess({
       name,
       entry,
+      nodeArgs: SERVICES[name as ServiceName]?.nodeArgs,
       env,
       healthUrl: `${url}${healthPath}`,
       pidDir: options.pidDir,

@@ -6,6 +6,8 @@ export interface ProcessSpec {
   name: string;
   /** Absolute path of the compiled entry (e.g. apps/run/dist/src/main.js). */
   entry: string;
+  /** Node.js options before the entry (a service's nodeArgs). */
+  nodeArgs?: readonly string[];
   env: Record<string, string>;
   /** Polled until it answers 200. */
   healthUrl: string;
@@ -49,7 +51,7 @@ export async function waitForHealth(url: string, timeoutMs: number, isAlive: () 
 
 /** Starts a compiled service as a real process and waits until its health check answers 200. */
 export async function startProcess(spec: ProcessSpec): Promise<ManagedProcess> {
-  const child = spawn(process.execPath, [spec.entry], {
+  const child = spawn(process.execPath, [...(spec.nodeArgs ?? []), spec.entry], {
     env: { ...process.env, ...spec.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
