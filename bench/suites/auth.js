@@ -3,7 +3,7 @@
 // with AUTH_MODE=bench-static (no credential checks). Rate limiting is off in both, so the
 // difference is authentication: key format check, verification cache, usage recording.
 import { randomBytes } from 'node:crypto';
-import { createTenant, createTestDatabase, startPlatform } from '@platform/testing';
+import { createTenant, createTestDatabase, removeNatsNamespace, startPlatform } from '@platform/testing';
 import { latency, load, progress, row } from '../harness.js';
 
 export const name = 'auth';
@@ -18,10 +18,11 @@ export async function run({ platform, duration, connections }) {
 
   progress('starting a second platform with AUTH_MODE=bench-static');
   const database = await createTestDatabase('bench_noauth');
+  const noauthNamespace = `bench-noauth-${process.pid}`;
   const open = await startPlatform({
     databaseUrl: database.url,
     services,
-    env: { ...env, AUTH_MODE: 'bench-static', LOG_LEVEL: 'warn', NATS_NAMESPACE: `bench-noauth-${process.pid}` },
+    env: { ...env, AUTH_MODE: 'bench-static', LOG_LEVEL: 'warn', NATS_NAMESPACE: noauthNamespace },
   });
   try {
     const openUrl = `${open.gatewayUrl}/account/me`;
@@ -45,5 +46,6 @@ export async function run({ platform, duration, connections }) {
   } finally {
     await open.stop();
     await database.drop();
+    await removeNatsNamespace(noauthNamespace);
   }
 }

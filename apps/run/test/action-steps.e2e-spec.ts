@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { call, createTenant, createTestDatabase, startPlatform, withKey, type RunningPlatform, type TestDatabase, type TestTenant } from '@platform/testing';
+import { call, createTenant, createTestDatabase, removeNatsNamespace, startPlatform, withKey, type RunningPlatform, type TestDatabase, type TestTenant } from '@platform/testing';
 import { env, runToEnd, type Json } from './engine-helpers.js';
 
 describe('action steps on the e2e platform (private networks refused)', () => {
@@ -35,6 +35,7 @@ describe('action steps on the e2e platform (private networks refused)', () => {
 
 describe('http.request against a local server (a platform that allows private networks)', () => {
   let database: TestDatabase;
+  const namespace = `actions-${randomBytes(3).toString('hex')}`;
   let platform: RunningPlatform;
   let server: Server;
   let base: string;
@@ -70,7 +71,7 @@ describe('http.request against a local server (a platform that allows private ne
         LOG_LEVEL: 'warn',
         PLATFORM_ADMIN_TOKEN: adminToken,
         MASTER_KEY: randomBytes(32).toString('base64'),
-        NATS_NAMESPACE: `actions-${randomBytes(3).toString('hex')}`,
+        NATS_NAMESPACE: namespace,
         RATE_LIMIT_ENABLED: 'false',
         HTTP_ALLOW_PRIVATE_NETWORKS: 'true',
         RUN_RECONCILE_INTERVAL_MS: '250',
@@ -82,6 +83,7 @@ describe('http.request against a local server (a platform that allows private ne
   afterAll(async () => {
     await platform?.stop();
     await database?.drop();
+    await removeNatsNamespace(namespace);
     server?.close();
   });
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { Bus, StorageSubjects, configureNamespace, connectNats } from '@platform/messaging';
-import { call, createTestDatabase, freePort, serviceEntry, startProcess, type ManagedProcess, type TestDatabase } from '@platform/testing';
+import { call, createTestDatabase, freePort, removeNatsNamespace, serviceEntry, startProcess, type ManagedProcess, type TestDatabase } from '@platform/testing';
 import { masterKeyId } from '../src/secrets/key-ring.js';
 
 // AUTH_MODE=bench-static: the storage service alone, every request is this tenant (libs/common).
@@ -61,6 +61,7 @@ describe('master key rotation with a real storage process', () => {
     await nc?.close();
     await admin?.end();
     await database?.drop();
+    await removeNatsNamespace(namespace);
     configureNamespace('');
   });
 

@@ -6,5 +6,6 @@ export * from './bus.errors.js';
 export * from './nats.errors.js';
 export * from './contracts/index.js';
 export * from './jetstream/work-queue.js';
+export * from './jetstream/namespace-streams.js';
 export * from './messaging.module.js';
 export * from './namespace.js';

@@ -25,10 +25,16 @@ export function namespaced(subject: string): string {
   return `${current}.${subject}`;
 }
 
+/** What the names of a namespace's JetStream streams start with (`e2e-ab12` → `E2E_AB12_`). */
+export function streamPrefix(namespace: string): string {
+  return `${namespace.toUpperCase().replace(/-/g, '_')}_`;
+}
+
 export function namespacedQueue(spec: WorkQueueSpec): WorkQueueSpec {
   if (!current) return spec;
-  const stream = `${current.toUpperCase().replace(/-/g, '_')}_${spec.stream}`;
-  if (spec.stream.startsWith(`${current.toUpperCase().replace(/-/g, '_')}_`)) return spec;
+  const prefix = streamPrefix(current);
+  if (spec.stream.startsWith(prefix)) return spec;
+  const stream = `${prefix}${spec.stream}`;
   return { ...spec, stream, subjects: spec.subjects.map(namespaced), deadLetterSubject: namespaced(spec.deadLetterSubject) };
 }
 

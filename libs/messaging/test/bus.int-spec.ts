@@ -7,7 +7,7 @@ import { MessagePattern, Payload, RpcException, Transport, type MicroserviceOpti
 import type { INestMicroservice } from '@nestjs/common';
 import { jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { Bus, BusError, connectNats, enqueueWork, ensureWorkQueue, startWorker, type Envelope, type RequestSubject, type WorkQueueSpec } from '../src/index.js';
+import { Bus, BusError, configureNamespace, connectNats, enqueueWork, ensureWorkQueue, removeNamespaceStreams, startWorker, streamPrefix, type Envelope, type RequestSubject, type WorkQueueSpec } from '../src/index.js';
 
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const run = randomBytes(4).toString('hex');
@@ -154,5 +154,31 @@ describe('JetStream work queue', () => {
     expect(dead).toEqual([{ subject: `test.${run}.work.bad`, data: JSON.stringify({ n: 99 }), error: 'boom', deliveries: 2 }]);
     const info = await (await jetstreamManager(nc)).streams.info(spec.stream);
     expect(info.state.messages).toBe(0);
+  });
+});
+
+describe('removing a namespace\'s streams', () => {
+  it('deletes every stream of that namespace and leaves the others', async () => {
+    const nc = await connectNats({ url: NATS_URL, name: `ns-cleanup-${run}` });
+    const spec: WorkQueueSpec = { stream: 'CLEANUP_WORK', subjects: ['cleanup.work.>'], consumer: 'workers', deadLetterSubject: 'cleanup.dead' };
+    const [gone, kept] = [`gone-${run}`, `kept-${run}`];
+    try {
+      for (const namespace of [gone, kept]) {
+        configureNamespace(namespace);
+        await ensureWorkQueue(nc, spec);
+      }
+      configureNamespace('');
+      expect(await removeNamespaceStreams(nc, gone)).toBe(2); // the queue and its dead letters
+      const jsm = await jetstreamManager(nc);
+      const names: string[] = [];
+      for await (const info of jsm.streams.list()) names.push(info.config.name);
+      expect(names.filter((n) => n.startsWith(streamPrefix(gone)))).toEqual([]);
+      expect(names.filter((n) => n.startsWith(streamPrefix(kept))).sort()).toEqual([`${streamPrefix(kept)}CLEANUP_WORK`, `${streamPrefix(kept)}CLEANUP_WORK_DEAD`]);
+      await expect(removeNamespaceStreams(nc, '')).rejects.toThrow(/unnamespaced/);
+    } finally {
+      configureNamespace('');
+      await removeNamespaceStreams(nc, kept);
+      await nc.close();
+    }
   });
 });

@@ -6,3 +6,4 @@ export * from './e2e-environment.js';
 export * from './http-client.js';
 export * from './token-issuer.js';
 export * from './tenants.js';
+export * from './nats-namespace.js';
