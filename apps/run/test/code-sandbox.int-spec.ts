@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { CodeStep } from '../src/engine/steps/code.step.js';
-import { StepError, type StepContext, type StepDefinition, type StepSettings } from '../src/engine/steps/step-executor.js';
+import type { StepDefinition, StepSettings } from '../src/engine/steps/step-executor.js';
+import { stepContext, stepFailure } from './step-context.js';
 
 /**
  * The code step's sandbox against hostile scripts, on real worker threads and the real QuickJS
@@ -15,32 +16,11 @@ const SETTINGS: StepSettings = {
   codeMemoryLimitBytes: 16 * 1024 * 1024,
 };
 
-function context(settings: Partial<StepSettings> = {}, signal = new AbortController().signal): StepContext & { lines: string[] } {
-  const lines: string[] = [];
-  return {
-    executionId: 'exec-1',
-    workflowId: 'wf-1',
-    stepId: 'script',
-    attempt: 1,
-    tenant: { tenantId: '00000000-0000-0000-0000-000000000001', environmentId: '00000000-0000-0000-0000-000000000002', requestId: 'req-1' },
-    signal,
-    settings: { ...SETTINGS, ...settings },
-    log: (_level, message) => lines.push(message),
-    lines,
-  };
-}
+const context = (settings: Partial<StepSettings> = {}, signal?: AbortSignal) => stepContext('script', { ...SETTINGS, ...settings }, signal);
 
 const definition: StepDefinition = { id: 'script', type: 'code' };
 
-async function rejection(work: Promise<unknown>): Promise<StepError> {
-  try {
-    await work;
-  } catch (error) {
-    if (error instanceof StepError) return error;
-    throw error;
-  }
-  throw new Error('expected a StepError');
-}
+const rejection = stepFailure;
 
 describe('code step sandbox', () => {
   const executor = new CodeStep({ size: 1 });
@@ -171,9 +151,10 @@ describe('code step sandbox', () => {
   it('bounds console output: 100 lines of at most 2 KiB', async () => {
     const ctx = context();
     await run('for (let i = 0; i < 150; i++) console.log(String(i).padEnd(5000, "é")); return 1', ctx);
-    expect(ctx.lines).toHaveLength(101);
-    expect(ctx.lines.slice(0, 100).every((line) => Buffer.byteLength(line) <= 2048)).toBe(true);
-    expect(ctx.lines[100]).toBe('console output limited to 100 lines: 50 more dropped');
+    const lines = ctx.lines.map((line) => line.message);
+    expect(lines).toHaveLength(101);
+    expect(lines.slice(0, 100).every((line) => Buffer.byteLength(line) <= 2048)).toBe(true);
+    expect(lines[100]).toBe('console output limited to 100 lines: 50 more dropped');
   });
 
   it('stops promptly when the step is aborted', async () => {

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { CodeStep, MAX_CODE_BYTES } from './code.step.js';
-import { StepError, type LogLevel, type StepContext, type StepDefinition, type StepSettings } from './step-executor.js';
+import { stepContext, stepFailure } from '../../../test/step-context.js';
+import type { StepDefinition, StepSettings } from './step-executor.js';
 
 const SETTINGS: StepSettings = {
   allowPrivateNetworks: false,
@@ -10,32 +11,11 @@ const SETTINGS: StepSettings = {
   codeMemoryLimitBytes: 16 * 1024 * 1024,
 };
 
-function context(signal = new AbortController().signal): StepContext & { lines: Array<{ level: LogLevel; message: string }> } {
-  const lines: Array<{ level: LogLevel; message: string }> = [];
-  return {
-    executionId: 'exec-1',
-    workflowId: 'wf-1',
-    stepId: 'script',
-    attempt: 1,
-    tenant: { tenantId: '00000000-0000-0000-0000-000000000001', environmentId: '00000000-0000-0000-0000-000000000002', requestId: 'req-1' },
-    signal,
-    settings: SETTINGS,
-    log: (level, message) => lines.push({ level, message }),
-    lines,
-  };
-}
+const context = (signal?: AbortSignal) => stepContext('script', SETTINGS, signal);
 
 const definition = (input?: Record<string, unknown>): StepDefinition => ({ id: 'script', type: 'code', input });
 
-async function failure(work: Promise<unknown>): Promise<StepError> {
-  try {
-    await work;
-  } catch (error) {
-    if (error instanceof StepError) return error;
-    throw error;
-  }
-  throw new Error('expected a StepError');
-}
+const failure = stepFailure;
 
 describe('CodeStep.validate', () => {
   const executor = new CodeStep();
@@ -90,7 +70,7 @@ describe('CodeStep.execute', () => {
   it('forwards console output to the step log', async () => {
     const ctx = context();
     await run('console.log("hello", { a: 1 }, [2]); console.warn("careful"); console.error(new TypeError("bad")); return 1', undefined, ctx);
-    expect(ctx.lines).toEqual([
+    expect(ctx.lines.map(({ level, message }) => ({ level, message }))).toEqual([
       { level: 'info', message: 'hello {"a":1} [2]' },
       { level: 'warn', message: 'careful' },
       { level: 'error', message: 'TypeError: bad' },

@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { classifyAddress, systemResolver, type AddressPolicy, type HostResolver } from './http/address-policy.js';
 import { HttpRequestStep, type HttpRequestOutput } from './http-request.step.js';
-import { StepError, type LogLevel, type StepContext, type StepDefinition, type StepSettings } from './step-executor.js';
+import { stepContext, stepFailure } from '../../../test/step-context.js';
+import { StepError, type StepDefinition, type StepSettings } from './step-executor.js';
 
 const SETTINGS: StepSettings = {
   allowPrivateNetworks: true,
@@ -14,38 +15,11 @@ const SETTINGS: StepSettings = {
   codeMemoryLimitBytes: 32 * 1024 * 1024,
 };
 
-interface LogLine {
-  level: LogLevel;
-  message: string;
-  data?: Record<string, unknown>;
-}
-
-function context(settings: Partial<StepSettings> = {}, signal = new AbortController().signal): StepContext & { lines: LogLine[] } {
-  const lines: LogLine[] = [];
-  return {
-    executionId: 'exec-1',
-    workflowId: 'wf-1',
-    stepId: 'call',
-    attempt: 1,
-    tenant: { tenantId: '00000000-0000-0000-0000-000000000001', environmentId: '00000000-0000-0000-0000-000000000002', requestId: 'req-1' },
-    signal,
-    settings: { ...SETTINGS, ...settings },
-    log: (level, message, data) => lines.push({ level, message, data }),
-    lines,
-  };
-}
+const context = (settings: Partial<StepSettings> = {}, signal?: AbortSignal) => stepContext('call', { ...SETTINGS, ...settings }, signal);
 
 const step = (input: Record<string, unknown>): StepDefinition => ({ id: 'call', type: 'http.request', input });
 
-async function failure(work: Promise<unknown>): Promise<StepError> {
-  try {
-    await work;
-  } catch (error) {
-    if (error instanceof StepError) return error;
-    throw error;
-  }
-  throw new Error('expected a StepError');
-}
+const failure = stepFailure;
 
 function listen(handler: (req: IncomingMessage, res: ServerResponse, body: string) => void): Promise<Server> {
   const server = createServer((req, res) => {
