@@ -43,13 +43,26 @@ export class ExecutionStarter {
   ) {}
 
   async start(ctx: TenantContext, request: StartRequest): Promise<StartResult> {
-    const size = Buffer.byteLength(JSON.stringify(request.input ?? {}));
+    const inputJson = JSON.stringify(request.input ?? {});
+    const size = Buffer.byteLength(inputJson);
     if (size > this.config.RUN_INPUT_LIMIT_BYTES) throw new AppError('input_too_large', 413, `input is ${size} bytes; the limit is ${this.config.RUN_INPUT_LIMIT_BYTES}`);
     const requestHash = request.idempotencyKey ? createHash('sha256').update(JSON.stringify({ w: request.workflowId, i: request.input })).digest('hex') : null;
+    const start: NewStart = {
+      id: newId(),
+      workflowId: request.workflowId,
+      inputJson,
+      triggerType: request.trigger.type,
+      triggerId: request.trigger.id,
+      parentExecutionId: request.parent?.executionId ?? null,
+      parentStepPath: request.parent?.stepPath ?? null,
+      idempotencyKey: request.idempotencyKey ?? null,
+      requestHash,
+      defaultTimeoutSeconds: this.config.RUN_DEFAULT_TIMEOUT_SECONDS,
+    };
     const inline = this.local.reserve();
     let handed = false;
     try {
-      const result = await this.insert(ctx, request, requestHash, inline);
+      const result = await this.insert(ctx, start, inline);
       if (result.created) {
         const e = result.execution;
         if (inline) {
@@ -65,35 +78,24 @@ export class ExecutionStarter {
     }
   }
 
-  private async insert(ctx: TenantContext, request: StartRequest, requestHash: string | null, inline: boolean): Promise<{ execution: ExecutionRow; created: boolean }> {
-    const start: NewStart = {
-      id: newId(),
-      workflowId: request.workflowId,
-      input: request.input ?? {},
-      triggerType: request.trigger.type,
-      triggerId: request.trigger.id,
-      parentExecutionId: request.parent?.executionId ?? null,
-      parentStepPath: request.parent?.stepPath ?? null,
-      idempotencyKey: request.idempotencyKey ?? null,
-      requestHash,
-      defaultTimeoutSeconds: this.config.RUN_DEFAULT_TIMEOUT_SECONDS,
-    };
+  private async insert(ctx: TenantContext, start: NewStart, inline: boolean): Promise<{ execution: ExecutionRow; created: boolean }> {
     const claim = inline ? { worker: this.local.workerId, leaseMs: this.local.leaseMs } : null;
-    if (!request.idempotencyKey) {
+    const key = start.idempotencyKey;
+    if (!key) {
       // The common case: one round trip.
       const execution = await executionsRepository.start(this.db, ctx, start, claim);
       if (execution) return { execution, created: true };
-      return this.db.run(ctx, async (m) => this.refusal(m, request.workflowId));
+      return this.db.run(ctx, async (m) => this.refusal(m, start.workflowId));
     }
     return this.db.run(ctx, async (m) => {
-      const previous = await executionsRepository.byIdempotencyKey(m, request.idempotencyKey!);
+      const previous = await executionsRepository.byIdempotencyKey(m, key);
       if (previous && previous.created_at.getTime() > Date.now() - DAY_MS) {
-        if (previous.request_hash !== requestHash) throw new ConflictError('idempotency_mismatch', 'This Idempotency-Key was used with a different request');
+        if (previous.request_hash !== start.requestHash) throw new ConflictError('idempotency_mismatch', 'This Idempotency-Key was used with a different request');
         return { execution: previous, created: false };
       }
       if (previous) await executionsRepository.releaseIdempotencyKey(m, previous.id);
       const execution = await executionsRepository.startIn(m, ctx, start, claim);
-      if (!execution) return this.refusal(m, request.workflowId);
+      if (!execution) return this.refusal(m, start.workflowId);
       return { execution, created: true };
     });
   }

@@ -13,7 +13,8 @@ const STEP_COLUMNS = 'id, path, step_id, type, status, attempt, input, output, e
 export interface NewStart {
   id: string;
   workflowId: string;
-  input: Record<string, unknown>;
+  /** The input as JSON text: the starter has serialised it already to check its size. */
+  inputJson: string;
   triggerType: string;
   triggerId: string | null;
   parentExecutionId: string | null;
@@ -63,7 +64,7 @@ export interface StepCommit {
 
 function startValues(e: NewStart, claim: Claim | null): unknown[] {
   return [
-    e.id, e.workflowId, JSON.stringify(e.input), e.triggerType, e.triggerId, e.parentExecutionId, e.parentStepPath, e.idempotencyKey, e.requestHash,
+    e.id, e.workflowId, e.inputJson, e.triggerType, e.triggerId, e.parentExecutionId, e.parentStepPath, e.idempotencyKey, e.requestHash,
     e.defaultTimeoutSeconds, claim?.worker ?? null, (claim?.leaseMs ?? 0) / 1000,
   ];
 }
