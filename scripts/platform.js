@@ -4,8 +4,7 @@
 import { SERVICES } from '@platform/common';
 import { databaseSettings, setupDatabase } from '@platform/db';
 import { connectNats } from '@platform/messaging';
-import { startPlatform } from '@platform/testing';
-import { loadServiceMigrations } from './db-setup.js';
+import { serviceMigrations, startPlatform } from '@platform/launcher';
 
 const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/platform';
 const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
@@ -24,7 +23,7 @@ try {
   console.log('==> setting the database up');
   await setupDatabase({
     settings: databaseSettings({ ...process.env, DATABASE_URL: databaseUrl }),
-    services: await loadServiceMigrations(),
+    services: await serviceMigrations(),
     log: (line) => console.log(`    ${line}`),
   });
 } catch (error) {

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
-import { SERVICE_CONFIG, resolveMasterKey } from '@platform/common';
+import { resolveMasterKey } from '@platform/common';
+import { SERVICE_CONFIG } from '@platform/service';
 import { ApiKeysController } from './api-keys/api-keys.controller.js';
 import { ApiKeysHandler } from './api-keys/api-keys.handler.js';
 import { ApiKeysService } from './api-keys/api-keys.service.js';

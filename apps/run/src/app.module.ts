@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { SERVICE_CONFIG } from '@platform/common';
+import { SERVICE_CONFIG } from '@platform/service';
 import { Bus } from '@platform/messaging';
 import { RUN_CONFIG } from './config/run.config.js';
 import { ChildExecutions } from './engine/child-executions.js';

@@ -1,4 +1,4 @@
-import { bootstrapService } from '@platform/common';
+import { bootstrapService } from '@platform/service';
 import { AppModule } from './app.module.js';
 import { RunConfig } from './config/run.config.js';
 import { WORKFLOW_STEP_SCHEMA } from './workflows/definition/definition.schema.js';

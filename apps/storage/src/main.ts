@@ -1,4 +1,4 @@
-import { bootstrapService } from '@platform/common';
+import { bootstrapService } from '@platform/service';
 import { AppModule } from './app.module.js';
 import { PLANNED_ROUTES } from './planned-routes.js';
 

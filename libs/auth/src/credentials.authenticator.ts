@@ -1,7 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable, Logger, ServiceUnavailableException, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import type { Subscription } from '@nats-io/transport-node';
-import { AccountSubjects, Bus, BusError, type MessageContext, type ResolveEnvironmentResponse, type VerifiedKey } from '@platform/messaging';
+import { isUuid } from '@platform/common';
+import { AccountSubjects, Bus, BusError, messageContext, type ResolveEnvironmentResponse, type VerifiedKey } from '@platform/messaging';
 import { AUTH_OPTIONS, type AuthOptions } from './auth.options.js';
 import { forbidden, tenantRequired, unauthorized } from './auth.errors.js';
 import { Authenticator, type CredentialsRequest } from './authenticator.js';
@@ -13,7 +14,6 @@ import type { Principal } from './principal.js';
 import type { SystemPrincipal } from './system-principal.js';
 import { TtlCache } from './ttl.cache.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_CREDENTIAL_LENGTH = 8192;
 const VERIFY_TIMEOUT_MS = 2000;
 
@@ -23,10 +23,6 @@ function header(request: CredentialsRequest, name: string): string | undefined {
   return value;
 }
 
-function requestContext(request: CredentialsRequest): MessageContext {
-  const id = request.headers['x-request-id'];
-  return { requestId: typeof id === 'string' ? id : '' };
-}
 
 /**
  * API keys (`X-API-Key`, or `Authorization: Bearer sv_…`) and bearer JWTs, in the spec's order:
@@ -126,7 +122,7 @@ export class CredentialsAuthenticator extends Authenticator implements OnModuleI
     let result = this.keys.get(hash);
     if (!result) {
       const requestedAt = Date.now();
-      result = await this.ask(() => this.bus.request(AccountSubjects.keysVerify, { key }, requestContext(request), { timeoutMs: VERIFY_TIMEOUT_MS }));
+      result = await this.ask(() => this.bus.request(AccountSubjects.keysVerify, { key }, messageContext(null, { actor: 'authentication' }), { timeoutMs: VERIFY_TIMEOUT_MS }));
       this.keys.set(hash, result, requestedAt);
     }
     if (!result.valid) throw unauthorized();
@@ -141,9 +137,9 @@ export class CredentialsAuthenticator extends Authenticator implements OnModuleI
     // 2. The selected tenant must be given and authorized by the token.
     const tenantId = header(request, 'x-selected-tenant');
     if (tenantId === undefined || tenantId === '') throw tenantRequired();
-    if (!UUID.test(tenantId) || !claims.authorizedTenants.includes(tenantId)) throw forbidden();
+    if (!isUuid(tenantId) || !claims.authorizedTenants.includes(tenantId)) throw forbidden();
     const selectedEnv = header(request, 'x-selected-env');
-    if (selectedEnv !== undefined && !UUID.test(selectedEnv)) throw forbidden();
+    if (selectedEnv !== undefined && !isUuid(selectedEnv)) throw forbidden();
     const environment = await this.environment(tenantId, selectedEnv, request);
     const scopeHeader = header(request, 'x-scope-key');
     const scopeId = scopeHeader === undefined ? null : await this.customerScope(scopeHeader, tenantId, environment.environmentId, request);
@@ -180,7 +176,7 @@ export class CredentialsAuthenticator extends Authenticator implements OnModuleI
     let found = this.environments.get(cacheKey);
     if (!found) {
       found = await this.ask(() =>
-        this.bus.request(AccountSubjects.environmentsResolve, { tenantId, environmentId }, requestContext(request), { timeoutMs: VERIFY_TIMEOUT_MS }),
+        this.bus.request(AccountSubjects.environmentsResolve, { tenantId, environmentId }, messageContext(null, { actor: 'authentication' }), { timeoutMs: VERIFY_TIMEOUT_MS }),
       );
       this.environments.set(cacheKey, found, found.found ? undefined : 5000);
     }
@@ -190,11 +186,11 @@ export class CredentialsAuthenticator extends Authenticator implements OnModuleI
 
   /** A tenant-level caller narrows itself to one customer; a customer of another tenant or environment is 403. */
   private async customerScope(customerId: string, tenantId: string, environmentId: string, request: CredentialsRequest): Promise<string> {
-    if (!UUID.test(customerId)) throw forbidden();
+    if (!isUuid(customerId)) throw forbidden();
     const cacheKey = `${tenantId}|${environmentId}|${customerId}`;
     let exists = this.customers.get(cacheKey);
     if (exists === undefined) {
-      const context = { ...requestContext(request), tenantId, environmentId };
+      const context = { ...messageContext(null, { actor: 'authentication' }), tenantId, environmentId };
       exists = (await this.ask(() => this.bus.request(AccountSubjects.customersResolve, { customerId }, context, { timeoutMs: VERIFY_TIMEOUT_MS }))).exists;
       this.customers.set(cacheKey, exists, exists ? undefined : 5000);
     }

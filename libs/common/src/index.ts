@@ -1,26 +1,17 @@
-// Decorator metadata is recorded only if this is loaded before any decorated class is evaluated.
+// The leaf library: what every process needs, the gateway included, with no NestJS, database or
+// NATS dependency. NestJS services build on @platform/service.
 import 'reflect-metadata';
 export * from './catalog/services.catalog.js';
 export * from './config/config.loader.js';
 export * from './config/service.config.js';
 export * from './config/master-key.js';
 export * from './ids.js';
+export * from './context/request-context.js';
 export * from './errors/error-body.js';
 export * from './errors/app.errors.js';
 export * from './errors/validation.js';
-export * from './errors/validate-payload.js';
-export * from './errors/all-exceptions.filter.js';
 export * from './logging/logger.js';
 export * from './http/request-id.js';
 export * from './http/access-log.js';
-export * from './http/json-body.interceptor.js';
 export * from './pagination/pagination.js';
-export * from './health/health.registry.js';
-export * from './jobs/periodic-job.js';
-export * from './health/health.controller.js';
-export * from './docs/openapi.js';
-export * from './platform/planned-routes.js';
-export * from './platform/platform.tokens.js';
-export * from './platform/platform.module.js';
-export * from './bootstrap/preflight.js';
-export * from './bootstrap/bootstrap.js';
+export * from './json/json-depth.js';

@@ -1,5 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { PreparedStatement } from './prepared.js';
+import { isUuid } from '@platform/common';
 
 /** What row-level security needs to know about the caller. A Principal satisfies it. */
 export interface TenantContext {
@@ -9,7 +10,6 @@ export interface TenantContext {
   scopeId?: string | null;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export class TenantContextError extends Error {
   constructor(field: string) {
@@ -19,9 +19,9 @@ export class TenantContextError extends Error {
 }
 
 export function assertTenantContext(ctx: TenantContext): void {
-  if (!UUID.test(ctx.tenantId)) throw new TenantContextError('tenantId');
-  if (!UUID.test(ctx.environmentId)) throw new TenantContextError('environmentId');
-  if (ctx.scopeId != null && !UUID.test(ctx.scopeId)) throw new TenantContextError('scopeId');
+  if (!isUuid(ctx.tenantId)) throw new TenantContextError('tenantId');
+  if (!isUuid(ctx.environmentId)) throw new TenantContextError('environmentId');
+  if (ctx.scopeId != null && !isUuid(ctx.scopeId)) throw new TenantContextError('scopeId');
 }
 
 /**

@@ -9,3 +9,5 @@ export * from './jetstream/work-queue.js';
 export * from './jetstream/namespace-streams.js';
 export * from './messaging.module.js';
 export * from './namespace.js';
+export * from './validate-payload.js';
+export * from './tenant-payload.js';

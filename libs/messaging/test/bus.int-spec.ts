@@ -7,14 +7,23 @@ import { MessagePattern, Payload, RpcException, Transport, type MicroserviceOpti
 import type { INestMicroservice } from '@nestjs/common';
 import { jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { Bus, BusError, configureNamespace, connectNats, enqueueWork, ensureWorkQueue, removeNamespaceStreams, startWorker, streamPrefix, type Envelope, type RequestSubject, type WorkQueueSpec } from '../src/index.js';
+import { IsInt } from 'class-validator';
+import { currentRequestContext, runInRequestContext } from '@platform/common';
+import { Bus, BusError, configureNamespace, connectNats, enqueueWork, ensureWorkQueue, removeNamespaceStreams, startWorker, streamPrefix, TenantPayload, type Envelope, type TenantMessage, type RequestSubject, type WorkQueueSpec } from '../src/index.js';
 
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+
+class CountItem {
+  @IsInt()
+  n!: number;
+}
 const run = randomBytes(4).toString('hex');
 // Subjects unique to this run, so parallel runs on one NATS server never answer each other.
 const ECHO = `test.${run}.echo.ask` as RequestSubject;
 const FAIL = `test.${run}.fail.ask` as RequestSubject;
 const SLOW = `test.${run}.slow.ask` as RequestSubject;
+const TYPED = `test.${run}.typed.ask` as RequestSubject;
+const TENANT = { tenantId: '5b7f0bde-4b5e-4b55-9a39-6c1c8c1f3f11', environmentId: '0b7f0bde-4b5e-4b55-9a39-6c1c8c1f3f12' };
 
 @Controller()
 class TestHandler {
@@ -26,6 +35,11 @@ class TestHandler {
   @MessagePattern(FAIL)
   fail(): never {
     throw new RpcException({ code: 'key_not_found', message: 'No such key', status: 404 });
+  }
+
+  @MessagePattern(TYPED)
+  typed(@TenantPayload(CountItem) message: TenantMessage<CountItem>) {
+    return { n: message.body.n, isInstance: message.body instanceof CountItem, tenant: message.tenant, requestId: message.context.requestId };
   }
 
   @MessagePattern(SLOW)
@@ -63,6 +77,24 @@ describe('Bus over real NATS against a NestJS microservice', () => {
     const context = { requestId: 'req-1', tenantId: '5b7f0bde-4b5e-4b55-9a39-6c1c8c1f3f11' };
     const answer = await bus.request(ECHO, { text: 'hello' } as never, context);
     expect(answer).toEqual({ text: 'HELLO', tenant: context.tenantId, requestId: 'req-1' });
+  });
+
+  it('@TenantPayload hands the handler the tenant and the validated body', async () => {
+    const answer = await bus.request(TYPED, { n: 3 } as never, { requestId: 'req-typed', ...TENANT, scopeId: null });
+    expect(answer).toEqual({ n: 3, isInstance: true, tenant: { ...TENANT, scopeId: null }, requestId: 'req-typed' });
+  });
+
+  it('@TenantPayload refuses a message without a tenant, and a body that breaks the rules, naming the field', async () => {
+    const noTenant = await bus.request(TYPED, { n: 3 } as never, { requestId: 'r' }).catch((e: unknown) => e);
+    expect(noTenant).toMatchObject({ remote: { code: 'tenant_required', status: 400 } });
+    const bad = await bus.request(TYPED, { n: 'three', extra: 1 } as never, { requestId: 'r', ...TENANT }).catch((e: unknown) => e);
+    expect(bad).toMatchObject({ remote: { code: 'validation_failed', status: 400 } });
+    expect((bad as BusError).remote?.message).toMatch(/n must be an integer/);
+    expect((bad as BusError).remote?.message).toMatch(/extra is not allowed|property extra should not exist/);
+    let deep: unknown = 1;
+    for (let i = 0; i < 150; i++) deep = [deep];
+    const tooDeep = await bus.request(TYPED, { n: deep } as never, { requestId: 'r', ...TENANT }).catch((e: unknown) => e);
+    expect(tooDeep).toMatchObject({ remote: { code: 'validation_failed', status: 400 } });
   });
 
   it('turns a handler error into a typed remote error', async () => {
@@ -151,9 +183,68 @@ describe('JetStream work queue', () => {
     await worker.stop();
     sub.unsubscribe();
     expect(attempts).toEqual([1, 2]);
-    expect(dead).toEqual([{ subject: `test.${run}.work.bad`, data: JSON.stringify({ n: 99 }), error: 'boom', deliveries: 2 }]);
+    expect(dead).toHaveLength(1);
+    expect(dead[0]).toMatchObject({ subject: `test.${run}.work.bad`, error: 'boom', deliveries: 2 });
+    expect(JSON.parse(dead[0].data)).toMatchObject({ context: { requestId: expect.any(String) }, data: { n: 99 } });
     const info = await (await jetstreamManager(nc)).streams.info(spec.stream);
     expect(info.state.messages).toBe(0);
+  });
+});
+
+describe('typed work queue items', () => {
+  let nc: NatsConnection;
+  const spec: WorkQueueSpec = {
+    stream: `TEST_TYPED_${run}`,
+    subjects: [`test.${run}.typed.>`],
+    consumer: 'workers',
+    maxDeliver: 5,
+    ackWaitMs: 5000,
+    deadLetterSubject: `test.${run}.typed-dead`,
+    payload: CountItem,
+  };
+
+  beforeAll(async () => {
+    nc = await connectNats({ url: NATS_URL, name: `wq-typed-${run}` });
+    await ensureWorkQueue(nc, spec);
+  });
+
+  afterAll(async () => {
+    const jsm = await jetstreamManager(nc);
+    await jsm.streams.delete(spec.stream).catch(() => undefined);
+    await jsm.streams.delete(`${spec.stream}_DEAD`).catch(() => undefined);
+    await nc.close();
+  });
+
+  it('hands the handler the enqueuing request\'s context, and runs it in that context', async () => {
+    const seen: { n: number; requestId: string; actor?: string; current?: string }[] = [];
+    const worker = await startWorker<CountItem>(nc, spec, async (item) => {
+      seen.push({ n: item.data.n, requestId: item.context.requestId, actor: item.context.actor, current: currentRequestContext()?.requestId });
+      return { ack: true };
+    });
+    await runInRequestContext({ requestId: `req-${run}`, actor: 'key-1' }, () => enqueueWork(nc, `test.${run}.typed.ok`, { n: 7 }));
+    const deadline = Date.now() + 5000;
+    while (!seen.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await worker.stop();
+    expect(seen).toEqual([{ n: 7, requestId: `req-${run}`, actor: 'key-1', current: `req-${run}` }]);
+  });
+
+  it('dead-letters an item that fails its payload rules at once, without retries', async () => {
+    const dead: { error: string; deliveries: number }[] = [];
+    const sub = nc.subscribe(spec.deadLetterSubject, { callback: (_e, m) => { dead.push(m.json()); } });
+    let handled = 0;
+    const worker = await startWorker<CountItem>(nc, spec, async () => {
+      handled++;
+      return { ack: true };
+    });
+    await enqueueWork(nc, `test.${run}.typed.bad`, { n: 'seven' });
+    const deadline = Date.now() + 5000;
+    while (!dead.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await worker.stop();
+    sub.unsubscribe();
+    expect(handled).toBe(0);
+    expect(dead).toHaveLength(1);
+    expect(dead[0].deliveries).toBe(1);
+    expect(dead[0].error).toMatch(/n must be an integer/);
   });
 });
 

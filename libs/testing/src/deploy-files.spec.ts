@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { SERVICE_NAMES, SERVICES } from '@platform/common';
-import { REPO_ROOT } from './test-database.js';
+import { REPO_ROOT } from '@platform/launcher';
 
 /** What each deployment file must run for a service: its Node.js options, then its entry. */
 const commandOf = (name: string) => JSON.stringify(['node', ...(SERVICES[name as keyof typeof SERVICES].nodeArgs ?? []), `apps/${name}/dist/src/main.js`]).replace(/,/g, ', ');

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { appendFileSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startPlatform, type RunningPlatform } from './platform.js';
+import { startPlatform, type RunningPlatform } from '@platform/launcher';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 import { publishE2eEnvironment } from './e2e-environment.js';
 import { startTokenIssuer, type TokenIssuer } from './token-issuer.js';

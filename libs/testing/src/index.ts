@@ -1,9 +1,8 @@
+// Test helpers. The process runner and the migrations registry they use live in @platform/launcher.
 export * from './test-database.js';
-export * from './ports.js';
-export * from './process.js';
-export * from './platform.js';
 export * from './e2e-environment.js';
 export * from './http-client.js';
 export * from './token-issuer.js';
 export * from './tenants.js';
 export * from './nats-namespace.js';
+export { REPO_ROOT, freePort, serviceEntry, startPlatform, startProcess, type ManagedProcess, type RunningPlatform } from '@platform/launcher';

@@ -1,10 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { databaseSettings, dropDatabase, setupDatabase, withDatabase, type DatabaseSettings, type ServiceMigrations } from '@platform/db';
-import { SERVICE_NAMES, SERVICES } from '@platform/common';
-
-export const REPO_ROOT = resolve(import.meta.dirname, '../../../..');
+import { serviceMigrations } from '@platform/launcher';
 
 export interface TestDatabase {
   name: string;
@@ -12,18 +8,6 @@ export interface TestDatabase {
   /** DATABASE_URL for processes started against this database (admin credentials; services log in as the app role). */
   url: string;
   drop(): Promise<void>;
-}
-
-/** Compiled migrations of every service, as db-setup loads them. */
-export async function loadAllMigrations(): Promise<ServiceMigrations[]> {
-  const services: ServiceMigrations[] = [];
-  for (const name of SERVICE_NAMES) {
-    const file = resolve(REPO_ROOT, 'apps', name, 'dist/src/migrations/index.js');
-    // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-    const { migrations } = (await import(pathToFileURL(file).href)) as { migrations: Function[] };
-    services.push({ service: name, schema: SERVICES[name].schema, migrations });
-  }
-  return services;
 }
 
 /**
@@ -34,7 +18,7 @@ export async function createTestDatabase(label = 'test', services?: ServiceMigra
   const name = `platform_${label}_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
   const base = databaseSettings(process.env);
   const settings = withDatabase(base, name);
-  await setupDatabase({ settings, services: services ?? (await loadAllMigrations()) });
+  await setupDatabase({ settings, services: services ?? (await serviceMigrations()) });
   const admin = settings.admin;
   const auth = admin.password ? `${encodeURIComponent(admin.user)}:${encodeURIComponent(admin.password)}` : encodeURIComponent(admin.user);
   return {

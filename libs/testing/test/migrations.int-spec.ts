@@ -37,11 +37,18 @@ describe('every service migration', () => {
     expect(missing).toEqual([]);
   });
 
+  it('finds every service in the migrations registry', async () => {
+    const { serviceMigrations } = await import('@platform/launcher');
+    const registered = await serviceMigrations();
+    expect(registered.map((s) => s.service)).toEqual([...SERVICE_NAMES]);
+    for (const entry of registered) expect(entry.migrations.length).toBeGreaterThan(0);
+  });
+
   it('is idempotent: running setup again applies nothing and fails nothing', async () => {
     const { setupDatabase } = await import('@platform/db');
-    const { loadAllMigrations } = await import('../src/index.js');
+    const { serviceMigrations } = await import('@platform/launcher');
     const lines: string[] = [];
-    await setupDatabase({ settings: database.settings, services: await loadAllMigrations(), log: (l) => lines.push(l) });
+    await setupDatabase({ settings: database.settings, services: await serviceMigrations(), log: (l) => lines.push(l) });
     expect(lines.filter((l) => l.includes('applied'))).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { PeriodicJob } from '@platform/common';
+import { PeriodicJob } from '@platform/service';
 import { SystemDb } from '@platform/db';
 import { AccountSubjects, Bus } from '@platform/messaging';
 import { ACCOUNT_CONFIG, type AccountConfig } from '../config/account.config.js';

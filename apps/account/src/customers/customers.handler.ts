@@ -1,8 +1,8 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { decodeCursor, newId, rpcError, toPage, validatePayload } from '@platform/common';
+import { decodeCursor, newId, toPage } from '@platform/common';
+import { AccountSubjects, type CustomerPage, type CustomerRecord, type Envelope, hasTenant, type ResolveCustomerResponse, rpcError, validatePayload } from '@platform/messaging';
 import { TenantDb, type TenantContext } from '@platform/db';
-import { AccountSubjects, hasTenant, type CustomerPage, type CustomerRecord, type Envelope, type ResolveCustomerResponse } from '@platform/messaging';
 import { CreateCustomerPayload, CustomerIdPayload, ListCustomersPayload, ResolveCustomerPayload, UpdateCustomerPayload } from './customer.payloads.js';
 import { customersRepository, toCustomerRecord } from './customers.repository.js';
 

@@ -1,7 +1,8 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, RequireScopes, type Principal } from '@platform/auth';
-import { PageQueryDto, decodeCursor, toPage, type Page } from '@platform/common';
+import { decodeCursor, type Page, toPage } from '@platform/common';
+import { PageQueryDto } from '@platform/service';
 import { TenantDb } from '@platform/db';
 
 interface OrganizationRow {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Bus, RunSubjects, type ExecutionStatusEvent } from '@platform/messaging';
+import { Bus, messageContext, RunSubjects, type ExecutionStatusEvent } from '@platform/messaging';
 import type { ExecutionRow } from './execution.records.js';
 
 type StatusSubject = typeof RunSubjects.executionStarted | typeof RunSubjects.executionCompleted | typeof RunSubjects.executionFailed | typeof RunSubjects.executionCancelled | typeof RunSubjects.executionTimedOut;
@@ -18,7 +18,7 @@ export class ExecutionEvents {
 
   emit(subject: StatusSubject, execution: Pick<ExecutionRow, 'id' | 'workflow_id' | 'scope_id' | 'tenant_id' | 'environment_id' | 'error'>, status: string): void {
     const event: ExecutionStatusEvent = { executionId: execution.id, workflowId: execution.workflow_id, status, customerId: execution.scope_id, at: new Date().toISOString(), error: execution.error };
-    this.bus.emit(subject, event, { requestId: '', tenantId: execution.tenant_id, environmentId: execution.environment_id, scopeId: execution.scope_id, actor: 'run' });
+    this.bus.emit(subject, event, messageContext({ tenantId: execution.tenant_id, environmentId: execution.environment_id, scopeId: execution.scope_id }));
   }
 
   finished(execution: Pick<ExecutionRow, 'id' | 'workflow_id' | 'scope_id' | 'tenant_id' | 'environment_id' | 'status' | 'error'>): void {

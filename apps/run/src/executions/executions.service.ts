@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '@platform/auth';
-import { ConflictError, NotFoundError, decodeCursor, toPage, type Page } from '@platform/common';
-import { TenantDb } from '@platform/db';
-import { Bus, RunSubjects } from '@platform/messaging';
+import { ConflictError, NotFoundError, decodeCursor, newId, toPage, type Page } from '@platform/common';
+import { TenantDb, type TenantContext } from '@platform/db';
+import { Bus, messageContext, RunSubjects, type TaskCompletedEvent } from '@platform/messaging';
+import { ExecutionQueue } from '../engine/work-queue.js';
 import { ExecutionEvents } from './execution.events.js';
 import type { ExecutionRow, LogLine, StepRecord } from './execution.records.js';
 import { executionsRepository, isFinished } from './executions.repository.js';
@@ -54,6 +55,7 @@ export class ExecutionsService {
     private readonly db: TenantDb,
     private readonly bus: Bus,
     private readonly events: ExecutionEvents,
+    private readonly queue: ExecutionQueue,
   ) {}
 
   async get(principal: Principal, id: string) {
@@ -100,8 +102,21 @@ export class ExecutionsService {
       if (!cancelled) throw new ConflictError('execution_finished', 'The execution finished meanwhile');
       return { cancelled, steps: await executionsRepository.steps(m, id) };
     });
-    this.bus.emit(RunSubjects.executionCancelRequested, { executionId: id }, { requestId: '', tenantId: principal.tenantId, environmentId: principal.environmentId, actor: principal.subject });
+    this.bus.emit(RunSubjects.executionCancelRequested, { executionId: id }, messageContext(principal));
     this.events.finished(result.cancelled);
     return toExecutionResponse(result.cancelled, result.steps);
+  }
+
+  /** An approval step's human task was completed: record the decision and wake the execution. */
+  async resolveApproval(ctx: TenantContext, event: TaskCompletedEvent): Promise<void> {
+    const resolved = await this.db.run(ctx, (m) =>
+      executionsRepository.resolveWaitingStep(m, { ...ctx, scopeId: ctx.scopeId ?? null }, event.executionId, event.stepPath, {
+        id: newId(),
+        status: 'succeeded',
+        output: { approved: event.approved, data: event.data ?? {}, completed_by: event.completedBy ?? null },
+        error: null,
+      }),
+    );
+    if (resolved) await this.queue.enqueue({ executionId: event.executionId, tenantId: ctx.tenantId, environmentId: ctx.environmentId, scopeId: ctx.scopeId ?? null }, `task:${event.stepPath}`);
   }
 }

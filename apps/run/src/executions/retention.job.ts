@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { PeriodicJob } from '@platform/common';
+import { PeriodicJob } from '@platform/service';
 import { SystemDb } from '@platform/db';
 import { RUN_CONFIG, type RunConfig } from '../config/run.config.js';
 

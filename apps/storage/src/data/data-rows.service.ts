@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { decodeCursor, newId, toPage, type FieldError, type Page } from '@platform/common';
+import { decodeCursor, newId, toPage, type FieldError, type Page, isUuid } from '@platform/common';
 import { TenantDb, type TenantContext } from '@platform/db';
 import type { EntityManager } from 'typeorm';
 import type { DataTableRow } from './data-table.record.js';
@@ -8,11 +8,11 @@ import { dataTablesRepository } from './data-tables.repository.js';
 import { assertTableName } from './data-tables.service.js';
 import { DataErrors } from './data.errors.js';
 import { convertFilter, convertRow, toRowResponse, type BoundValue } from './row-values.js';
+import { STORAGE_LIMITS } from '@platform/messaging';
 
-export const MAX_BULK_ROWS = 10_000;
+export const MAX_BULK_ROWS = STORAGE_LIMITS.maxBulkRows;
 /** Inserts of at least this many rows refresh the table's planner statistics when they changed a tenth of it. */
 export const ANALYZE_AFTER_ROWS = 1000;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export type Row = Record<string, unknown>;
 
@@ -101,7 +101,7 @@ export class DataRowsService {
     const cursorText = single('cursor');
     if (problems.length) throw DataErrors.invalid(problems);
     const after = decodeCursor(cursorText, ['id'] as const);
-    if (after && !UUID.test(String(after.id))) throw DataErrors.invalid([{ field: 'cursor', message: 'is not a cursor returned by this list' }]);
+    if (after && !isUuid(String(after.id))) throw DataErrors.invalid([{ field: 'cursor', message: 'is not a cursor returned by this list' }]);
     return this.db.run(ctx, async (m) => {
       const table = await this.table(m, tableName);
       const equals = new Map<string, BoundValue>();
@@ -110,7 +110,7 @@ export class DataRowsService {
         const raw = single(key);
         if (raw === undefined) continue;
         if (key === 'id') {
-          if (UUID.test(raw)) equals.set('id', raw);
+          if (isUuid(raw)) equals.set('id', raw);
           else problems.push({ field: 'id', message: 'must be a UUID' });
           continue;
         }
@@ -131,7 +131,7 @@ export class DataRowsService {
 
   async update(ctx: TenantContext, tableName: string, id: string, values: unknown): Promise<Row> {
     assertTableName(tableName);
-    if (!UUID.test(id)) throw DataErrors.invalidRowId();
+    if (!isUuid(id)) throw DataErrors.invalidRowId();
     return this.db.run(ctx, async (m) => {
       const table = await this.table(m, tableName);
       const problems: FieldError[] = [];
@@ -145,7 +145,7 @@ export class DataRowsService {
 
   async delete(ctx: TenantContext, tableName: string, id: string): Promise<Row> {
     assertTableName(tableName);
-    if (!UUID.test(id)) throw DataErrors.invalidRowId();
+    if (!isUuid(id)) throw DataErrors.invalidRowId();
     return this.db.run(ctx, async (m) => {
       const table = await this.table(m, tableName);
       const row = await dataRowsRepository.delete(m, table, id);

@@ -1,3 +1,4 @@
+import { STORAGE_LIMITS } from '@platform/messaging';
 /** The column types of a data table (API-CONTRACT) and the PostgreSQL type each is stored as. */
 export const COLUMN_TYPES = ['text', 'number', 'boolean', 'timestamp', 'json'] as const;
 export type ColumnType = (typeof COLUMN_TYPES)[number];
@@ -42,7 +43,7 @@ export interface DataTableResponse {
   updated_at: string;
 }
 
-export const TABLE_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+export const TABLE_NAME = STORAGE_LIMITS.tableName;
 export const COLUMN_NAME = TABLE_NAME;
 
 /** `t_<id without dashes>` in the storage_data schema: generated, never from user input. */

@@ -1,7 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, RequireScopes, type Principal } from '@platform/auth';
-import { PageQueryDto, type Page } from '@platform/common';
+import { type Page } from '@platform/common';
+import { PageQueryDto } from '@platform/service';
 import type { DataTableResponse } from './data-table.record.js';
 import { DataTablesService } from './data-tables.service.js';
 import { CreateDataTableRequestDto } from './dto/create-data-table.request.dto.js';

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '@platform/auth';
-import { decodeCursor, newId, toPage, type FieldError, type Page, type PageQueryDto } from '@platform/common';
+import { decodeCursor, type FieldError, newId, type Page, toPage } from '@platform/common';
+import { type PageQueryDto } from '@platform/service';
 import { TenantDb, type TenantContext } from '@platform/db';
 import { SYSTEM_COLUMNS, TABLE_NAME, toDataTableResponse, type ColumnDefinition, type DataTableResponse, type DataTableRow } from './data-table.record.js';
 import { dataTablesRepository } from './data-tables.repository.js';

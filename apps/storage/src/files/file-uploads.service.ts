@@ -5,7 +5,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Principal } from '@platform/auth';
 import { newId } from '@platform/common';
 import { TenantDb, type TenantContext } from '@platform/db';
-import { Bus, StorageSubjects, type FileWriteResponse, type MessageContext } from '@platform/messaging';
+import { Bus, StorageSubjects, messageContext, type FileWriteRequest, type FileWriteResponse } from '@platform/messaging';
 import { FILE_BACKEND, type FileBackend } from './backends/file-backend.js';
 import type { InspectedContent } from './content-inspector.js';
 import { toFileResponse, type FileResponse } from './file.record.js';
@@ -14,7 +14,6 @@ import { FILES_CONFIG, type FilesConfig } from './files.config.js';
 import { FileErrors } from './files.errors.js';
 import { filesRepository, type UploadKeyRow } from './files.repository.js';
 import { fileNameProblem, isMultipartFormData, receiveUpload } from './multipart-upload.js';
-import type { FileWritePayload } from './file.payloads.js';
 
 const IDEMPOTENCY_KEY = /^[\x20-\x7e]{1,255}$/;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
@@ -109,7 +108,7 @@ export class FileUploadsService {
   }
 
   /** The workflow step `file.write`: small content in base64, stored and announced like an upload. */
-  async writeFromMessage(writer: WriterContext, body: FileWritePayload): Promise<FileWriteResponse> {
+  async writeFromMessage(writer: WriterContext, body: FileWriteRequest): Promise<FileWriteResponse> {
     const problem = fileNameProblem(body.name);
     if (problem) throw FileErrors.invalid('name', problem);
     if (!BASE64.test(body.contentBase64)) throw FileErrors.invalidBase64();
@@ -158,7 +157,7 @@ export class FileUploadsService {
       }
       return response;
     });
-    const context: MessageContext = { requestId: writer.requestId, actor: writer.actor, tenantId: writer.tenantId, environmentId: writer.environmentId, scopeId: writer.scopeId ?? null };
+    const context = messageContext(writer, { requestId: writer.requestId, actor: writer.actor });
     try {
       this.bus.emit(StorageSubjects.fileUploaded, { fileId: file.id, name: file.name, size: file.size, contentType: file.content_type }, context);
     } catch (error) {

@@ -2,7 +2,8 @@ import { Controller, Delete, Get, Headers, HttpCode, Logger, Param, ParseUUIDPip
 import { ApiBody, ApiConsumes, ApiCreatedResponse, ApiHeader, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { CurrentPrincipal, RequireScopes, type Principal } from '@platform/auth';
-import { AcceptsContentTypes, type Page, type RequestWithId } from '@platform/common';
+import { type Page, type RequestWithId } from '@platform/common';
+import { AcceptsContentTypes } from '@platform/service';
 import { FILE_EXAMPLE, type FileResponse } from './file.record.js';
 import { sendDownload } from './file-download.js';
 import { FileUploadsService } from './file-uploads.service.js';

@@ -1,15 +1,11 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import { rpcError, validatePayload } from '@platform/common';
-import { Bus, StorageSubjects, hasTenant, type Envelope, type FileReadResponse, type FileWriteResponse } from '@platform/messaging';
-import { DEFAULT_MESSAGE_READ_BYTES, FileReadPayload, FileWritePayload } from './file.payloads.js';
+import { MessagePattern } from '@nestjs/microservices';
+import { Bus, FileReadRequest, FileWriteRequest, STORAGE_LIMITS, StorageSubjects, TenantPayload, type FileReadResponse, type FileWriteResponse, type TenantMessage } from '@platform/messaging';
 import { FileUploadsService, type WriterContext } from './file-uploads.service.js';
 import { FilesService } from './files.service.js';
 
-function writerOf(message: Envelope<unknown>): WriterContext {
-  const context = message?.context;
-  if (!context || !hasTenant(context)) throw rpcError(400, 'tenant_required', 'The message carries no tenant context');
-  return { tenantId: context.tenantId, environmentId: context.environmentId, scopeId: context.scopeId ?? null, requestId: context.requestId ?? '', actor: context.actor ?? 'system:unknown' };
+function writerOf({ tenant, context }: TenantMessage<unknown>): WriterContext {
+  return { ...tenant, requestId: context.requestId, actor: context.actor ?? 'system:unknown' };
 }
 
 /** Room for base64 (4/3) and the JSON envelope inside one NATS message. */
@@ -28,16 +24,14 @@ export class FilesHandler {
   ) {}
 
   @MessagePattern(StorageSubjects.filesRead)
-  async read(@Payload() message: Envelope<unknown>): Promise<FileReadResponse> {
-    const writer = writerOf(message);
-    const body = validatePayload(FileReadPayload, message.data);
+  read(@TenantPayload(FileReadRequest) message: TenantMessage<FileReadRequest>): Promise<FileReadResponse> {
     // A reply larger than the NATS server's max_payload could not be sent: that bounds maxBytes too.
-    const limit = Math.min(body.maxBytes ?? DEFAULT_MESSAGE_READ_BYTES, messageCapacity(this.bus));
-    return this.files.readForMessage(writer, body.fileId, limit);
+    const limit = Math.min(message.body.maxBytes ?? STORAGE_LIMITS.defaultMessageReadBytes, messageCapacity(this.bus));
+    return this.files.readForMessage(writerOf(message), message.body.fileId, limit);
   }
 
   @MessagePattern(StorageSubjects.filesWrite)
-  async write(@Payload() message: Envelope<unknown>): Promise<FileWriteResponse> {
-    return this.uploads.writeFromMessage(writerOf(message), validatePayload(FileWritePayload, message.data));
+  write(@TenantPayload(FileWriteRequest) message: TenantMessage<FileWriteRequest>): Promise<FileWriteResponse> {
+    return this.uploads.writeFromMessage(writerOf(message), message.body);
   }
 }

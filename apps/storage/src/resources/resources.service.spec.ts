@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { createValidationPipe } from '@platform/common';
+import { createValidationPipe } from '@platform/service';
 import { PatchResourceRequestDto, ResourceRequestDto } from './dto/resource.request.dto.js';
 import { mergeConfig } from './resources.service.js';
 

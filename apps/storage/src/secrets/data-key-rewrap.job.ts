@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { PeriodicJob } from '@platform/common';
+import { PeriodicJob } from '@platform/service';
 import { SystemDb } from '@platform/db';
 import { DataKeysService } from './data-keys.service.js';
 import { dataKeysRepository } from './secrets.repository.js';

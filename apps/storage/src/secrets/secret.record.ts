@@ -1,3 +1,4 @@
+import { STORAGE_LIMITS } from '@platform/messaging';
 /** What clients see of a secret: metadata only, never the value (API-CONTRACT). */
 export interface SecretResponse {
   name: string;
@@ -46,7 +47,7 @@ export const DATA_KEY_COLUMNS = 'tenant_id, environment_id, id, wrap_iv, wrapped
 /** Version of the value encryption scheme (AES-256-GCM, AAD = tenant, environment, name). */
 export const CIPHER_VERSION = 1;
 
-export const SECRET_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+export const SECRET_NAME = STORAGE_LIMITS.secretName;
 export const MAX_SECRET_BYTES = 64 * 1024;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);

@@ -1,7 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, RequireScopes, type Principal } from '@platform/auth';
-import { PageQueryDto, type Page } from '@platform/common';
+import { type Page } from '@platform/common';
+import { PageQueryDto } from '@platform/service';
 import { CreateSecretRequestDto } from './dto/create-secret.request.dto.js';
 import { ReplaceSecretRequestDto } from './dto/replace-secret.request.dto.js';
 import { SECRET_EXAMPLE } from './dto/secret.response.dto.js';

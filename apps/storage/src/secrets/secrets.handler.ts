@@ -1,8 +1,6 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import { rpcError, validatePayload } from '@platform/common';
-import { StorageSubjects, hasTenant, type Envelope, type ResolveSecretsResponse } from '@platform/messaging';
-import { ResolveSecretsPayload } from './dto/resolve-secrets.payload.js';
+import { MessagePattern } from '@nestjs/microservices';
+import { ResolveSecretsRequest, StorageSubjects, TenantPayload, type ResolveSecretsResponse, type TenantMessage } from '@platform/messaging';
 import { SecretsService } from './secrets.service.js';
 
 /**
@@ -16,13 +14,7 @@ export class SecretsHandler {
   constructor(private readonly secrets: SecretsService) {}
 
   @MessagePattern(StorageSubjects.secretsResolve)
-  resolve(@Payload() message: Envelope<unknown>): Promise<ResolveSecretsResponse> {
-    const context = message?.context;
-    if (!context || !hasTenant(context)) throw rpcError(400, 'tenant_required', 'The message carries no tenant context');
-    const { names, purpose } = validatePayload(ResolveSecretsPayload, message.data);
-    return this.secrets.resolve(
-      { tenantId: context.tenantId, environmentId: context.environmentId, purpose, actor: context.actor ?? null, requestId: context.requestId || null },
-      names,
-    );
+  resolve(@TenantPayload(ResolveSecretsRequest) { tenant, context, body }: TenantMessage<ResolveSecretsRequest>): Promise<ResolveSecretsResponse> {
+    return this.secrets.resolve({ ...tenant, purpose: body.purpose, actor: context.actor ?? null, requestId: context.requestId || null }, body.names);
   }
 }

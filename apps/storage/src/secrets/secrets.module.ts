@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
-import { SERVICE_CONFIG, type ServiceConfig } from '@platform/common';
+import { type ServiceConfig } from '@platform/common';
+import { SERVICE_CONFIG } from '@platform/service';
 import { DataKeyRewrapJob } from './data-key-rewrap.job.js';
 import { DataKeysService } from './data-keys.service.js';
 import { KeyRing } from './key-ring.js';

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '@platform/auth';
-import { decodeCursor, newId, toPage, type Page, type PageQueryDto } from '@platform/common';
+import { decodeCursor, newId, type Page, toPage } from '@platform/common';
+import { type PageQueryDto } from '@platform/service';
 import { TenantDb, type TenantContext } from '@platform/db';
 import type { ResolveSecretsResponse } from '@platform/messaging';
 import type { EntityManager } from 'typeorm';

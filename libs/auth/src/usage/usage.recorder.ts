@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { jetstream } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { AccountSubjects, KEY_USES_QUEUE, NATS_CONNECTION, ensureWorkQueue, namespaced, type KeyUse } from '@platform/messaging';
+import { AccountSubjects, KEY_USES_QUEUE, NATS_CONNECTION, enqueueWork, ensureWorkQueue, messageContext, type KeyUse } from '@platform/messaging';
 import { AUTH_OPTIONS, type AuthOptions } from '../auth.options.js';
 
 const MAX_BUFFER = 50_000;
@@ -59,7 +58,7 @@ export class UsageRecorder implements OnModuleInit, BeforeApplicationShutdown {
           this.streamReady = true;
         }
         // The first use's id makes a retried publish of the same batch a duplicate JetStream drops.
-        await jetstream(this.nc).publish(namespaced(AccountSubjects.keysUsed), JSON.stringify({ uses: batch }), { msgID: batch[0].id });
+        await enqueueWork(this.nc, AccountSubjects.keysUsed, { uses: batch }, batch[0].id, messageContext(null, { actor: 'system:usage-recorder', requestId: batch[0].requestId }));
       } catch (error) {
         this.buffer = batch.concat(this.buffer).slice(0, MAX_BUFFER);
         this.logger.warn(`could not publish ${batch.length} key uses, will retry: ${(error as Error).message}`);

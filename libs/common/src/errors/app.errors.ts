@@ -1,18 +1,23 @@
-import { HttpException } from '@nestjs/common';
 import type { FieldError } from './error-body.js';
 
 /**
  * An error a feature raises on purpose: a stable code for logs and clients, the HTTP status it
  * maps to, and a message safe to show. Features list their codes in `<feature>.errors.ts`.
  */
-export class AppError extends HttpException {
+export class AppError extends Error {
   constructor(
     readonly code: string,
-    status: number,
+    readonly status: number,
     message: string,
     readonly details?: FieldError[],
   ) {
-    super(message, status);
+    super(message);
+    this.name = 'AppError';
+  }
+
+  /** The HTTP status, under the name Nest's HttpException uses. */
+  getStatus(): number {
+    return this.status;
   }
 }
 

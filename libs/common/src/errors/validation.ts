@@ -1,5 +1,4 @@
-import { ValidationPipe, type ValidationError } from '@nestjs/common';
-import { ValidationFailedError } from './app.errors.js';
+import type { ValidationError } from 'class-validator';
 import type { FieldError } from './error-body.js';
 
 function stripProperty(message: string, property: string): string {
@@ -21,16 +20,4 @@ export function flattenValidationErrors(errors: ValidationError[], parent = ''):
     if (error.children?.length) out.push(...flattenValidationErrors(error.children, field));
   }
   return out;
-}
-
-/** Unknown fields are rejected, types converted, and failures name every field. */
-export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
-    whitelist: true,
-    forbidNonWhitelisted: true,
-    forbidUnknownValues: true,
-    transform: true,
-    stopAtFirstError: false,
-    exceptionFactory: (errors) => new ValidationFailedError(flattenValidationErrors(errors)),
-  });
 }

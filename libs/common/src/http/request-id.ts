@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { runInRequestContext } from '../context/request-context.js';
 
 const VALID = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -14,8 +15,10 @@ export type RequestWithId = IncomingMessage & {
   id?: string;
 };
 
+/** Names the request, answers with its id, and runs the rest of it in its request context. */
 export function requestIdMiddleware(req: RequestWithId, res: ServerResponse, next: () => void): void {
-  req.id = resolveRequestId(req.headers['x-request-id']);
-  res.setHeader('X-Request-Id', req.id);
-  next();
+  const id = resolveRequestId(req.headers['x-request-id']);
+  req.id = id;
+  res.setHeader('X-Request-Id', id);
+  runInRequestContext({ requestId: id }, next);
 }

@@ -1,27 +1,7 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { AppError } from '../errors/app.errors.js';
 
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 200;
-
-/** `?limit=&cursor=` on every list route (API-CONTRACT: limit 1–200, default 50). */
-export class PageQueryDto {
-  @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE, example: 50 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(MAX_PAGE_SIZE)
-  limit: number = DEFAULT_PAGE_SIZE;
-
-  @ApiPropertyOptional({ description: 'Opaque cursor from the previous page\'s next_cursor' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(1024)
-  cursor?: string;
-}
 
 export interface Page<T> {
   data: T[];

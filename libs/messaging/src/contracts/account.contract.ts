@@ -1,3 +1,5 @@
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsInt, IsISO8601, IsObject, IsOptional, IsString, IsUUID, Length, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
 import type { WorkQueueSpec } from '../jetstream/work-queue.js';
 
 /** Subjects the account service answers or emits. */
@@ -19,18 +21,12 @@ export const AccountSubjects = {
   customersDelete: 'account.customers.delete',
 } as const;
 
-/** Durable: a key use recorded by any service survives an account restart. */
-export const KEY_USES_QUEUE: WorkQueueSpec = {
-  stream: 'ACCOUNT_KEY_USES',
-  subjects: [AccountSubjects.keysUsed],
-  consumer: 'account-audit',
-  maxDeliver: 10,
-  ackWaitMs: 30_000,
-  deadLetterSubject: 'account.keys.used.dead',
-};
 
-export interface VerifyKeyRequest {
-  key: string;
+/** `account.keys.verify`: the key as presented; its format is checked by the handler. */
+export class VerifyKeyRequest {
+  @IsString()
+  @MaxLength(512)
+  key!: string;
 }
 
 export interface VerifiedKey {
@@ -48,40 +44,90 @@ export interface VerifiedKey {
 
 export type VerifyKeyResponse = { valid: true; key: VerifiedKey } | { valid: false };
 
-export interface KeysRevokedEvent {
-  keyIds: string[];
+export class KeysRevokedEvent {
+  @IsArray()
+  @ArrayMaxSize(10_000)
+  @IsUUID('all', { each: true })
+  keyIds!: string[];
 }
 
-export interface KeyUse {
+export class KeyUse {
   /** Made by the recording service, so a redelivered batch writes each use once. */
-  id: string;
-  keyId: string;
-  keyName: string;
-  tenantId: string;
-  environmentId: string;
-  customerId: string | null;
-  method: string;
-  endpoint: string;
-  httpStatus: number;
-  requestId: string;
-  ip: string | null;
-  at: string;
+  @IsUUID()
+  id!: string;
+
+  @IsUUID()
+  keyId!: string;
+
+  @IsString()
+  @MaxLength(1000)
+  keyName!: string;
+
+  @IsUUID()
+  tenantId!: string;
+
+  @IsUUID()
+  environmentId!: string;
+
+  @IsOptional()
+  @IsUUID()
+  customerId!: string | null;
+
+  @IsString()
+  @MaxLength(16)
+  method!: string;
+
+  @IsString()
+  @MaxLength(16_384)
+  endpoint!: string;
+
+  @IsInt()
+  @Min(100)
+  @Max(599)
+  httpStatus!: number;
+
+  @IsString()
+  @MaxLength(128)
+  requestId!: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  ip!: string | null;
+
+  @IsISO8601()
+  at!: string;
 }
 
-export interface KeysUsedBatch {
-  uses: KeyUse[];
+/** `account.keys.used` (work queue). */
+export class KeysUsedBatch {
+  @IsArray()
+  @ArrayMaxSize(10_000)
+  @ValidateNested({ each: true })
+  @Type(() => KeyUse)
+  uses!: KeyUse[];
 }
 
-export interface ResolveEnvironmentRequest {
-  tenantId: string;
+/** Malformed ids are answered `{ found: false }` by the handler, as an unknown tenant is. */
+export class ResolveEnvironmentRequest {
+  @IsString()
+  @MaxLength(64)
+  tenantId!: string;
+
   /** X-SELECTED-ENV; absent means the tenant's production environment. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
   environmentId?: string;
 }
 
 export type ResolveEnvironmentResponse = { found: true; environmentId: string; mode: 'live' | 'test' } | { found: false };
 
-export interface ResolveCustomerRequest {
-  customerId: string;
+/** A malformed id is answered `{ exists: false }`, as an unknown customer is. */
+export class ResolveCustomerRequest {
+  @IsString()
+  @MaxLength(64)
+  customerId!: string;
 }
 
 export interface ResolveCustomerResponse {
@@ -97,15 +143,35 @@ export interface CustomerRecord {
   updated_at: string;
 }
 
-export interface CreateCustomerRequest {
-  name: string;
+export class CreateCustomerRequest {
+  @IsString()
+  @Length(1, 200)
+  name!: string;
+
+  @ValidateIf((o: CreateCustomerRequest) => o.external_id !== undefined && o.external_id !== null)
+  @IsString()
+  @Length(1, 200)
   external_id?: string | null;
+
+  @IsOptional()
+  @IsObject()
   metadata?: Record<string, unknown>;
 }
 
-export interface ListCustomersRequest {
-  limit: number;
+export class ListCustomersRequest {
+  @IsInt()
+  @Min(1)
+  @Max(200)
+  limit!: number;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(1024)
   cursor?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
   external_id?: string;
 }
 
@@ -114,13 +180,24 @@ export interface CustomerPage {
   next_cursor: string | null;
 }
 
-export interface CustomerIdRequest {
-  id: string;
+export class CustomerIdRequest {
+  @IsUUID()
+  id!: string;
 }
 
-export interface UpdateCustomerRequest extends CustomerIdRequest {
+export class UpdateCustomerRequest extends CustomerIdRequest {
+  @IsOptional()
+  @IsString()
+  @Length(1, 200)
   name?: string;
+
+  @ValidateIf((o: UpdateCustomerRequest) => o.external_id !== undefined && o.external_id !== null)
+  @IsString()
+  @Length(1, 200)
   external_id?: string | null;
+
+  @IsOptional()
+  @IsObject()
   metadata?: Record<string, unknown>;
 }
 
@@ -138,3 +215,14 @@ export interface AccountRequests {
 export interface AccountEvents {
   [AccountSubjects.keysRevoked]: KeysRevokedEvent;
 }
+
+/** Durable: a key use recorded by any service survives an account restart. */
+export const KEY_USES_QUEUE: WorkQueueSpec = {
+  stream: 'ACCOUNT_KEY_USES',
+  subjects: [AccountSubjects.keysUsed],
+  consumer: 'account-audit',
+  maxDeliver: 10,
+  ackWaitMs: 30_000,
+  deadLetterSubject: 'account.keys.used.dead',
+  payload: KeysUsedBatch,
+};

@@ -1,3 +1,7 @@
+import { Type } from 'class-transformer';
+import { IsIn, IsISO8601, IsObject, IsOptional, IsString, IsUUID, Length, MaxLength, ValidateNested } from 'class-validator';
+import type { WorkQueueSpec } from '../jetstream/work-queue.js';
+
 /** Subjects the run service answers or emits. */
 export const RunSubjects = {
   /** Request: start an execution (triggers, webhooks, portal). */
@@ -13,23 +17,40 @@ export const RunSubjects = {
   work: 'run.work.executions',
 } as const;
 
-export const RUN_WORK_QUEUE = {
-  stream: 'RUN_WORK',
-  subjects: ['run.work.executions'],
-  consumer: 'run-workers',
-  maxDeliver: 20,
-  ackWaitMs: 60_000,
-  deadLetterSubject: 'run.work.dead',
-};
 
-export interface CancelRequestedEvent {
-  executionId: string;
+export const TRIGGER_TYPES = ['api', 'schedule', 'event', 'webhook', 'portal', 'subworkflow'] as const;
+export type TriggerType = (typeof TRIGGER_TYPES)[number];
+
+export class CancelRequestedEvent {
+  @IsUUID()
+  executionId!: string;
 }
 
-export interface StartExecutionRequest {
-  workflowId: string;
-  input: Record<string, unknown>;
-  trigger: { type: 'api' | 'schedule' | 'event' | 'webhook' | 'portal' | 'subworkflow'; id: string | null };
+export class ExecutionTrigger {
+  @IsIn(TRIGGER_TYPES)
+  type!: TriggerType;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  id!: string | null;
+}
+
+/** `run.executions.start`: triggers, webhooks and the portal start runs with it. */
+export class StartExecutionRequest {
+  @IsUUID()
+  workflowId!: string;
+
+  @IsObject()
+  input!: Record<string, unknown>;
+
+  @ValidateNested()
+  @Type(() => ExecutionTrigger)
+  trigger!: ExecutionTrigger;
+
+  @IsOptional()
+  @IsString()
+  @Length(1, 255)
   idempotencyKey?: string;
 }
 
@@ -38,13 +59,56 @@ export interface StartExecutionResponse {
   status: string;
 }
 
-export interface ExecutionStatusEvent {
-  executionId: string;
-  workflowId: string;
-  status: string;
-  customerId: string | null;
-  at: string;
-  error?: { code: string; message: string; step_id: string | null } | null;
+export class ExecutionErrorSummary {
+  @IsString()
+  code!: string;
+
+  @IsString()
+  message!: string;
+
+  @IsOptional()
+  @IsString()
+  step_id!: string | null;
+}
+
+/** `run.execution.started|completed|failed|cancelled|timed_out`. */
+export class ExecutionStatusEvent {
+  @IsUUID()
+  executionId!: string;
+
+  @IsUUID()
+  workflowId!: string;
+
+  @IsString()
+  status!: string;
+
+  @IsOptional()
+  @IsUUID()
+  customerId!: string | null;
+
+  @IsISO8601()
+  at!: string;
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => ExecutionErrorSummary)
+  error?: ExecutionErrorSummary | null;
+}
+
+/** What a work item on the run queue carries: enough to open the right tenant transaction. */
+export class ExecutionWorkItem {
+  @IsUUID()
+  executionId!: string;
+
+  @IsUUID()
+  tenantId!: string;
+
+  @IsUUID()
+  environmentId!: string;
+
+  @IsOptional()
+  @IsUUID()
+  scopeId!: string | null;
 }
 
 export interface RunRequests {
@@ -59,3 +123,13 @@ export interface RunEvents {
   [RunSubjects.executionTimedOut]: ExecutionStatusEvent;
   [RunSubjects.executionCancelRequested]: CancelRequestedEvent;
 }
+
+export const RUN_WORK_QUEUE: WorkQueueSpec = {
+  stream: 'RUN_WORK',
+  subjects: [RunSubjects.work],
+  consumer: 'run-workers',
+  maxDeliver: 20,
+  ackWaitMs: 60_000,
+  deadLetterSubject: 'run.work.dead',
+  payload: ExecutionWorkItem,
+};

@@ -1,3 +1,5 @@
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsInt, IsObject, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+
 /** Subjects the storage service answers or emits. */
 export const StorageSubjects = {
   /** Event: a file was uploaded (HTTP or a workflow step). */
@@ -14,17 +16,50 @@ export const StorageSubjects = {
   filesWrite: 'storage.files.write',
 } as const;
 
-export interface FileUploadedEvent {
-  fileId: string;
-  name: string;
-  size: number;
-  contentType: string;
+/** Limits of the storage messages, shared with the storage service's HTTP DTOs. */
+export const STORAGE_LIMITS = {
+  /** Table names: lower-case identifiers PostgreSQL accepts unquoted. */
+  tableName: /^[a-z_][a-z0-9_]{0,62}$/,
+  secretName: /^[A-Za-z0-9_.-]{1,128}$/,
+  maxQueryLength: 100_000,
+  maxQueryParams: 1000,
+  maxBulkRows: 10_000,
+  /** A file.read through a message is refused above this size unless the caller asks for less. */
+  defaultMessageReadBytes: 10 * 1024 * 1024,
+} as const;
+
+const TABLE_NAME_MESSAGE = { message: 'must match [a-z_][a-z0-9_]{0,62}' };
+
+export class FileUploadedEvent {
+  @IsUUID()
+  fileId!: string;
+
+  @IsString()
+  @MaxLength(1024)
+  name!: string;
+
+  @IsInt()
+  @Min(0)
+  size!: number;
+
+  @IsString()
+  @MaxLength(255)
+  contentType!: string;
 }
 
-export interface ResolveSecretsRequest {
-  names: string[];
-  /** Who reads, for the audit log: e.g. `run:execution:<id>`. */
-  purpose: string;
+/** `storage.secrets.resolve`: for the run and connection services only. */
+export class ResolveSecretsRequest {
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(200)
+  @IsString({ each: true })
+  @Matches(STORAGE_LIMITS.secretName, { each: true, message: 'each name must be 1 to 128 characters of A-Z, a-z, 0-9, _, . and -' })
+  names!: string[];
+
+  /** Who reads, for the audit log: e.g. `run:execution:<id>`; must name one of the two callers. */
+  @IsString()
+  @Matches(/^(run|connection):[\x21-\x7e]{1,200}$/, { message: "must be 'run:<…>' or 'connection:<…>' (who reads, e.g. run:execution:<id>)" })
+  purpose!: string;
 }
 
 export interface ResolveSecretsResponse {
@@ -32,8 +67,15 @@ export interface ResolveSecretsResponse {
   missing: string[];
 }
 
-export interface DataQueryRequest {
-  query: string;
+export class DataQueryRequest {
+  @IsString()
+  @MinLength(1)
+  @MaxLength(STORAGE_LIMITS.maxQueryLength)
+  query!: string;
+
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(STORAGE_LIMITS.maxQueryParams)
   params?: unknown[];
 }
 
@@ -44,29 +86,52 @@ export interface DataQueryResponse {
   truncated: boolean;
 }
 
-export interface DataInsertRequest {
-  table: string;
-  rows: Record<string, unknown>[];
+export class DataInsertRequest {
+  @IsString()
+  @Matches(STORAGE_LIMITS.tableName, TABLE_NAME_MESSAGE)
+  table!: string;
+
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(STORAGE_LIMITS.maxBulkRows)
+  rows!: Record<string, unknown>[];
 }
 
-export interface DataUpdateRequest {
-  table: string;
-  id: string;
-  values: Record<string, unknown>;
+export class DataUpdateRequest {
+  @IsString()
+  @Matches(STORAGE_LIMITS.tableName, TABLE_NAME_MESSAGE)
+  table!: string;
+
+  @IsUUID()
+  id!: string;
+
+  @IsObject()
+  values!: Record<string, unknown>;
 }
 
-export interface DataDeleteRequest {
-  table: string;
-  id: string;
+export class DataDeleteRequest {
+  @IsString()
+  @Matches(STORAGE_LIMITS.tableName, TABLE_NAME_MESSAGE)
+  table!: string;
+
+  @IsUUID()
+  id!: string;
 }
 
 export interface DataRowsResponse {
   rows: Record<string, unknown>[];
 }
 
-export interface FileReadRequest {
-  fileId: string;
+/** `storage.files.read` (workflow step `file.read`). */
+export class FileReadRequest {
+  @IsUUID()
+  fileId!: string;
+
   /** Refused above this size (default 10 MiB): workflow data is not the place for large files. */
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(100 * 1024 * 1024)
   maxBytes?: number;
 }
 
@@ -78,10 +143,20 @@ export interface FileReadResponse {
   contentBase64: string;
 }
 
-export interface FileWriteRequest {
-  name: string;
+/** `storage.files.write` (workflow step `file.write`). */
+export class FileWriteRequest {
+  @IsString()
+  @MaxLength(1024)
+  name!: string;
+
+  @IsOptional()
+  @IsString()
+  @Matches(/^[\w.+-]+\/[\w.+-]+$/, { message: 'must be a media type such as text/csv' })
+  @MaxLength(255)
   contentType?: string;
-  contentBase64: string;
+
+  @IsString()
+  contentBase64!: string;
 }
 
 export interface FileWriteResponse {

@@ -10,7 +10,11 @@ import {
   jetstreamManager,
   type JsMsg,
 } from '@nats-io/jetstream';
+import type { ClassConstructor } from 'class-transformer';
+import { runInRequestContext } from '@platform/common';
+import { messageContext, type Envelope, type MessageContext } from '../envelope.js';
 import { namespaced, namespacedQueue } from '../namespace.js';
+import { validatePayload } from '../validate-payload.js';
 
 export interface WorkQueueSpec {
   /** Stream name, e.g. `RUN_WORK`. */
@@ -25,6 +29,8 @@ export interface WorkQueueSpec {
   ackWaitMs?: number;
   /** Where exhausted messages are published; a separate stream keeps them. */
   deadLetterSubject: string;
+  /** The items' payload class: an item that fails its rules goes to the dead letter stream at once. */
+  payload?: ClassConstructor<object>;
 }
 
 export type WorkResult = { ack: true } | { retryInMs: number };
@@ -32,6 +38,8 @@ export type WorkResult = { ack: true } | { retryInMs: number };
 export interface WorkItem<T> {
   subject: string;
   data: T;
+  /** Who enqueued it, for which tenant and request; the handler runs in that request's context. */
+  context: MessageContext;
   /** 1 on first delivery. */
   deliveryCount: number;
   /** Extends the lease of a long-running item. */
@@ -96,9 +104,34 @@ async function upsertStream(jsm: StreamManager, config: StreamConfig): Promise<v
   }
 }
 
-/** Publishes a work item; `msgId` makes a repeated publish (retry after a crash) a no-op. */
-export async function enqueueWork(nc: NatsConnection, subject: string, data: unknown, msgId?: string): Promise<void> {
-  await jetstream(nc).publish(namespaced(subject), JSON.stringify(data), msgId ? { msgID: msgId } : undefined);
+/**
+ * Publishes a work item in an envelope with its context (by default the current request's);
+ * `msgId` makes a repeated publish (retry after a crash) a no-op.
+ */
+export async function enqueueWork(nc: NatsConnection, subject: string, data: unknown, msgId?: string, context: MessageContext = messageContext()): Promise<void> {
+  const item: Envelope<unknown> = { context, data };
+  await jetstream(nc).publish(namespaced(subject), JSON.stringify(item), msgId ? { msgID: msgId } : undefined);
+}
+
+/** A malformed item is dead-lettered at once: redelivering it cannot make it valid. */
+class PoisonItem extends Error {}
+
+function readItem<T>(raw: string, spec: WorkQueueSpec): Envelope<T> {
+  let parsed: Partial<Envelope<T>>;
+  try {
+    parsed = JSON.parse(raw) as Partial<Envelope<T>>;
+  } catch {
+    throw new PoisonItem('the item is not JSON');
+  }
+  const context = parsed?.context;
+  if (!context || typeof context !== 'object' || typeof context.requestId !== 'string') throw new PoisonItem('the item is not an envelope { context, data }');
+  if (!spec.payload) return parsed as Envelope<T>;
+  try {
+    return { context, data: validatePayload(spec.payload, parsed.data) as T };
+  } catch (error) {
+    const details = (error as { getError?: () => { message?: string } }).getError?.()?.message;
+    throw new PoisonItem(details ?? 'the item failed validation');
+  }
 }
 
 export interface Worker {
@@ -127,13 +160,15 @@ export async function startWorker<T>(
   const process = async (msg: JsMsg): Promise<void> => {
     const deliveryCount = msg.info.deliveryCount;
     try {
-      const data = JSON.parse(decoder.decode(msg.data)) as T;
-      const result = await handler({ subject: msg.subject, data, deliveryCount, working: () => msg.working() });
+      const { context, data } = readItem<T>(decoder.decode(msg.data), spec);
+      const result = await runInRequestContext({ requestId: context.requestId, actor: context.actor }, () =>
+        handler({ subject: msg.subject, data, context, deliveryCount, working: () => msg.working() }),
+      );
       if ('ack' in result) msg.ack();
       else msg.nak(result.retryInMs);
     } catch (error) {
       options.onError?.(error, msg.subject);
-      if (deliveryCount >= maxDeliver) {
+      if (deliveryCount >= maxDeliver || error instanceof PoisonItem) {
         // Moved, not dropped: the dead letter stream confirms the copy before the item leaves the
         // queue (a work-queue stream keeps a terminated message, so it is acked instead).
         const reason = String((error as Error)?.message ?? error);

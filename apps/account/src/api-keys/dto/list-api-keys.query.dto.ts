@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsUUID } from 'class-validator';
-import { PageQueryDto } from '@platform/common';
+import { PageQueryDto } from '@platform/service';
 
 export class ListApiKeysQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ format: 'uuid' })

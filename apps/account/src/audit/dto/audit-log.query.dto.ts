@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDateString, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
-import { PageQueryDto } from '@platform/common';
+import { PageQueryDto } from '@platform/service';
 
 export class AuditLogQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ example: 'ci-deployer' })

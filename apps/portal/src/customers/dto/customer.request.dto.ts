@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsObject, IsOptional, IsString, Length, ValidateIf } from 'class-validator';
-import { PageQueryDto } from '@platform/common';
+import { PageQueryDto } from '@platform/service';
 
 export class CreateCustomerRequestDto {
   @ApiProperty({ example: 'Globex Corporation', minLength: 1, maxLength: 200 })

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDateString, IsIn, IsObject, IsOptional, IsString, IsUUID, Length } from 'class-validator';
-import { PageQueryDto } from '@platform/common';
+import { PageQueryDto } from '@platform/service';
 
 export class RunAutomationRequestDto {
   @ApiProperty({ format: 'uuid', description: 'The workflow to run', example: '0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e' })

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Min, ValidateIf } from 'class-validator';
-import { PageQueryDto } from '@platform/common';
+import { PageQueryDto } from '@platform/service';
 import type { StepDefinition } from '../../engine/steps/step-executor.js';
 import { DEFINITION_EXAMPLE } from '../definition/definition.schema.js';
 import type { WorkflowSettings } from '../definition/workflow-definition.js';

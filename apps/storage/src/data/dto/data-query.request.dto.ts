@@ -1,8 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { STORAGE_LIMITS } from '@platform/messaging';
 
-export const MAX_QUERY_LENGTH = 100_000;
-export const MAX_PARAMS = 1000;
+export const MAX_QUERY_LENGTH = STORAGE_LIMITS.maxQueryLength;
+export const MAX_PARAMS = STORAGE_LIMITS.maxQueryParams;
 
 export class DataQueryRequestDto {
   @ApiProperty({

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDateString, IsOptional, IsString, Length, Matches } from 'class-validator';
-import { PageQueryDto } from '@platform/common';
+import { PageQueryDto } from '@platform/service';
 
 export class ListFilesQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ example: 'invoices/', description: 'Files whose name starts with this (case-sensitive)' })

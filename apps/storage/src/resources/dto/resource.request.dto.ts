@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsObject, IsOptional, IsString, Length, Matches, MaxLength, ValidateIf } from 'class-validator';
-import { PageQueryDto } from '@platform/common';
+import { PageQueryDto } from '@platform/service';
 
 export const RESOURCE_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 export const MAX_CONFIG_BYTES = 64 * 1024;

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { SERVICE_NAMES, SERVICES, envStem, type ServiceName } from '@platform/common';
 import { freePort } from './ports.js';
 import { startProcess, type ManagedProcess } from './process.js';
-import { REPO_ROOT } from './test-database.js';
+import { REPO_ROOT } from './repo-root.js';
 
 export interface PlatformOptions {
   databaseUrl: string;

@@ -5,18 +5,16 @@ import type { MicroserviceOptions } from '@nestjs/microservices';
 import { NamespacedServerNats, configureNamespace } from '@platform/messaging';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Authenticator } from '@platform/auth';
-import { SERVICES, type PlannedRoute, type ServiceName } from '../catalog/services.catalog.js';
-import { ConfigError, loadConfig } from '../config/config.loader.js';
-import { ServiceConfig } from '../config/service.config.js';
 import { mountDocs } from '../docs/openapi.js';
 import { AllExceptionsFilter } from '../errors/all-exceptions.filter.js';
-import { createValidationPipe } from '../errors/validation.js';
 import { JsonBodyInterceptor } from '../http/json-body.interceptor.js';
-import { requestIdMiddleware } from '../http/request-id.js';
-import { accessLogMiddleware } from '../http/access-log.js';
-import { PinoNestLogger, createLogger } from '../logging/logger.js';
+import { jsonBodyParser } from '../http/json-body.parser.js';
+import { RequestContextInterceptor } from '../http/request-context.interceptor.js';
 import { PlatformModule } from '../platform/platform.module.js';
 import { connectInfrastructure, InfrastructureError } from './preflight.js';
+import { accessLogMiddleware, ConfigError, createLogger, loadConfig, type PlannedRoute, requestIdMiddleware, ServiceConfig, type ServiceName, SERVICES } from '@platform/common';
+import { createValidationPipe } from '../errors/validation.pipe.js';
+import { PinoNestLogger } from '../logging/nest-logger.js';
 
 export interface BootstrapOptions<C extends ServiceConfig = ServiceConfig> {
   service: ServiceName;
@@ -93,10 +91,10 @@ export async function bootstrapService<C extends ServiceConfig>(options: Bootstr
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');
   app.use(requestIdMiddleware);
   app.use(accessLogMiddleware(logger));
-  app.useBodyParser('json', { limit: config.BODY_LIMIT_BYTES, type: ['application/json', 'application/*+json'] });
+  app.use(jsonBodyParser(config.BODY_LIMIT_BYTES));
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new AllExceptionsFilter(nestLogger));
-  app.useGlobalInterceptors(new JsonBodyInterceptor(app.get(Reflector)));
+  app.useGlobalInterceptors(new RequestContextInterceptor(), new JsonBodyInterceptor(app.get(Reflector)));
   mountDocs(app, definition, config.DOCS_PUBLIC, options.openApiSchemas);
 
   app.connectMicroservice<MicroserviceOptions>(

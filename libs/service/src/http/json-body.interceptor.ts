@@ -2,7 +2,7 @@ import { Injectable, SetMetadata, type CallHandler, type ExecutionContext, type 
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import type { Observable } from 'rxjs';
-import { AppError } from '../errors/app.errors.js';
+import { AppError } from '@platform/common';
 
 const ACCEPTS_KEY = 'platform:accepts-content-types';
 

@@ -5,12 +5,11 @@ import { DataSource } from 'typeorm';
 import { AuthModule, Authenticator, StaticAuthenticator } from '@platform/auth';
 import { SystemDb, TenantDb, createDataSource, databaseSettings } from '@platform/db';
 import { MessagingModule } from '@platform/messaging';
-import type { PlannedRoute, ServiceDefinition } from '../catalog/services.catalog.js';
-import type { ServiceConfig } from '../config/service.config.js';
 import { HealthController } from '../health/health.controller.js';
 import { HealthRegistry } from '../health/health.registry.js';
 import { plannedRoutesController } from './planned-routes.js';
 import { ROOT_LOGGER, SERVICE_CONFIG, SERVICE_DEFINITION } from './platform.tokens.js';
+import { type PlannedRoute, type ServiceConfig, type ServiceDefinition } from '@platform/common';
 
 export interface PlatformModuleOptions {
   definition: ServiceDefinition;

@@ -2,8 +2,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { DataSource } from 'typeorm';
 import { DatabaseUnavailableError, createDataSource, databaseSettings, describeDatabaseError } from '@platform/db';
 import { connectNats } from '@platform/messaging';
-import type { ServiceDefinition } from '../catalog/services.catalog.js';
-import type { ServiceConfig } from '../config/service.config.js';
+import { type ServiceConfig, type ServiceDefinition } from '@platform/common';
 
 export interface Infrastructure {
   dataSource: DataSource;

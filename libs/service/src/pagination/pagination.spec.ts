@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { AppError, ValidationFailedError } from '../errors/app.errors.js';
-import { createValidationPipe } from '../errors/validation.js';
-import { DEFAULT_PAGE_SIZE, PageQueryDto, decodeCursor, encodeCursor, toPage } from './pagination.js';
+import { createValidationPipe } from '../errors/validation.pipe.js';
+import { PageQueryDto } from './page-query.dto.js';
+import { AppError, decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor, toPage, ValidationFailedError } from '@platform/common';
 
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { Type, plainToInstance } from 'class-transformer';
 import { IsInt, IsString, ValidateNested, validateSync } from 'class-validator';
-import { ValidationFailedError } from './app.errors.js';
-import { createValidationPipe, flattenValidationErrors } from './validation.js';
+import { ValidationFailedError, flattenValidationErrors } from '@platform/common';
+import { createValidationPipe } from './validation.pipe.js';
 
 class Counter {
   @IsInt()

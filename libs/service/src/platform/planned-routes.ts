@@ -1,8 +1,7 @@
 import { Controller, RequestMethod, RequestMapping, type Type } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { RequireScopes } from '@platform/auth';
-import type { PlannedRoute } from '../catalog/services.catalog.js';
-import { AppError } from '../errors/app.errors.js';
+import { AppError, type PlannedRoute } from '@platform/common';
 
 /**
  * Routes of the spec whose feature is not built yet answer 501 in the error shape (after

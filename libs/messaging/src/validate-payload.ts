@@ -1,15 +1,17 @@
 import { RpcException } from '@nestjs/microservices';
-import { plainToInstance } from 'class-transformer';
+import { plainToInstance, type ClassConstructor } from 'class-transformer';
 import { validateSync } from 'class-validator';
-import { flattenValidationErrors } from './validation.js';
+import { exceedsJsonDepth, flattenValidationErrors, MAX_JSON_DEPTH } from '@platform/common';
 
 /**
  * Message payloads are validated where they are consumed, like HTTP bodies: coming from another
  * service is no proof of being well-formed. A bad one is answered with the 400 error shape, which
  * the caller's Bus turns into a typed remote error.
  */
-export function validatePayload<T extends object>(type: new () => T, data: unknown): T {
-  const instance = plainToInstance(type, data ?? {}, { enableImplicitConversion: false });
+export function validatePayload<T extends object>(type: ClassConstructor<T>, data: unknown): T {
+  // Checked without recursion before class-transformer walks the payload recursively.
+  if (exceedsJsonDepth(data)) throw new RpcException({ code: 'validation_failed', status: 400, message: `The payload nests deeper than ${MAX_JSON_DEPTH} levels` });
+  const instance = plainToInstance(type, (data ?? {}) as object, { enableImplicitConversion: false }) as T;
   const errors = validateSync(instance, { whitelist: true, forbidNonWhitelisted: true });
   if (errors.length) {
     const details = flattenValidationErrors(errors);

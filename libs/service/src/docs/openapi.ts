@@ -2,10 +2,8 @@ import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import type { NextFunction, Request, Response } from 'express';
 import { Authenticator } from '@platform/auth';
-import type { ServiceDefinition } from '../catalog/services.catalog.js';
-import { errorBody } from '../errors/error-body.js';
 import { resolveError } from '../errors/all-exceptions.filter.js';
-import type { RequestWithId } from '../http/request-id.js';
+import { errorBody, type RequestWithId, type ServiceDefinition } from '@platform/common';
 
 export const DOCS_JSON_PATH = '/v3/api-docs';
 export const DOCS_UI_PATH = '/swagger-ui';

@@ -2,9 +2,7 @@ import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter, type Lo
 import { RpcException } from '@nestjs/microservices';
 import { throwError } from 'rxjs';
 import { BusError, isRemoteError } from '@platform/messaging';
-import { AppError } from './app.errors.js';
-import { errorBody, type ErrorBody } from './error-body.js';
-import type { RequestWithId } from '../http/request-id.js';
+import { AppError, errorBody, MAX_JSON_DEPTH, type ErrorBody, type RequestWithId } from '@platform/common';
 
 interface ResolvedError {
   status: number;
@@ -20,6 +18,7 @@ const BODY_PARSER: Record<string, { status: number; code: string; message: strin
   'encoding.unsupported': { status: 415, code: 'unsupported_encoding', message: 'Unsupported content encoding' },
   'charset.unsupported': { status: 415, code: 'unsupported_charset', message: 'Unsupported charset' },
   'request.aborted': { status: 400, code: 'request_aborted', message: 'Request aborted by the client' },
+  'entity.too.deep': { status: 400, code: 'json_too_deep', message: `JSON nests deeper than ${MAX_JSON_DEPTH} levels` },
 };
 
 function messageOf(exception: HttpException): string {
@@ -32,11 +31,15 @@ function messageOf(exception: HttpException): string {
 
 export function resolveError(exception: unknown): ResolvedError {
   // Checked first: Nest may hand body-parser errors over wrapped, with the original as cause.
-  const parser = exception as { type?: string; cause?: { type?: string } } | null;
+  const parser = exception as { type?: string; field?: string | null; cause?: { type?: string; field?: string | null } } | null;
   const parserType = parser?.type ?? parser?.cause?.type;
-  if (parserType && BODY_PARSER[parserType]) return BODY_PARSER[parserType];
+  if (parserType && BODY_PARSER[parserType]) {
+    const field = parser?.field ?? parser?.cause?.field;
+    const known = BODY_PARSER[parserType];
+    return field ? { ...known, details: [{ field, message: `nests deeper than ${MAX_JSON_DEPTH} levels` }] } : known;
+  }
   if (exception instanceof AppError) {
-    return { status: exception.getStatus(), code: exception.code, message: messageOf(exception), details: exception.details };
+    return { status: exception.status, code: exception.code, message: exception.message, details: exception.details };
   }
   if (exception instanceof HttpException) {
     const status = exception.getStatus();

@@ -11,7 +11,7 @@ import {
 import { BusError } from '@platform/messaging';
 import { firstValueFrom, isObservable, type Observable } from 'rxjs';
 import { AllExceptionsFilter, resolveError } from './all-exceptions.filter.js';
-import { AppError, ValidationFailedError } from './app.errors.js';
+import { AppError, ValidationFailedError } from '@platform/common';
 
 type LogLevel = 'log' | 'error' | 'warn' | 'debug' | 'verbose';
 

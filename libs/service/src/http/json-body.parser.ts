@@ -1,0 +1,33 @@
+import { AsyncResource } from 'node:async_hooks';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { json } from 'express';
+import { findJsonDepthViolation, MAX_JSON_DEPTH } from '@platform/common';
+
+/** Raised from body-parser's `verify` hook; the error filter answers it with a 400 naming the field. */
+export class JsonTooDeepError extends Error {
+  readonly type = 'entity.too.deep';
+  readonly status = 400;
+
+  constructor(readonly field: string | null) {
+    super(`JSON nests deeper than ${MAX_JSON_DEPTH} levels${field ? ` in ${field}` : ''}`);
+  }
+}
+
+/**
+ * JSON bodies up to `limit` bytes, refused (400) when they nest deeper than MAX_JSON_DEPTH: the
+ * raw text is scanned before it is parsed, so nothing recursive downstream ever sees such a body.
+ * `next` keeps the request's context (request id, actor), which stream callbacks would lose.
+ */
+export function jsonBodyParser(limit: number) {
+  const parse = json({
+    limit,
+    type: ['application/json', 'application/*+json'],
+    verify: (_req, _res, buffer) => {
+      const violation = findJsonDepthViolation(buffer);
+      if (violation) throw new JsonTooDeepError(violation.field);
+    },
+  });
+  return (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void): void => {
+    parse(req as never, res as never, AsyncResource.bind(next));
+  };
+}
