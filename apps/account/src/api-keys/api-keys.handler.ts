@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import { AccountSubjects, type Envelope, type VerifyKeyRequest, type VerifyKeyResponse } from '@platform/messaging';
+import { MessagePattern } from '@nestjs/microservices';
+import { AccountSubjects, SystemPayload, VerifyKeyRequest, type SystemMessage, type VerifyKeyResponse } from '@platform/messaging';
 import { KeyVerificationService } from './key-verification.service.js';
 
 @Controller()
@@ -8,7 +8,7 @@ export class ApiKeysHandler {
   constructor(private readonly verification: KeyVerificationService) {}
 
   @MessagePattern(AccountSubjects.keysVerify)
-  verify(@Payload() message: Envelope<VerifyKeyRequest>): Promise<VerifyKeyResponse> {
-    return this.verification.verify(message?.data?.key);
+  verify(@SystemPayload(VerifyKeyRequest) { body }: SystemMessage<VerifyKeyRequest>): Promise<VerifyKeyResponse> {
+    return this.verification.verify(body.key);
   }
 }

@@ -13,17 +13,17 @@ export interface KeyListFilter {
 /** Every query on account.api_keys; callers pass a manager from TenantDb (RLS) or SystemDb. */
 export const apiKeysRepository = {
   async insert(m: EntityManager, key: NewApiKey): Promise<ApiKeyRow> {
-    const [row] = await m.query(
+    const [row] = await m.query<ApiKeyRow[]>(
       `insert into account.api_keys (tenant_id, environment_id, id, scope_id, name, type, mode, customer_id, scopes, prefix, key_hash, expires_at, created_by)
        values ($1, $2, $3, $4, $5, $6, $7, $4, $8, $9, $10, $11, $12)
        returning ${API_KEY_COLUMNS}`,
       [key.tenantId, key.environmentId, key.id, key.customerId, key.name, key.type, key.mode, key.scopes, key.prefix, key.hash, key.expiresAt, key.createdBy],
     );
-    return row as ApiKeyRow;
+    return row;
   },
 
   async get(m: EntityManager, id: string, forUpdate = false): Promise<ApiKeyRow | undefined> {
-    const rows = (await m.query(`select ${API_KEY_COLUMNS} from account.api_keys where id = $1 ${forUpdate ? 'for update' : ''}`, [id])) as ApiKeyRow[];
+    const rows = (await m.query<ApiKeyRow[]>(`select ${API_KEY_COLUMNS} from account.api_keys where id = $1 ${forUpdate ? 'for update' : ''}`, [id]));
     return rows[0];
   },
 
@@ -34,26 +34,32 @@ export const apiKeysRepository = {
     if (filter.dataPlaneId) f.add('environment_id = ?', filter.dataPlaneId);
     if (filter.afterId) f.add('id < ?', filter.afterId);
     const limit = f.param(filter.limit + 1);
-    return (await m.query(`select ${API_KEY_COLUMNS} from account.api_keys ${f.where} order by id desc limit ${limit}`, f.params)) as ApiKeyRow[];
+    return (await m.query<ApiKeyRow[]>(`select ${API_KEY_COLUMNS} from account.api_keys ${f.where} order by id desc limit ${limit}`, f.params));
   },
 
   async revoke(m: EntityManager, id: string): Promise<ApiKeyRow> {
     // TypeORM answers an UPDATE … RETURNING with [rows, count].
-    const [rows] = await m.query(`update account.api_keys set status = 'revoked', revoked_at = now(), grace_until = null where id = $1 returning ${API_KEY_COLUMNS}`, [id]);
-    return (rows as ApiKeyRow[])[0];
+    const [rows] = await m.query<[ApiKeyRow[], number]>(`update account.api_keys set status = 'revoked', revoked_at = now(), grace_until = null where id = $1 returning ${API_KEY_COLUMNS}`, [id]);
+    return rows[0];
   },
 
   async markRotated(m: EntityManager, id: string, replacedBy: string, graceUntil: Date | null): Promise<ApiKeyRow> {
-    const [rows] = await m.query(
+    const [rows] = await m.query<[ApiKeyRow[], number]>(
       `update account.api_keys set status = 'rotated', rotated_at = now(), replaced_by = $2, grace_until = $3 where id = $1 returning ${API_KEY_COLUMNS}`,
       [id, replacedBy, graceUntil],
     );
-    return (rows as ApiKeyRow[])[0];
+    return rows[0];
   },
 };
 
 /** The verification lookup: by hash, across tenants, so only through SystemDb. */
 export async function findKeyByHash(m: EntityManager, hash: Buffer): Promise<ApiKeyRow | undefined> {
-  const rows = (await m.query(`select ${API_KEY_COLUMNS} from account.api_keys where key_hash = $1`, [hash])) as ApiKeyRow[];
+  const rows = (await m.query<ApiKeyRow[]>(`select ${API_KEY_COLUMNS} from account.api_keys where key_hash = $1`, [hash]));
   return rows[0];
+}
+
+/** Active keys past their expiry date become expired, across tenants (SystemDb); answers their ids. */
+export async function expireDueKeys(m: EntityManager): Promise<string[]> {
+  const [rows] = (await m.query<[{ id: string }[], number]>(`update account.api_keys set status = 'expired' where status = 'active' and expires_at <= now() returning id`));
+  return rows.map((r) => r.id);
 }

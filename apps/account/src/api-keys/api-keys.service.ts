@@ -2,8 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { displayPrefix, forbidden, generateApiKey, hasScopes, type Principal } from '@platform/auth';
 import { decodeCursor, newId, toPage, type Page } from '@platform/common';
 import { TenantDb } from '@platform/db';
-import { AccountSubjects, Bus } from '@platform/messaging';
+import { AccountSubjects, Bus, messageContext } from '@platform/messaging';
 import type { EntityManager } from 'typeorm';
+import { customersRepository } from '../customers/customers.repository.js';
+import { environmentsRepository } from '../tenants/tenants.repository.js';
 import { toApiKeyResponse, type ApiKeyResponse, type ApiKeyRow } from './api-key.record.js';
 import { ApiKeyErrors } from './api-keys.errors.js';
 import { apiKeysRepository } from './api-keys.repository.js';
@@ -35,16 +37,13 @@ export class ApiKeysService {
     if (principal.scopeId && (dto.type !== 'customer' || customerId !== principal.scopeId)) throw forbidden();
 
     return this.db.run(principal, async (m) => {
-      const [plane] = (await m.query(`select mode from account.environments where id = $1`, [dataPlaneId])) as { mode: 'live' | 'test' }[];
-      if (!plane) throw ApiKeyErrors.dataPlaneNotFound();
-      if (customerId) {
-        const found = (await m.query(`select 1 from account.customers where id = $1`, [customerId])) as unknown[];
-        if (!found.length) throw ApiKeyErrors.customerNotFound();
-      }
+      const mode = await environmentsRepository.mode(m, dataPlaneId);
+      if (!mode) throw ApiKeyErrors.dataPlaneNotFound();
+      if (customerId && !(await customersRepository.get(m, customerId))) throw ApiKeyErrors.customerNotFound();
       return this.issue(m, principal, {
         name: dto.name,
         type: dto.type,
-        mode: plane.mode,
+        mode,
         customerId,
         scopes: [...new Set(dto.scopes)],
         expiresAt: dto.expires_at ? new Date(dto.expires_at) : null,
@@ -124,7 +123,7 @@ export class ApiKeysService {
 
   /** Answered only once NATS has the event, so the caller's next request anywhere already fails. */
   private async announce(keyIds: string[], principal: Principal): Promise<void> {
-    this.bus.emit(AccountSubjects.keysRevoked, { keyIds }, { requestId: '', tenantId: principal.tenantId, environmentId: principal.environmentId, actor: principal.subject });
+    this.bus.emit(AccountSubjects.keysRevoked, { keyIds }, messageContext(principal));
     await this.bus.connection.flush();
   }
 }

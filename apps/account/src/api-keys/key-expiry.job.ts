@@ -1,8 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { PeriodicJob } from '@platform/service';
+import { PeriodicJob, SERVICE_CONFIG } from '@platform/service';
 import { SystemDb } from '@platform/db';
-import { AccountSubjects, Bus } from '@platform/messaging';
-import { ACCOUNT_CONFIG, type AccountConfig } from '../config/account.config.js';
+import { AccountSubjects, Bus, messageContext } from '@platform/messaging';
+import { expireDueKeys } from './api-keys.repository.js';
+import type { AccountConfig } from '../config/account.config.js';
 
 /**
  * Keys change state when their date passes, not only when used: a sweep marks them expired and
@@ -14,7 +15,7 @@ export class KeyExpiryJob extends PeriodicJob {
   constructor(
     private readonly system: SystemDb,
     private readonly bus: Bus,
-    @Inject(ACCOUNT_CONFIG) config: AccountConfig,
+    @Inject(SERVICE_CONFIG) config: AccountConfig,
   ) {
     super({ name: 'KeyExpiryJob', intervalMs: config.KEY_EXPIRY_SWEEP_MS });
   }
@@ -24,15 +25,11 @@ export class KeyExpiryJob extends PeriodicJob {
   }
 
   async sweep(): Promise<number> {
-    const [rows] = (await this.system.run(
-      'expire API keys past their date',
-      (m) => m.query(`update account.api_keys set status = 'expired' where status = 'active' and expires_at <= now() returning id`),
-      'debug',
-    )) as [{ id: string }[], number];
-    if (rows.length) {
-      this.bus.emit(AccountSubjects.keysRevoked, { keyIds: rows.map((r) => r.id) }, { requestId: '', actor: 'system:key-expiry' });
-      this.logger.log(`expired ${rows.length} API key(s)`);
+    const keyIds = await this.system.run('expire API keys past their date', (m) => expireDueKeys(m), 'debug');
+    if (keyIds.length) {
+      this.bus.emit(AccountSubjects.keysRevoked, { keyIds }, messageContext(null, { actor: 'system:key-expiry' }));
+      this.logger.log(`expired ${keyIds.length} API key(s)`);
     }
-    return rows.length;
+    return keyIds.length;
   }
 }

@@ -1,8 +1,6 @@
 import { IsInt, Max, Min } from 'class-validator';
 import { ServiceConfig } from '@platform/common';
 
-export const ACCOUNT_CONFIG = Symbol('ACCOUNT_CONFIG');
-
 /** The account service's own settings, on top of every service's. */
 export class AccountConfig extends ServiceConfig {
   /** How often keys past their expiry date are marked expired. */

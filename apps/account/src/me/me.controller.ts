@@ -1,30 +1,14 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, RequireScopes, type Principal } from '@platform/auth';
-import { decodeCursor, type Page, toPage } from '@platform/common';
+import type { Page } from '@platform/common';
 import { PageQueryDto } from '@platform/service';
-import { TenantDb } from '@platform/db';
-
-interface OrganizationRow {
-  id: string;
-  name: string;
-  created_at: Date;
-}
-
-interface MemberRow {
-  user_id: string;
-  email: string;
-  name: string | null;
-  role: string;
-  team_id: string;
-  team_name: string;
-  joined_at: Date;
-}
+import { DirectoryService, type MemberResponse, type OrganizationResponse } from './directory.service.js';
 
 @ApiTags('account')
 @Controller('account')
 export class MeController {
-  constructor(private readonly db: TenantDb) {}
+  constructor(private readonly directory: DirectoryService) {}
 
   @Get('me')
   @RequireScopes()
@@ -41,31 +25,15 @@ export class MeController {
   @RequireScopes('account:read')
   @ApiOperation({ summary: 'Organizations of the tenant' })
   @ApiOkResponse({ schema: { example: { data: [{ id: '0194…', name: 'Acme', created_at: '2026-11-22T10:00:00.000Z' }], next_cursor: null } } })
-  async organizations(@CurrentPrincipal() p: Principal, @Query() query: PageQueryDto): Promise<Page<{ id: string; name: string; created_at: string }>> {
-    const after = decodeCursor(query.cursor, ['id'] as const);
-    const rows = (await this.db.run(p, (m) =>
-      m.query(`select id, name, created_at from account.organizations where ($1::uuid is null or id > $1) order by id limit $2`, [after?.id ?? null, query.limit + 1]),
-    )) as OrganizationRow[];
-    return toPage(rows, query.limit, (r) => ({ ...r, created_at: r.created_at.toISOString() }), (r) => ({ id: r.id }));
+  organizations(@CurrentPrincipal() p: Principal, @Query() query: PageQueryDto): Promise<Page<OrganizationResponse>> {
+    return this.directory.organizations(p, query);
   }
 
   @Get('team/members')
   @RequireScopes('account:read')
   @ApiOperation({ summary: 'Members of the tenant\'s teams' })
   @ApiOkResponse({ schema: { example: { data: [{ user_id: '0194…', email: 'owner@acme.test', name: null, role: 'owner', team_id: '0194…', team_name: 'Default', joined_at: '2026-11-22T10:00:00.000Z' }], next_cursor: null } } })
-  async members(@CurrentPrincipal() p: Principal, @Query() query: PageQueryDto) {
-    const after = decodeCursor(query.cursor, ['team', 'user'] as const);
-    const rows = (await this.db.run(p, (m) =>
-      m.query(
-        `select tm.user_id, u.email, u.name, tm.role, t.id as team_id, t.name as team_name, tm.created_at as joined_at
-           from account.team_members tm
-           join account.teams t on t.tenant_id = tm.tenant_id and t.id = tm.team_id
-           join account.users u on u.id = tm.user_id
-          where ($1::uuid is null or (tm.team_id, tm.user_id) > ($1::uuid, $2::uuid))
-          order by tm.team_id, tm.user_id limit $3`,
-        [after?.team ?? null, after?.user ?? null, query.limit + 1],
-      ),
-    )) as MemberRow[];
-    return toPage(rows, query.limit, (r) => ({ ...r, joined_at: r.joined_at.toISOString() }), (r) => ({ team: r.team_id, user: r.user_id }));
+  members(@CurrentPrincipal() p: Principal, @Query() query: PageQueryDto): Promise<Page<MemberResponse>> {
+    return this.directory.members(p, query);
   }
 }

@@ -1,11 +1,9 @@
 import { Body, Controller, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentSystemPrincipal, SystemRoute, forbidden, type SystemPrincipal } from '@platform/auth';
-import { AppError } from '@platform/common';
-import { SystemDb } from '@platform/db';
-import { KeyHasher } from '../api-keys/key-hasher.js';
+import { CurrentSystemPrincipal, SystemRoute, type SystemPrincipal } from '@platform/auth';
 import { CreateTenantRequestDto, SignupRequestDto } from './dto/create-tenant.request.dto.js';
-import { provisionTenant, type ProvisionedTenant } from './tenant-provisioning.js';
+import type { ProvisionedTenant } from './tenant-provisioning.js';
+import { TenantsService } from './tenants.service.js';
 
 const EXAMPLE = {
   tenant_id: '0194…',
@@ -19,18 +17,14 @@ const EXAMPLE = {
 @ApiTags('tenants')
 @Controller('account')
 export class TenantsController {
-  constructor(
-    private readonly system: SystemDb,
-    private readonly hasher: KeyHasher,
-  ) {}
+  constructor(private readonly tenants: TenantsService) {}
 
   @Post('tenants')
   @SystemRoute()
   @ApiOperation({ summary: 'Initial tenant creation (platform admin token): the tenant, its owner, data planes and one live and one test key' })
   @ApiCreatedResponse({ schema: { example: { ...EXAMPLE, live_key: 'sv_live_…', test_key: 'sv_test_…' } } })
   create(@CurrentSystemPrincipal() caller: SystemPrincipal, @Body() body: CreateTenantRequestDto): Promise<ProvisionedTenant> {
-    if (caller.kind !== 'admin') throw forbidden();
-    return this.system.run(`create tenant '${body.name}'`, (m) => provisionTenant(m, this.hasher, { name: body.name, ownerEmail: body.owner_email, withKeys: true }));
+    return this.tenants.create(caller, body.name, body.owner_email);
   }
 
   @Post('signup')
@@ -38,10 +32,6 @@ export class TenantsController {
   @ApiOperation({ summary: 'Signup: a signed-in user (JWT, no X-SELECTED-TENANT) creates a tenant it owns' })
   @ApiCreatedResponse({ schema: { example: EXAMPLE } })
   signup(@CurrentSystemPrincipal() caller: SystemPrincipal, @Body() body: SignupRequestDto): Promise<ProvisionedTenant> {
-    if (caller.kind !== 'user') throw forbidden();
-    if (!caller.email) throw new AppError('email_required', 400, 'The token carries no email claim; signup needs one');
-    return this.system.run(`signup of user ${caller.subject}`, (m) =>
-      provisionTenant(m, this.hasher, { name: body.tenant_name, ownerEmail: caller.email!, ownerUserId: caller.subject, withKeys: false }),
-    );
+    return this.tenants.signup(caller, body.tenant_name);
   }
 }

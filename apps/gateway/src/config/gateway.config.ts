@@ -1,19 +1,13 @@
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsString, Matches, Max, Min } from 'class-validator';
-import { ConfigError, SERVICE_NAMES, SERVICES, envStem, loadConfig, toBoolean, type ServiceName } from '@platform/common';
+import { IsBoolean, IsInt, Matches, Max, Min } from 'class-validator';
+import { ConfigError, ProcessConfig, SERVICE_NAMES, SERVICES, envStem, loadConfig, toBoolean, type ServiceName } from '@platform/common';
 
 /** Gateway settings; the upstream of each service comes from `<NAME>_URL` (see upstreamUrls). */
-export class GatewayConfig {
-  @IsString()
-  HOST: string = '127.0.0.1';
-
+export class GatewayConfig extends ProcessConfig {
   @IsInt()
   @Min(1)
   @Max(65535)
   GATEWAY_PORT: number = 8080;
-
-  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
-  LOG_LEVEL: string = 'info';
 
   /** A service that has not answered by then gets the client a 504. */
   @IsInt()
@@ -26,18 +20,7 @@ export class GatewayConfig {
 
   @IsInt()
   @Min(1024)
-  BODY_LIMIT_BYTES: number = 10 * 1024 * 1024;
-
-  @IsInt()
-  @Min(1024)
   UPLOAD_LIMIT_BYTES: number = 100 * 1024 * 1024;
-
-  @IsInt()
-  @Min(0)
-  SHUTDOWN_TIMEOUT_MS: number = 10_000;
-
-  @IsIn(['development', 'production', 'test'])
-  NODE_ENV: string = 'development';
 
   /** Rate-limit counters, shared by every gateway replica. */
   @Matches(/^rediss?:\/\/\S+$/, { message: 'must be a redis:// or rediss:// URL' })

@@ -11,7 +11,7 @@ export class ConfigError extends Error {
 
 function describe(error: ValidationError, env: Record<string, unknown>): string {
   const value = env[error.property];
-  const shown = value === undefined ? 'not set' : `got '${String(value)}'`;
+  const shown = value === undefined ? 'not set' : `got '${typeof value === 'string' ? value : JSON.stringify(value)}'`;
   const rules = Object.values(error.constraints ?? {})
     .map((rule) => (rule.startsWith(`${error.property} `) ? rule.slice(error.property.length + 1) : rule))
     .join('; ');

@@ -15,11 +15,32 @@ export const toBoolean = ({ obj, key }: { obj: Record<string, unknown>; key: str
   return raw;
 };
 
-/** Settings every service reads. Names are the environment variables (README lists them). */
-export class ServiceConfig {
+/**
+ * Settings every process reads, the gateway included; each declares them once here. Names are
+ * the environment variables (docs/configuration.md lists them).
+ */
+export class ProcessConfig {
   @IsString()
   HOST: string = '127.0.0.1';
 
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  LOG_LEVEL: string = 'info';
+
+  @IsInt()
+  @Min(0)
+  @Max(600_000)
+  SHUTDOWN_TIMEOUT_MS: number = 10_000;
+
+  @IsInt()
+  @Min(1024)
+  BODY_LIMIT_BYTES: number = 10 * 1024 * 1024;
+
+  @IsIn(['development', 'production', 'test'])
+  NODE_ENV: string = 'development';
+}
+
+/** Settings every service reads, on top of every process's. */
+export class ServiceConfig extends ProcessConfig {
   @IsInt()
   @Min(1)
   @Max(65535)
@@ -35,29 +56,14 @@ export class ServiceConfig {
   @Matches(/^[a-z0-9_-]{0,40}$/, { message: 'must be up to 40 of a-z, 0-9, _ and -' })
   NATS_NAMESPACE: string = '';
 
-  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
-  LOG_LEVEL: string = 'info';
-
   @Transform(toBoolean)
   @IsBoolean()
   DOCS_PUBLIC: boolean = false;
 
   @IsInt()
-  @Min(0)
-  @Max(600_000)
-  SHUTDOWN_TIMEOUT_MS: number = 10_000;
-
-  @IsInt()
-  @Min(1024)
-  BODY_LIMIT_BYTES: number = 10 * 1024 * 1024;
-
-  @IsInt()
   @Min(1)
   @Max(200)
   DATABASE_POOL_SIZE: number = 10;
-
-  @IsIn(['development', 'production', 'test'])
-  NODE_ENV: string = 'development';
 
   /** Identity provider for bearer JWTs: a JWKS URL, or an issuer whose OIDC discovery names one. */
   @ValidateIf((c: ServiceConfig) => c.JWT_JWKS_URL !== '')

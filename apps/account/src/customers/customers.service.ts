@@ -1,0 +1,65 @@
+import { Injectable } from '@nestjs/common';
+import { decodeCursor, isUuid, newId, toPage } from '@platform/common';
+import { TenantDb, type TenantContext } from '@platform/db';
+import type { CreateCustomerRequest, CustomerPage, CustomerRecord, ListCustomersRequest, UpdateCustomerRequest } from '@platform/messaging';
+import { CustomerErrors, isForeignKeyViolation, isUniqueViolation } from './customers.errors.js';
+import { customersRepository, toCustomerRecord } from './customers.repository.js';
+
+/** Customers are tenancy, so account stores them; the portal service serves them over HTTP. */
+@Injectable()
+export class CustomersService {
+  constructor(private readonly db: TenantDb) {}
+
+  /** Does this scope exist in the tenant's environment? Asked tenant-wide, whatever the caller's scope. */
+  async exists(ctx: TenantContext, customerId: string): Promise<boolean> {
+    if (!isUuid(customerId)) return false;
+    const row = await this.db.run({ ...ctx, scopeId: null }, (m) => customersRepository.get(m, customerId));
+    return row !== undefined;
+  }
+
+  async create(ctx: TenantContext, body: CreateCustomerRequest): Promise<CustomerRecord> {
+    if (ctx.scopeId) throw CustomerErrors.forbidden();
+    try {
+      const row = await this.db.run(ctx, (m) => customersRepository.insert(m, ctx.tenantId, ctx.environmentId, newId(), body.name, body.external_id ?? null, body.metadata ?? {}));
+      return toCustomerRecord(row);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw CustomerErrors.duplicateExternalId();
+      throw error;
+    }
+  }
+
+  async list(ctx: TenantContext, query: ListCustomersRequest): Promise<CustomerPage> {
+    const after = decodeCursor(query.cursor, ['id'] as const);
+    const rows = await this.db.run(ctx, (m) => customersRepository.list(m, after ? String(after.id) : null, query.external_id, query.limit));
+    return toPage(rows, query.limit, toCustomerRecord, (r) => ({ id: r.id }));
+  }
+
+  async get(ctx: TenantContext, id: string): Promise<CustomerRecord> {
+    const row = await this.db.run(ctx, (m) => customersRepository.get(m, id));
+    if (!row) throw CustomerErrors.notFound();
+    return toCustomerRecord(row);
+  }
+
+  async update(ctx: TenantContext, { id, ...changes }: UpdateCustomerRequest): Promise<CustomerRecord> {
+    try {
+      const row = await this.db.run(ctx, (m) => customersRepository.update(m, id, changes));
+      if (!row) throw CustomerErrors.notFound();
+      return toCustomerRecord(row);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw CustomerErrors.duplicateExternalId();
+      throw error;
+    }
+  }
+
+  async delete(ctx: TenantContext, id: string): Promise<{ deleted: true }> {
+    if (ctx.scopeId) throw CustomerErrors.forbidden();
+    try {
+      const deleted = await this.db.run(ctx, (m) => customersRepository.delete(m, id));
+      if (!deleted) throw CustomerErrors.notFound();
+      return { deleted: true };
+    } catch (error) {
+      if (isForeignKeyViolation(error)) throw CustomerErrors.inUse();
+      throw error;
+    }
+  }
+}

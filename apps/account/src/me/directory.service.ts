@@ -1,0 +1,31 @@
+import { Injectable } from '@nestjs/common';
+import type { Principal } from '@platform/auth';
+import { decodeCursor, toPage, type Page } from '@platform/common';
+import { TenantDb } from '@platform/db';
+import type { PageQueryDto } from '@platform/service';
+import { directoryRepository, type MemberRow } from './directory.repository.js';
+
+export interface OrganizationResponse {
+  id: string;
+  name: string;
+  created_at: string;
+}
+
+export type MemberResponse = Omit<MemberRow, 'joined_at'> & { joined_at: string };
+
+@Injectable()
+export class DirectoryService {
+  constructor(private readonly db: TenantDb) {}
+
+  async organizations(principal: Principal, query: PageQueryDto): Promise<Page<OrganizationResponse>> {
+    const after = decodeCursor(query.cursor, ['id'] as const);
+    const rows = await this.db.run(principal, (m) => directoryRepository.organizations(m, after ? String(after.id) : null, query.limit));
+    return toPage(rows, query.limit, (r) => ({ ...r, created_at: r.created_at.toISOString() }), (r) => ({ id: r.id }));
+  }
+
+  async members(principal: Principal, query: PageQueryDto): Promise<Page<MemberResponse>> {
+    const after = decodeCursor(query.cursor, ['team', 'user'] as const);
+    const rows = await this.db.run(principal, (m) => directoryRepository.members(m, after ? { team: String(after.team), user: String(after.user) } : null, query.limit));
+    return toPage(rows, query.limit, (r) => ({ ...r, joined_at: r.joined_at.toISOString() }), (r) => ({ team: r.team_id, user: r.user_id }));
+  }
+}

@@ -1,0 +1,10 @@
+import { Module } from '@nestjs/common';
+import { DirectoryService } from './directory.service.js';
+import { MeController } from './me.controller.js';
+
+/** The caller, and the organizations and team members of its tenant. */
+@Module({
+  controllers: [MeController],
+  providers: [DirectoryService],
+})
+export class MeModule {}
