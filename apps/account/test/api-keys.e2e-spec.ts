@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from '@jest/globals';
 import { call, createTenant, e2eEnvironment, withKey, type TestTenant } from '@platform/testing';
 
 const env = e2eEnvironment();
-type Body = Record<string, unknown> & { data?: Record<string, unknown>[]; key?: string; id?: string; status?: string };
+type Body = Record<string, unknown> & { data?: Record<string, unknown>[]; key?: string; id?: string; status?: string; details?: { field: string; message: string }[] };
 const gw = (path: string, request?: Parameters<typeof call>[2]) => call<Body>(env.gatewayUrl, path, request);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -195,6 +195,12 @@ describe('API keys end to end', () => {
     expect(byEndpoint.body.data).toHaveLength(2);
     const future = await gw(`/account/audit-logs?key_name=${encodeURIComponent(name)}&from=${new Date(Date.now() + 60_000).toISOString()}&to=${new Date(Date.now() + 120_000).toISOString()}`, { headers: withKey(a.test_key) });
     expect(future.body.data).toEqual([]);
+    // A window that simply holds nothing is an empty page: a future `from` with `to` left to default to now.
+    const fromFuture = await gw(`/account/audit-logs?from=${new Date(Date.now() + 3_600_000).toISOString()}`, { headers: withKey(a.test_key) });
+    expect([fromFuture.status, fromFuture.body.data]).toEqual([200, []]);
+    // Only an explicit `to` before `from` is the client's mistake, and the error names `to`.
+    const backwards = await gw(`/account/audit-logs?from=2026-11-02T00:00:00Z&to=2026-11-01T00:00:00Z`, { headers: withKey(a.test_key) });
+    expect([backwards.status, backwards.body.details]).toEqual([400, [{ field: 'to', message: 'must not be before from' }]]);
     const usage = await gw(`/account/api-keys/${audited.id}/usage`, { headers: withKey(a.test_key) });
     expect(usage.body).toMatchObject({ key_id: audited.id, total: 3, success: 2, error: 1, by_endpoint: expect.arrayContaining([{ endpoint: '/account/me', count: 2 }]) });
     expect((await gw(`/account/api-keys/${audited.id}`, { headers: withKey(a.test_key) })).body.last_used_at).toEqual(expect.any(String));
