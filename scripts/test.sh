@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# `npm test`: install, build, then every test (unit, integration against real PostgreSQL and
-# NATS, end-to-end through the gateway). Extra arguments go to Jest (e.g. --selectProjects unit).
+# `npm test`: install, build, the static checks (import cycles, lint, formatting), then every test
+# (unit, integration against real PostgreSQL and NATS, end-to-end through the gateway). Extra
+# arguments go to Jest (e.g. --selectProjects unit).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-and-build.sh
+bash scripts/check.sh
 echo "==> running tests"
 NODE_OPTIONS="--experimental-vm-modules --disable-warning=ExperimentalWarning ${NODE_OPTIONS:-}" exec npx jest "$@"

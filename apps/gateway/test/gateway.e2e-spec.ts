@@ -100,7 +100,7 @@ describe('gateway and services, end to end', () => {
           },
         }),
         duplex: 'half',
-      } as RequestInit);
+      });
     const small = await chunked(['{"name":', '"x"}']);
     expect(small.status).toBe(401);
     const big = await chunked(Array.from({ length: 11 }, () => 'a'.repeat(1024 * 1024))).catch(() => undefined);

@@ -99,11 +99,11 @@ describe('data tables on real PostgreSQL, as the application role', () => {
 
   it("returns nothing and changes nothing when another tenant names A's physical table directly", async () => {
     const leaked = `storage_data.${physicalA}`;
-    const seen = await db.run(b, (m) => m.query(`select count(*)::int as n from ${leaked}`));
+    const seen = await db.run(b, (m) => m.query<{ n: number }[]>(`select count(*)::int as n from ${leaked}`));
     expect(seen).toEqual([{ n: 0 }]);
-    const [, updated] = (await db.run(b, (m) => m.query(`update ${leaked} set c1 = 'hijacked'`))) as [unknown, number];
+    const [, updated] = await db.run(b, (m) => m.query<[unknown, number]>(`update ${leaked} set c1 = 'hijacked'`));
     expect(updated).toBe(0);
-    const [, deleted] = (await db.run(b, (m) => m.query(`delete from ${leaked}`))) as [unknown, number];
+    const [, deleted] = await db.run(b, (m) => m.query<[unknown, number]>(`delete from ${leaked}`));
     expect(deleted).toBe(0);
     // Writing B's own tenant id into A's table breaks its pinning check; A's id breaks RLS.
     const asB = status(db.run(b, (m) => m.query(`insert into ${leaked} (tenant_id, environment_id, id, c1) values ($1, $2, $3, 'x')`, [b.tenantId, b.environmentId, randomUUID()])));
@@ -123,10 +123,10 @@ describe('data tables on real PostgreSQL, as the application role', () => {
 
   it("shows the catalogs only generated names: no tenant's table or column names, no statistics", async () => {
     const result = await db.run(b, async (m) => ({
-      relations: (await m.query(`select c.relname from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'storage_data' and c.relkind = 'r'`)) as { relname: string }[],
-      columns: (await m.query(`select a.attname from pg_attribute a join pg_class c on c.oid = a.attrelid where c.relname = $1 and a.attnum > 0`, [physicalA])) as { attname: string }[],
-      stats: (await m.query(`select * from pg_stats where schemaname = 'storage_data'`)) as unknown[],
-      catalogue: (await m.query(`select name, tenant_id from storage.data_tables`)) as { tenant_id: string }[],
+      relations: (await m.query<{ relname: string }[]>(`select c.relname from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'storage_data' and c.relkind = 'r'`)),
+      columns: (await m.query<{ attname: string }[]>(`select a.attname from pg_attribute a join pg_class c on c.oid = a.attrelid where c.relname = $1 and a.attnum > 0`, [physicalA])),
+      stats: (await m.query<unknown[]>(`select * from pg_stats where schemaname = 'storage_data'`)),
+      catalogue: (await m.query<{ tenant_id: string }[]>(`select name, tenant_id from storage.data_tables`)),
     }));
     expect(result.relations.every((r) => /^t_[0-9a-f]{32}$/.test(r.relname))).toBe(true);
     expect(result.columns.map((c) => c.attname)).toEqual(['tenant_id', 'environment_id', 'scope_id', 'id', 'created_at', 'updated_at', 'c1', 'c2', 'c3']);

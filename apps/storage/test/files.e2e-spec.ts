@@ -1,154 +1,10 @@
-import { createCipheriv, createHash, randomUUID } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { createHash, randomUUID } from 'node:crypto';
+import { existsSync, rmSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import { request } from 'node:http';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Bus, BusError, StorageSubjects, configureNamespace, connectNats, type Envelope, type FileUploadedEvent } from '@platform/messaging';
-import { call, createTenant, e2eEnvironment, withKey, type TestTenant } from '@platform/testing';
-
-const env = e2eEnvironment();
-const storageEnv = env.serviceEnv.storage;
-type Body = Record<string, unknown> & { data?: Record<string, unknown>[]; next_cursor?: string | null; id?: string };
-const gw = (path: string, request?: Parameters<typeof call>[2]) => call<Body>(env.gatewayUrl, path, request);
-
-const MiB = 1024 * 1024;
-const UPLOAD_LIMIT = Number(storageEnv.UPLOAD_LIMIT_BYTES ?? process.env.UPLOAD_LIMIT_BYTES ?? 100 * MiB);
-// Services run in the directory the test runner started in (the repo root), like this process.
-const STORAGE_DIR = resolve(storageEnv.STORAGE_LOCAL_DIR ?? process.env.STORAGE_LOCAL_DIR ?? '.data/files');
-/** A 1×1 PNG. */
-const PNG = Buffer.from(
-  '89504e470d0a1a0a0000000d4948445200000001000000010806000000' + '1f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d605a40000000049454e44ae426082',
-  'hex',
-);
-
-const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Deterministic pseudo-random 1 MiB chunks (AES-CTR keystream): any slice can be recomputed instead of kept. */
-function chunkOf(index: number): Buffer {
-  const iv = Buffer.alloc(16);
-  iv.writeUInt32BE(index, 12);
-  return createCipheriv('aes-128-ctr', Buffer.alloc(16, 7), iv).update(Buffer.alloc(MiB));
-}
-
-/** A multipart body produced as it is sent, so the test never holds the file; its length is known up front. */
-function multipartStream(size: number, chunks: () => Iterable<Buffer>, filename = 'big.bin') {
-  const boundary = `----e2e${randomUUID()}`;
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`);
-  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  function* parts() {
-    yield head;
-    yield* chunks();
-    yield tail;
-  }
-  return { parts, length: head.length + size + tail.length, contentType: `multipart/form-data; boundary=${boundary}` };
-}
-
-/**
- * Sends a streamed multipart body with node:http: with its Content-Length (as curl sends a file),
- * or chunked. Stops sending once the answer has arrived (a 413 comes before the body is done).
- */
-function uploadStream(key: string, body: ReturnType<typeof multipartStream>, options: { base?: string; chunked?: boolean } = {}): Promise<{ status: number; body: Body }> {
-  return new Promise((resolveUpload, rejectUpload) => {
-    const source = Readable.from(body.parts());
-    const headers: Record<string, string> = { ...withKey(key), 'content-type': body.contentType };
-    if (!options.chunked) headers['content-length'] = String(body.length);
-    const req = request(`${options.base ?? env.gatewayUrl}/storage/files/upload`, { method: 'POST', headers }, (res) => {
-      const received: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => received.push(chunk));
-      res.on('end', () => {
-        source.destroy();
-        const text = Buffer.concat(received).toString('utf8');
-        resolveUpload({ status: res.statusCode ?? 0, body: (text.startsWith('{') ? JSON.parse(text) : {}) as Body });
-      });
-      res.on('error', rejectUpload);
-    });
-    req.setTimeout(60_000, () => req.destroy(new Error('upload timed out')));
-    req.on('error', rejectUpload);
-    // Writing may fail once the server has answered and closed; the answer is what counts.
-    pipeline(source, req).catch(() => undefined);
-  });
-}
-
-async function upload(key: string, form: FormData, headers: Record<string, string> = {}) {
-  const res = await fetch(`${env.gatewayUrl}/storage/files/upload`, { method: 'POST', headers: { ...withKey(key), ...headers }, body: form, signal: AbortSignal.timeout(30_000) });
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, body: (text.startsWith('{') ? JSON.parse(text) : {}) as Body };
-}
-
-function fileForm(content: Buffer | string, filename = 'file.bin', type = 'application/octet-stream', fields: Record<string, string> = {}) {
-  const form = new FormData();
-  for (const [name, value] of Object.entries(fields)) form.append(name, value);
-  form.append('file', new Blob([typeof content === 'string' ? Buffer.from(content) : content], { type }), filename);
-  return form;
-}
-
-/** Reads a download as a stream, hashing it; never holds it. */
-async function download(key: string, id: string, headers: Record<string, string> = {}, base = env.gatewayUrl) {
-  const res = await fetch(`${base}/storage/files/${id}/content`, { headers: { ...withKey(key), ...headers }, signal: AbortSignal.timeout(60_000) });
-  const hash = createHash('sha256');
-  let size = 0;
-  let kept: Buffer[] = [];
-  let error: unknown;
-  try {
-    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-      hash.update(chunk);
-      size += chunk.length;
-      if (size <= 4 * MiB) kept.push(Buffer.from(chunk));
-    }
-  } catch (e) {
-    error = e;
-  }
-  if (size > 4 * MiB) kept = [];
-  return { status: res.status, headers: res.headers, size, sha256: hash.digest('hex'), bytes: Buffer.concat(kept), error };
-}
-
-function storagePid(): number {
-  const file = readdirSync(env.pidDir).find((f) => /^storage\.\d+\.pid$/.test(f));
-  if (!file) throw new Error(`no storage pid file in ${env.pidDir}`);
-  return Number(file.split('.')[1]);
-}
-
-function rss(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
-  return Number(/(\d+)/.exec(line ?? '')?.[1] ?? 0) * 1024;
-}
-
-/** The storage process's peak RSS while `work` runs, sampled every 25 ms. */
-async function peakRss<T>(work: () => Promise<T>): Promise<{ result: T; before: number; peak: number }> {
-  const pid = storagePid();
-  const before = rss(pid);
-  let peak = before;
-  const timer = setInterval(() => (peak = Math.max(peak, rss(pid))), 25);
-  try {
-    const result = await work();
-    peak = Math.max(peak, rss(pid));
-    return { result, before, peak };
-  } finally {
-    clearInterval(timer);
-  }
-}
-
-const objectsOf = (tenant: TestTenant) => {
-  const dir = join(STORAGE_DIR, tenant.tenant_id);
-  return existsSync(dir) ? readdirSync(dir) : [];
-};
-
-async function eventually(check: () => boolean, ms = 3000): Promise<boolean> {
-  for (const end = Date.now() + ms; Date.now() < end; await sleep(50)) if (check()) return true;
-  return check();
-}
-
-/** Tenants made here; their objects are removed afterwards (the run's database is dropped, the files would stay). */
-const tenants: TestTenant[] = [];
-async function tenant(name: string): Promise<TestTenant> {
-  const made = await createTenant(env.gatewayUrl, env.adminToken, name);
-  tenants.push(made);
-  return made;
-}
+import { withKey, type TestTenant } from '@platform/testing';
+import { env, gw, type Body, MiB, UPLOAD_LIMIT, STORAGE_DIR, PNG, sha256, chunkOf, multipartStream, uploadStream, upload, fileForm, download, peakRss, objectsOf, eventually, tenants, tenant } from './files.helpers.js';
 
 describe('files end to end', () => {
   let a: TestTenant;
@@ -269,19 +125,19 @@ describe('files end to end', () => {
     const all = await gw('/storage/files', { headers: withKey(t.test_key) });
     expect(ids(all)).toEqual(made.map((f) => f.id).reverse());
     // `_` in a prefix is a character, not a wildcard.
-    expect(ids(await gw('/storage/files?name=reports/', { headers: withKey(t.test_key) }))).toEqual([made[1]!.id, made[0]!.id]);
-    expect(ids(await gw('/storage/files?name=reports_', { headers: withKey(t.test_key) }))).toEqual([made[3]!.id]);
-    expect(ids(await gw('/storage/files?content_type=image/png', { headers: withKey(t.test_key) }))).toEqual([made[2]!.id]);
+    expect(ids(await gw('/storage/files?name=reports/', { headers: withKey(t.test_key) }))).toEqual([made[1].id, made[0].id]);
+    expect(ids(await gw('/storage/files?name=reports_', { headers: withKey(t.test_key) }))).toEqual([made[3].id]);
+    expect(ids(await gw('/storage/files?content_type=image/png', { headers: withKey(t.test_key) }))).toEqual([made[2].id]);
     // Bounds are exclusive, and a created_at read back is exact (milliseconds, as shown).
-    const bound = String(made[1]!.created_at);
+    const bound = String(made[1].created_at);
     const newestFirst = (keep: (at: number) => boolean) => made.filter((f) => keep(Date.parse(String(f.created_at)))).map((f) => f.id).reverse();
     expect(ids(await gw(`/storage/files?created_after=${encodeURIComponent(bound)}`, { headers: withKey(t.test_key) }))).toEqual(newestFirst((at) => at > Date.parse(bound)));
     expect(ids(await gw(`/storage/files?created_before=${encodeURIComponent(bound)}`, { headers: withKey(t.test_key) }))).toEqual(newestFirst((at) => at < Date.parse(bound)));
-    expect(newestFirst((at) => at > Date.parse(bound))).not.toContain(made[1]!.id);
+    expect(newestFirst((at) => at > Date.parse(bound))).not.toContain(made[1].id);
     const page = await gw('/storage/files?limit=3', { headers: withKey(t.test_key) });
     expect(page.body.data).toHaveLength(3);
     const rest = await gw(`/storage/files?limit=3&cursor=${String(page.body.next_cursor)}`, { headers: withKey(t.test_key) });
-    expect(ids(rest)).toEqual([made[0]!.id]);
+    expect(ids(rest)).toEqual([made[0].id]);
     expect(rest.body.next_cursor).toBeNull();
   });
 
@@ -399,45 +255,5 @@ describe('files end to end', () => {
     const reader = await gw('/account/api-keys', { headers: withKey(a.test_key), body: { name: 'files-reader', type: 'tenant', scopes: ['storage:read'], data_plane_id: a.sandbox_data_plane_id } });
     expect((await upload(reader.body.key as string, fileForm('x'))).status).toBe(403);
     expect((await gw(`/storage/files/${id}`, { headers: withKey(reader.body.key as string) })).status).toBe(200);
-  });
-
-  describe('workflow steps over NATS', () => {
-    let bus: Bus;
-    const events: Envelope<FileUploadedEvent>[] = [];
-    const context = (tenant: TestTenant) => ({ requestId: `e2e-${randomUUID()}`, actor: 'e2e', tenantId: tenant.tenant_id, environmentId: tenant.sandbox_data_plane_id });
-    const statusOf = (request: Promise<unknown>) => request.then(() => 200, (error: unknown) => (error instanceof BusError ? error.remote?.status : undefined));
-
-    beforeAll(async () => {
-      configureNamespace(storageEnv.NATS_NAMESPACE ?? '');
-      bus = new Bus(await connectNats({ url: storageEnv.NATS_URL ?? process.env.NATS_URL ?? 'nats://127.0.0.1:4222', name: 'files-e2e' }));
-      bus.subscribeAll(StorageSubjects.fileUploaded, (event) => events.push(event));
-      await bus.connection.flush();
-    });
-
-    afterAll(async () => {
-      await bus?.connection.close();
-    });
-
-    it('writes base64 content, announces it, and reads it back; other tenants and big files are refused', async () => {
-      const content = Buffer.from('step output,42\n');
-      const written = await bus.request(StorageSubjects.filesWrite, { name: 'step.csv', contentType: 'text/csv', contentBase64: content.toString('base64') }, context(a));
-      expect(written).toMatchObject({ name: 'step.csv', size: content.length, contentType: 'text/plain', checksum: sha256(content) });
-      expect(await eventually(() => events.some((e) => e.data.fileId === written.fileId))).toBe(true);
-      expect(events.find((e) => e.data.fileId === written.fileId)).toMatchObject({ context: { tenantId: a.tenant_id }, data: { name: 'step.csv', size: content.length, contentType: 'text/plain' } });
-
-      const read = await bus.request(StorageSubjects.filesRead, { fileId: written.fileId }, context(a));
-      expect(read).toEqual({ fileId: written.fileId, name: 'step.csv', contentType: 'text/plain', size: content.length, contentBase64: content.toString('base64') });
-      // The HTTP API sees the same file.
-      expect((await gw(`/storage/files/${written.fileId}`, { headers: withKey(a.test_key) })).status).toBe(200);
-
-      const statuses = await Promise.all([
-        statusOf(bus.request(StorageSubjects.filesRead, { fileId: written.fileId, maxBytes: 4 }, context(a))),
-        statusOf(bus.request(StorageSubjects.filesRead, { fileId: written.fileId }, context(b))),
-        statusOf(bus.request(StorageSubjects.filesRead, { fileId: 'nope' }, context(a))),
-        statusOf(bus.request(StorageSubjects.filesWrite, { name: 'x', contentBase64: 'not base64!' }, context(a))),
-        statusOf(bus.request(StorageSubjects.filesWrite, { name: 'x', contentBase64: '' }, { requestId: 'e2e' })),
-      ]);
-      expect(statuses).toEqual([413, 404, 400, 400, 400]);
-    });
   });
 });

@@ -192,7 +192,7 @@ describe('secrets end to end', () => {
     });
   });
 
-  it('never writes a value to the service logs', async () => {
+  it('never writes a value to the service logs', () => {
     const dir = join(tmpdir(), `platform-e2e-logs-${env.databaseName}`);
     for (const name of ['storage', 'gateway']) {
       const file = join(dir, `${name}.log`);

@@ -96,14 +96,14 @@ export class CredentialsAuthenticator extends Authenticator implements OnModuleI
   private async fromApiKey(key: string, request: CredentialsRequest): Promise<Principal> {
     // A malformed key or a bad checksum fails here, without a message or a database read.
     if (!parseApiKey(key)) throw unauthorized();
-    const verified = await this.verify(key, request);
+    const verified = await this.verify(key);
     const scopeHeader = header(request, 'x-scope-key');
     let scopeId: string | null;
     if (verified.type === 'customer') {
       if (scopeHeader !== undefined && scopeHeader !== verified.customerId) throw forbidden();
       scopeId = verified.customerId;
     } else {
-      scopeId = scopeHeader === undefined ? null : await this.customerScope(scopeHeader, verified.tenantId, verified.environmentId, request);
+      scopeId = scopeHeader === undefined ? null : await this.customerScope(scopeHeader, verified.tenantId, verified.environmentId);
     }
     return {
       tenantId: verified.tenantId,
@@ -117,7 +117,7 @@ export class CredentialsAuthenticator extends Authenticator implements OnModuleI
     };
   }
 
-  private async verify(key: string, request: CredentialsRequest): Promise<VerifiedKey> {
+  private async verify(key: string): Promise<VerifiedKey> {
     const hash = createHash('sha256').update(key).digest('base64url');
     let result = this.keys.get(hash);
     if (!result) {
@@ -140,9 +140,9 @@ export class CredentialsAuthenticator extends Authenticator implements OnModuleI
     if (!isUuid(tenantId) || !claims.authorizedTenants.includes(tenantId)) throw forbidden();
     const selectedEnv = header(request, 'x-selected-env');
     if (selectedEnv !== undefined && !isUuid(selectedEnv)) throw forbidden();
-    const environment = await this.environment(tenantId, selectedEnv, request);
+    const environment = await this.environment(tenantId, selectedEnv);
     const scopeHeader = header(request, 'x-scope-key');
-    const scopeId = scopeHeader === undefined ? null : await this.customerScope(scopeHeader, tenantId, environment.environmentId, request);
+    const scopeId = scopeHeader === undefined ? null : await this.customerScope(scopeHeader, tenantId, environment.environmentId);
     // 3. Queries then run under this tenant's RLS context.
     return {
       tenantId,
@@ -171,7 +171,7 @@ export class CredentialsAuthenticator extends Authenticator implements OnModuleI
     }
   }
 
-  private async environment(tenantId: string, environmentId: string | undefined, request: CredentialsRequest) {
+  private async environment(tenantId: string, environmentId: string | undefined) {
     const cacheKey = `${tenantId}|${environmentId ?? ''}`;
     let found = this.environments.get(cacheKey);
     if (!found) {
@@ -185,7 +185,7 @@ export class CredentialsAuthenticator extends Authenticator implements OnModuleI
   }
 
   /** A tenant-level caller narrows itself to one customer; a customer of another tenant or environment is 403. */
-  private async customerScope(customerId: string, tenantId: string, environmentId: string, request: CredentialsRequest): Promise<string> {
+  private async customerScope(customerId: string, tenantId: string, environmentId: string): Promise<string> {
     if (!isUuid(customerId)) throw forbidden();
     const cacheKey = `${tenantId}|${environmentId}|${customerId}`;
     let exists = this.customers.get(cacheKey);

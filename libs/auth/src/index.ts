@@ -18,3 +18,4 @@ export * from './usage/usage.recorder.js';
 export * from './jwt/jwt-verifier.js';
 export * from './jwt/jwt.errors.js';
 export * from './testing/jwks-server.js';
+export * from './route-access.js';

@@ -13,8 +13,8 @@ type GuardedRequest = CredentialsRequest & AuthenticatedRequest & SystemAuthenti
 /**
  * Global guard: every HTTP route is authenticated unless marked @Public(). System routes take a
  * credential without tenant context. A route that declares neither @Public(), @SystemRoute() nor
- * @RequireScopes() is refused after authentication (fail closed), and a test lists such routes so
- * they never ship.
+ * @RequireScopes() is refused after authentication (fail closed), and findUndecidedRoutes (tested
+ * over every app module in libs/testing/src/route-access.spec.ts) finds it before it ships.
  */
 @Injectable()
 export class TenantGuard implements CanActivate {

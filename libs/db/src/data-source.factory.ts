@@ -1,16 +1,17 @@
 import { DataSource, type DataSourceOptions, type MixedList, type EntitySchema } from 'typeorm';
 import type { ConnectionSettings } from './database.config.js';
 
+/** An entity or migration class, as TypeORM takes them. */
+export type ClassType = new (...args: never[]) => unknown;
+
 export interface DataSourceParams {
   connection: ConnectionSettings;
   /** The service's own schema: the default for unqualified names and for the migrations table. */
   schema: string;
   /** Shown in pg_stat_activity, so a slow query can be traced to its service. */
   applicationName: string;
-  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-  entities?: MixedList<Function | string | EntitySchema>;
-  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-  migrations?: MixedList<Function | string>;
+  entities?: MixedList<ClassType | string | EntitySchema>;
+  migrations?: MixedList<ClassType | string>;
   poolSize?: number;
   /** Connection attempts give up after this long so start-up fails fast with a clear message. */
   connectTimeoutMs?: number;

@@ -1,13 +1,12 @@
 import pg from 'pg';
 import type { ConnectionSettings, DatabaseSettings } from './database.config.js';
-import { createDataSource } from './data-source.factory.js';
+import { createDataSource, type ClassType } from './data-source.factory.js';
 import { DatabaseUnavailableError, describeDatabaseError } from './connection-errors.js';
 
 export interface ServiceMigrations {
   service: string;
   schema: string;
-  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-  migrations: Function[];
+  migrations: ClassType[];
 }
 
 export interface SetupOptions {

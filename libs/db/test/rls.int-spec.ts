@@ -81,16 +81,16 @@ describe('row-level security on real PostgreSQL', () => {
   });
 
   it('shows a tenant only its own rows', async () => {
-    const rows = await db.run(tenantA, (m) => m.query(`select body from ${SCHEMA}.notes`));
+    const rows = await db.run(tenantA, (m) => m.query<{ body: string }[]>(`select body from ${SCHEMA}.notes`));
     expect(rows).toEqual([{ body: 'a' }, { body: 'a' }]);
   });
 
   it('lets a tenant neither change nor delete another tenant\'s rows', async () => {
-    const updated = await db.run(tenantA, (m) => m.query(`update ${SCHEMA}.notes set body = 'x' where body = 'b'`));
-    const deleted = await db.run(tenantA, (m) => m.query(`delete from ${SCHEMA}.notes where body = 'b'`));
+    const updated = await db.run(tenantA, (m) => m.query<[unknown, number]>(`update ${SCHEMA}.notes set body = 'x' where body = 'b'`));
+    const deleted = await db.run(tenantA, (m) => m.query<[unknown, number]>(`delete from ${SCHEMA}.notes where body = 'b'`));
     expect(updated[1]).toBe(0);
     expect(deleted[1]).toBe(0);
-    const still = await db.run(tenantB, (m) => m.query(`select body from ${SCHEMA}.notes`));
+    const still = await db.run(tenantB, (m) => m.query<{ body: string }[]>(`select body from ${SCHEMA}.notes`));
     expect(still).toEqual([{ body: 'b' }, { body: 'b' }]);
   });
 
@@ -127,7 +127,7 @@ describe('row-level security on real PostgreSQL', () => {
       ]);
       // The pooled connections that served the calls keep neither tenant nor commit mode.
       for (let i = 0; i < 2; i++) {
-        const [setting] = await app.query(`select current_setting('app.tenant_id', true) as value, current_setting('synchronous_commit') as mode`);
+        const [setting] = await app.query<{ value: string; mode?: string }[]>(`select current_setting('app.tenant_id', true) as value, current_setting('synchronous_commit') as mode`);
         expect(setting).toEqual({ value: '', mode: 'on' });
         expect(await app.query(`select * from ${SCHEMA}.notes`)).toEqual([]);
       }
@@ -146,7 +146,7 @@ describe('row-level security on real PostgreSQL', () => {
 
   it('does not leak the context past the transaction', async () => {
     await db.run(tenantA, (m) => m.query('select 1'));
-    const [setting] = await app.query(`select current_setting('app.tenant_id', true) as value`);
+    const [setting] = await app.query<{ value: string; mode?: string }[]>(`select current_setting('app.tenant_id', true) as value`);
     expect(setting.value ?? '').toBe('');
   });
 
@@ -159,9 +159,9 @@ describe('row-level security on real PostgreSQL', () => {
       );
     }
     const scoped = { ...tenantA, scopeId: scope };
-    const owned = await db.run(scoped, (m) => m.query(`select body from ${SCHEMA}.owned_notes order by body`));
-    const shared = await db.run(scoped, (m) => m.query(`select body from ${SCHEMA}.shared_notes order by body`));
-    const whole = await db.run(tenantA, (m) => m.query(`select body from ${SCHEMA}.owned_notes order by body`));
+    const owned = await db.run(scoped, (m) => m.query<{ body: string }[]>(`select body from ${SCHEMA}.owned_notes order by body`));
+    const shared = await db.run(scoped, (m) => m.query<{ body: string }[]>(`select body from ${SCHEMA}.shared_notes order by body`));
+    const whole = await db.run(tenantA, (m) => m.query<{ body: string }[]>(`select body from ${SCHEMA}.owned_notes order by body`));
     expect(owned).toEqual([{ body: 'mine' }]);
     expect(shared).toEqual([{ body: 'mine' }, { body: 'tenant' }]);
     expect(whole).toHaveLength(3);
@@ -169,10 +169,10 @@ describe('row-level security on real PostgreSQL', () => {
       db.run(scoped, (m) => m.query(`insert into ${SCHEMA}.shared_notes (tenant_id, environment_id, scope_id, body) values ($1, $2, null, 'escalate')`, [tenantA.tenantId, tenantA.environmentId])),
     ).rejects.toThrow(/row-level security/);
     // Readable is not writable: the customer can neither change nor delete the tenant-wide row.
-    const [, changed] = await db.run(scoped, (m) => m.query(`update ${SCHEMA}.shared_notes set body = 'defaced' where scope_id is null`));
-    const [, deleted] = await db.run(scoped, (m) => m.query(`delete from ${SCHEMA}.shared_notes where scope_id is null`));
+    const [, changed] = await db.run(scoped, (m) => m.query<[unknown, number]>(`update ${SCHEMA}.shared_notes set body = 'defaced' where scope_id is null`));
+    const [, deleted] = await db.run(scoped, (m) => m.query<[unknown, number]>(`delete from ${SCHEMA}.shared_notes where scope_id is null`));
     expect([changed, deleted]).toEqual([0, 0]);
-    const intact = await db.run(tenantA, (m) => m.query(`select body from ${SCHEMA}.shared_notes where scope_id is null`));
+    const intact = await db.run(tenantA, (m) => m.query<{ body: string }[]>(`select body from ${SCHEMA}.shared_notes where scope_id is null`));
     expect(intact).toEqual([{ body: 'tenant' }]);
   });
 
@@ -195,7 +195,7 @@ describe('row-level security on real PostgreSQL', () => {
       () => createDataSource({ connection: settings.system, schema: SCHEMA, applicationName: 'rls-system', poolSize: 1 }),
       (_message, fields) => reasons.push(String(fields.reason)),
     );
-    const [count] = await system.run('count every tenant\'s notes', (m) => m.query(`select count(*)::int as n from ${SCHEMA}.notes`));
+    const [count] = await system.run('count every tenant\'s notes', (m) => m.query<{ n: number }[]>(`select count(*)::int as n from ${SCHEMA}.notes`));
     await system.close();
     expect(count.n).toBe(4);
     expect(reasons).toEqual(['count every tenant\'s notes']);

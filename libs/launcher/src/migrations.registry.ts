@@ -1,7 +1,6 @@
 import { SERVICE_NAMES, SERVICES, type ServiceName } from '@platform/common';
-import type { ServiceMigrations } from '@platform/db';
+import type { ClassType, ServiceMigrations } from '@platform/db';
 
-type MigrationClass = ServiceMigrations['migrations'][number];
 
 /**
  * The one registry of every service's migrations, for `npm run db:setup`, `npm start` and the
@@ -11,11 +10,11 @@ type MigrationClass = ServiceMigrations['migrations'][number];
 export async function serviceMigrations(names: readonly ServiceName[] = SERVICE_NAMES): Promise<ServiceMigrations[]> {
   const services: ServiceMigrations[] = [];
   for (const name of names) {
-    let loaded: { migrations: MigrationClass[] };
+    let loaded: { migrations: ClassType[] };
     try {
-      loaded = (await import(`@platform/${name}/migrations`)) as { migrations: MigrationClass[] };
+      loaded = (await import(`@platform/${name}/migrations`)) as { migrations: ClassType[] };
     } catch (error) {
-      throw new Error(`the migrations of ${name} could not be loaded (run \`npm run build\` first): ${(error as Error).message}`);
+      throw new Error(`the migrations of ${name} could not be loaded (run \`npm run build\` first): ${(error as Error).message}`, { cause: error });
     }
     services.push({ service: name, schema: SERVICES[name].schema, migrations: loaded.migrations });
   }

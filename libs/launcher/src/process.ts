@@ -69,8 +69,8 @@ export async function startProcess(spec: ProcessSpec): Promise<ManagedProcess> {
       }
     };
   };
-  child.stdout!.on('data', collect('stdout'));
-  child.stderr!.on('data', collect('stderr'));
+  child.stdout.on('data', collect('stdout'));
+  child.stderr.on('data', collect('stderr'));
   let alive = true;
   const exited = new Promise<number | null>((resolveExit) => {
     child.once('exit', (code) => {
@@ -106,7 +106,7 @@ export async function startProcess(spec: ProcessSpec): Promise<ManagedProcess> {
     await waitForHealth(spec.healthUrl, spec.startTimeoutMs ?? 30_000, () => alive);
   } catch (error) {
     await managed.kill();
-    throw new Error(`${spec.name} did not start: ${(error as Error).message}\n--- last output ---\n${managed.tail()}`);
+    throw new Error(`${spec.name} did not start: ${(error as Error).message}\n--- last output ---\n${managed.tail()}`, { cause: error });
   }
   return managed;
 }

@@ -1,5 +1,4 @@
 import { ServerNats } from '@nestjs/microservices';
-import type { WorkQueueSpec } from './jetstream/work-queue.js';
 
 /**
  * Several platforms may share one NATS server (parallel test runs, a developer's platform beside
@@ -30,13 +29,6 @@ export function streamPrefix(namespace: string): string {
   return `${namespace.toUpperCase().replace(/-/g, '_')}_`;
 }
 
-export function namespacedQueue(spec: WorkQueueSpec): WorkQueueSpec {
-  if (!current) return spec;
-  const prefix = streamPrefix(current);
-  if (spec.stream.startsWith(prefix)) return spec;
-  const stream = `${prefix}${spec.stream}`;
-  return { ...spec, stream, subjects: spec.subjects.map(namespaced), deadLetterSubject: namespaced(spec.deadLetterSubject) };
-}
 
 /** The NestJS NATS server with its subscriptions in the namespace; handlers keep their plain patterns. */
 export class NamespacedServerNats extends ServerNats {

@@ -11,7 +11,7 @@ import { exceedsJsonDepth, flattenValidationErrors, MAX_JSON_DEPTH } from '@plat
 export function validatePayload<T extends object>(type: ClassConstructor<T>, data: unknown): T {
   // Checked without recursion before class-transformer walks the payload recursively.
   if (exceedsJsonDepth(data)) throw new RpcException({ code: 'validation_failed', status: 400, message: `The payload nests deeper than ${MAX_JSON_DEPTH} levels` });
-  const instance = plainToInstance(type, (data ?? {}) as object, { enableImplicitConversion: false }) as T;
+  const instance = plainToInstance<T, object>(type, data ?? {}, { enableImplicitConversion: false });
   const errors = validateSync(instance, { whitelist: true, forbidNonWhitelisted: true });
   if (errors.length) {
     const details = flattenValidationErrors(errors);

@@ -156,7 +156,7 @@ describe('JetStream work queue', () => {
 
   it('delivers each item once, and a duplicate publish with the same id is dropped', async () => {
     const seen: number[] = [];
-    const worker = await startWorker<{ n: number }>(nc, spec, async (item) => {
+    const worker = await startWorker<{ n: number }>(nc, spec, (item) => {
       seen.push(item.data.n);
       return { ack: true };
     });
@@ -173,7 +173,7 @@ describe('JetStream work queue', () => {
     const dead: { data: string; error: string; deliveries: number }[] = [];
     const sub = nc.subscribe(spec.deadLetterSubject, { callback: (_e, m) => { dead.push(m.json()); } });
     const attempts: number[] = [];
-    const worker = await startWorker<{ n: number }>(nc, spec, async (item) => {
+    const worker = await startWorker<{ n: number }>(nc, spec, (item) => {
       attempts.push(item.deliveryCount);
       throw new Error('boom');
     });
@@ -217,7 +217,7 @@ describe('typed work queue items', () => {
 
   it('hands the handler the enqueuing request\'s context, and runs it in that context', async () => {
     const seen: { n: number; requestId: string; actor?: string; current?: string }[] = [];
-    const worker = await startWorker<CountItem>(nc, spec, async (item) => {
+    const worker = await startWorker<CountItem>(nc, spec, (item) => {
       seen.push({ n: item.data.n, requestId: item.context.requestId, actor: item.context.actor, current: currentRequestContext()?.requestId });
       return { ack: true };
     });
@@ -232,7 +232,7 @@ describe('typed work queue items', () => {
     const dead: { error: string; deliveries: number }[] = [];
     const sub = nc.subscribe(spec.deadLetterSubject, { callback: (_e, m) => { dead.push(m.json()); } });
     let handled = 0;
-    const worker = await startWorker<CountItem>(nc, spec, async () => {
+    const worker = await startWorker<CountItem>(nc, spec, () => {
       handled++;
       return { ack: true };
     });

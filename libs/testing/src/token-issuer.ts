@@ -14,7 +14,7 @@ export interface TokenIssuer {
 async function body(req: IncomingMessage): Promise<{ kind: TokenKind; claims: Record<string, unknown>; options?: JwksSignOptions }> {
   let raw = '';
   for await (const chunk of req) raw += chunk;
-  return JSON.parse(raw);
+  return JSON.parse(raw) as { kind: TokenKind; claims: Record<string, unknown>; options?: JwksSignOptions };
 }
 
 /**

@@ -27,7 +27,7 @@ describe('every service migration', () => {
     expect(rows).toHaveLength(SERVICE_NAMES.length);
     for (const row of rows) {
       expect(row.owner).toBe(database.settings.owner.user);
-      const applied = await client.query(`select count(*)::int as n from ${row.schema}.migrations`);
+      const applied = await client.query<{ n: number }>(`select count(*)::int as n from ${row.schema}.migrations`);
       expect(applied.rows[0].n).toBeGreaterThan(0);
     }
   });

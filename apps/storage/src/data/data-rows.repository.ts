@@ -40,7 +40,7 @@ export const dataRowsRepository = {
     const sql = `insert into ${qualifiedPhysicalTable(table.id)} (tenant_id, environment_id, scope_id, id${columns.map((c) => `, ${quote(c.physical)}`).join('')})
       select $1::uuid, $2::uuid, $3::uuid, ${pick.join(', ')} from unnest(${unnest.join(', ')}) as u(${names})
       returning ${selectList(table)}`;
-    return (await m.query(sql, params)) as Raw[];
+    return (await m.query<Raw[]>(sql, params));
   },
 
   async list(m: EntityManager, table: DataTableRow, filter: RowFilter): Promise<Raw[]> {
@@ -57,10 +57,9 @@ export const dataRowsRepository = {
       where.push(`id > $${params.length}::uuid`);
     }
     params.push(filter.limit + 1);
-    return (await m.query(
+    return (await m.query<Raw[]>(
       `select ${selectList(table)} from ${qualifiedPhysicalTable(table.id)} ${where.length ? `where ${where.join(' and ')}` : ''} order by id limit $${params.length}`,
-      params,
-    )) as Raw[];
+      params,));
   },
 
   async update(m: EntityManager, table: DataTableRow, id: string, values: Map<string, BoundValue>): Promise<Raw | undefined> {
@@ -71,15 +70,14 @@ export const dataRowsRepository = {
       params.push(value);
       sets.push(`${quote(physical)} = $${params.length}::${PG_TYPES[column.type]}`);
     }
-    const [rows] = (await m.query(
+    const [rows] = (await m.query<[Raw[], number]>(
       `update ${qualifiedPhysicalTable(table.id)} set ${sets.join(', ')}, updated_at = now() where id = $1 returning ${selectList(table)}`,
-      params,
-    )) as [Raw[], number];
+      params,));
     return rows[0];
   },
 
   async delete(m: EntityManager, table: DataTableRow, id: string): Promise<Raw | undefined> {
-    const [rows] = (await m.query(`delete from ${qualifiedPhysicalTable(table.id)} where id = $1 returning ${selectList(table)}`, [id])) as [Raw[], number];
+    const [rows] = (await m.query<[Raw[], number]>(`delete from ${qualifiedPhysicalTable(table.id)} where id = $1 returning ${selectList(table)}`, [id]));
     return rows[0];
   },
 };

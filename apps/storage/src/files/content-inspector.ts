@@ -19,7 +19,7 @@ function sequenceLength(lead: number): number {
 /** Bytes at the end of `chunk` that start a multi-byte sequence the chunk does not finish. */
 export function incompleteTail(chunk: Buffer): number {
   for (let i = 1; i <= Math.min(3, chunk.length); i++) {
-    const byte = chunk[chunk.length - i]!;
+    const byte = chunk[chunk.length - i];
     if ((byte & 0xc0) === 0x80) continue;
     if (byte < 0xc0) return 0;
     return sequenceLength(byte) > i ? i : 0;
@@ -43,7 +43,7 @@ export class TextDetector {
     }
     let body = chunk;
     if (this.carry.length) {
-      const need = sequenceLength(this.carry[0]!) - this.carry.length;
+      const need = sequenceLength(this.carry[0]) - this.carry.length;
       if (chunk.length < need) {
         this.carry = Buffer.concat([this.carry, chunk]);
         return;

@@ -23,16 +23,15 @@ const likePrefix = (prefix: string) => `${prefix.replace(/[\\%_]/g, (c) => `\\${
 /** Every query on storage.files and storage.file_upload_keys; callers pass a manager from TenantDb (RLS). */
 export const filesRepository = {
   async insert(m: EntityManager, file: NewFile): Promise<FileRow> {
-    const rows = (await m.query(
+    const rows = (await m.query<FileRow[]>(
       `insert into storage.files (tenant_id, environment_id, scope_id, id, name, size, content_type, declared_content_type, checksum_sha256, storage_key, metadata, created_by)
        values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) returning ${FILE_COLUMNS}`,
-      [file.tenantId, file.environmentId, file.scopeId, file.id, file.name, file.size, file.contentType, file.declaredContentType, file.checksumSha256, file.storageKey, file.metadata, file.createdBy],
-    )) as FileRow[];
-    return rows[0]!;
+      [file.tenantId, file.environmentId, file.scopeId, file.id, file.name, file.size, file.contentType, file.declaredContentType, file.checksumSha256, file.storageKey, file.metadata, file.createdBy],));
+    return rows[0];
   },
 
   async get(m: EntityManager, id: string): Promise<FileRow | undefined> {
-    return ((await m.query(`select ${FILE_COLUMNS} from storage.files where id = $1`, [id])) as FileRow[])[0];
+    return ((await m.query<FileRow[]>(`select ${FILE_COLUMNS} from storage.files where id = $1`, [id])))[0];
   },
 
   /** Newest first (ids are UUIDv7); the cursor is the last id returned. */
@@ -44,20 +43,19 @@ export const filesRepository = {
     if (filter.createdBefore) f.add('created_at < ?', filter.createdBefore);
     if (filter.beforeId) f.add('id < ?', filter.beforeId);
     const limit = f.param(filter.limit + 1);
-    return (await m.query(`select ${FILE_COLUMNS} from storage.files ${f.where} order by id desc limit ${limit}`, f.params)) as FileRow[];
+    return (await m.query<FileRow[]>(`select ${FILE_COLUMNS} from storage.files ${f.where} order by id desc limit ${limit}`, f.params));
   },
 
   async delete(m: EntityManager, id: string): Promise<{ storage_key: string } | undefined> {
-    const [rows] = (await m.query(`delete from storage.files where id = $1 returning storage_key`, [id])) as [{ storage_key: string }[], number];
+    const [rows] = (await m.query<[{ storage_key: string }[], number]>(`delete from storage.files where id = $1 returning storage_key`, [id]));
     return rows[0];
   },
 
   async findUploadKey(m: EntityManager, key: string, scopeId: string | null): Promise<UploadKeyRow | undefined> {
-    const rows = (await m.query(
+    const rows = (await m.query<UploadKeyRow[]>(
       `select fingerprint, file_id, response from storage.file_upload_keys
         where idempotency_key = $1 and scope_id is not distinct from $2 and created_at > now() - interval '24 hours'`,
-      [key, scopeId],
-    )) as UploadKeyRow[];
+      [key, scopeId],));
     return rows[0];
   },
 

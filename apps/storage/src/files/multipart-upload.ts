@@ -25,6 +25,8 @@ export type FileSink<T> = (file: Readable) => Promise<T>;
 export const NAME_MAX_LENGTH = 255;
 export const METADATA_MAX_BYTES = 16 * 1024;
 const FIELD_MAX_BYTES = 64 * 1024;
+// Control characters are refused in names: they are what this pattern is for.
+// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 export function isMultipartFormData(contentType: string | undefined): boolean {

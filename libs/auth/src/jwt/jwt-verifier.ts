@@ -1,5 +1,5 @@
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
-import { JwtVerificationError, type JwtVerificationReason } from './jwt.errors.js';
+import { JwtVerificationError } from './jwt.errors.js';
 
 export interface JwtVerifierOptions {
   /** Where the identity provider publishes its public keys. Takes precedence over discovery. */

@@ -25,7 +25,7 @@ export const AccountSubjects = {
 /** `account.keys.verify`: the key as presented; its format is checked by the handler. */
 export class VerifyKeyRequest {
   @IsString()
-  @MaxLength(512)
+  @MaxLength(8192)
   key!: string;
 }
 

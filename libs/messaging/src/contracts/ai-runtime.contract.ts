@@ -1,8 +1,8 @@
 /** Subjects the ai-runtime service answers or emits. Added here as its features are built. */
 export const AiRuntimeSubjects = {} as const;
 
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface AiRuntimeRequests {}
+/** None yet: added here as the service's features are built. */
+export type AiRuntimeRequests = Record<never, never>;
 
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface AiRuntimeEvents {}
+/** None yet: added here as the service's features are built. */
+export type AiRuntimeEvents = Record<never, never>;

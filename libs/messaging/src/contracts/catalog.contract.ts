@@ -1,8 +1,8 @@
 /** Subjects the catalog service answers or emits. Added here as its features are built. */
 export const CatalogSubjects = {} as const;
 
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface CatalogRequests {}
+/** None yet: added here as the service's features are built. */
+export type CatalogRequests = Record<never, never>;
 
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface CatalogEvents {}
+/** None yet: added here as the service's features are built. */
+export type CatalogEvents = Record<never, never>;

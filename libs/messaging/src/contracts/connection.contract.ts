@@ -1,8 +1,8 @@
 /** Subjects the connection service answers or emits. Added here as its features are built. */
 export const ConnectionSubjects = {} as const;
 
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface ConnectionRequests {}
+/** None yet: added here as the service's features are built. */
+export type ConnectionRequests = Record<never, never>;
 
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface ConnectionEvents {}
+/** None yet: added here as the service's features are built. */
+export type ConnectionEvents = Record<never, never>;

@@ -1,8 +1,8 @@
 /** Subjects the kb-worker service answers or emits. Added here as its features are built. */
 export const KbWorkerSubjects = {} as const;
 
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface KbWorkerRequests {}
+/** None yet: added here as the service's features are built. */
+export type KbWorkerRequests = Record<never, never>;
 
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface KbWorkerEvents {}
+/** None yet: added here as the service's features are built. */
+export type KbWorkerEvents = Record<never, never>;

@@ -1,8 +1,8 @@
 /** Subjects the notification service answers or emits. Added here as its features are built. */
 export const NotificationSubjects = {} as const;
 
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface NotificationRequests {}
+/** None yet: added here as the service's features are built. */
+export type NotificationRequests = Record<never, never>;
 
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface NotificationEvents {}
+/** None yet: added here as the service's features are built. */
+export type NotificationEvents = Record<never, never>;

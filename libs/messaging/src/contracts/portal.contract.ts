@@ -1,8 +1,8 @@
 /** Subjects the portal service answers or emits. Added here as its features are built. */
 export const PortalSubjects = {} as const;
 
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface PortalRequests {}
+/** None yet: added here as the service's features are built. */
+export type PortalRequests = Record<never, never>;
 
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface PortalEvents {}
+/** None yet: added here as the service's features are built. */
+export type PortalEvents = Record<never, never>;

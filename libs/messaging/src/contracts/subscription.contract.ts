@@ -1,8 +1,8 @@
 /** Subjects the subscription service answers or emits. Added here as its features are built. */
 export const SubscriptionSubjects = {} as const;
 
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface SubscriptionRequests {}
+/** None yet: added here as the service's features are built. */
+export type SubscriptionRequests = Record<never, never>;
 
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface SubscriptionEvents {}
+/** None yet: added here as the service's features are built. */
+export type SubscriptionEvents = Record<never, never>;

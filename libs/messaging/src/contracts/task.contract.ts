@@ -28,8 +28,8 @@ export class TaskCompletedEvent {
   completedBy?: string;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface TaskRequests {}
+/** None yet: added here as the service's features are built. */
+export type TaskRequests = Record<never, never>;
 
 export interface TaskEvents {
   [TaskSubjects.taskCompleted]: TaskCompletedEvent;

@@ -1,8 +1,8 @@
 /** Subjects the trigger service answers or emits. Added here as its features are built. */
 export const TriggerSubjects = {} as const;
 
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface TriggerRequests {}
+/** None yet: added here as the service's features are built. */
+export type TriggerRequests = Record<never, never>;
 
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface TriggerEvents {}
+/** None yet: added here as the service's features are built. */
+export type TriggerEvents = Record<never, never>;

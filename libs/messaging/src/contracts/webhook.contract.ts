@@ -1,8 +1,8 @@
 /** Subjects the webhook service answers or emits. Added here as its features are built. */
 export const WebhookSubjects = {} as const;
 
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface WebhookRequests {}
+/** None yet: added here as the service's features are built. */
+export type WebhookRequests = Record<never, never>;
 
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface WebhookEvents {}
+/** None yet: added here as the service's features are built. */
+export type WebhookEvents = Record<never, never>;

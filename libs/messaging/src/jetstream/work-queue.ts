@@ -13,7 +13,7 @@ import {
 import type { ClassConstructor } from 'class-transformer';
 import { runInRequestContext } from '@platform/common';
 import { messageContext, type Envelope, type MessageContext } from '../envelope.js';
-import { namespaced, namespacedQueue } from '../namespace.js';
+import { currentNamespace, namespaced, streamPrefix } from '../namespace.js';
 import { validatePayload } from '../validate-payload.js';
 
 export interface WorkQueueSpec {
@@ -33,6 +33,16 @@ export interface WorkQueueSpec {
   payload?: ClassConstructor<object>;
 }
 
+/** The queue's stream and subjects inside the configured namespace; idempotent. */
+export function namespacedQueue(spec: WorkQueueSpec): WorkQueueSpec {
+  const current = currentNamespace();
+  if (!current) return spec;
+  const prefix = streamPrefix(current);
+  if (spec.stream.startsWith(prefix)) return spec;
+  const stream = `${prefix}${spec.stream}`;
+  return { ...spec, stream, subjects: spec.subjects.map(namespaced), deadLetterSubject: namespaced(spec.deadLetterSubject) };
+}
+
 export type WorkResult = { ack: true } | { retryInMs: number };
 
 export interface WorkItem<T> {
@@ -46,7 +56,7 @@ export interface WorkItem<T> {
   working(): void;
 }
 
-export type WorkHandler<T> = (item: WorkItem<T>) => Promise<WorkResult>;
+export type WorkHandler<T> = (item: WorkItem<T>) => WorkResult | Promise<WorkResult>;
 
 const DEFAULTS = { maxDeliver: 5, ackWaitMs: 30_000 };
 
@@ -96,8 +106,8 @@ type StreamConfig = Parameters<StreamManager['streams']['add']>[0];
 
 async function upsertStream(jsm: StreamManager, config: StreamConfig): Promise<void> {
   try {
-    await jsm.streams.info(config.name!);
-    await jsm.streams.update(config.name!, config);
+    await jsm.streams.info(config.name);
+    await jsm.streams.update(config.name, config);
   } catch (error) {
     if (!(error instanceof JetStreamApiError)) throw error;
     await jsm.streams.add(config);

@@ -15,12 +15,12 @@ import { connectInfrastructure, InfrastructureError } from './preflight.js';
 import { accessLogMiddleware, ConfigError, createLogger, loadConfig, type PlannedRoute, requestIdMiddleware, ServiceConfig, type ServiceName, SERVICES } from '@platform/common';
 import { createValidationPipe } from '../errors/validation.pipe.js';
 import { PinoNestLogger } from '../logging/nest-logger.js';
+import type { ClassType } from '@platform/db';
 
 export interface BootstrapOptions<C extends ServiceConfig = ServiceConfig> {
   service: ServiceName;
   module: Type<unknown>;
-  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-  entities?: Function[];
+  entities?: ClassType[];
   plannedRoutes?: readonly PlannedRoute[];
   /** A subclass of ServiceConfig with the service's own settings. */
   config?: new () => C;

@@ -1,6 +1,6 @@
 import type { NatsConnection } from '@nats-io/transport-node';
 import { DataSource } from 'typeorm';
-import { DatabaseUnavailableError, createDataSource, databaseSettings, describeDatabaseError } from '@platform/db';
+import { DatabaseUnavailableError, createDataSource, databaseSettings, describeDatabaseError, type ClassType } from '@platform/db';
 import { connectNats } from '@platform/messaging';
 import { type ServiceConfig, type ServiceDefinition } from '@platform/common';
 
@@ -17,8 +17,7 @@ export interface Infrastructure {
 export async function connectInfrastructure(
   definition: ServiceDefinition,
   config: ServiceConfig,
-  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-  entities: Function[],
+  entities: ClassType[],
 ): Promise<Infrastructure> {
   const settings = databaseSettings({ ...process.env, DATABASE_URL: config.DATABASE_URL });
   const dataSource = createDataSource({

@@ -101,7 +101,7 @@ describe('createValidationPipe', () => {
   });
 
   it('turns a valid body into instances of the DTO classes', async () => {
-    const result = await createValidationPipe().transform(valid(), body);
+    const result = (await createValidationPipe().transform(valid(), body)) as unknown;
     expect(result).toBeInstanceOf(CreateThingDto);
     expect((result as CreateThingDto).nested).toBeInstanceOf(Counter);
     expect((result as CreateThingDto).items[1]).toBeInstanceOf(Item);

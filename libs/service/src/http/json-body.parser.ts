@@ -28,6 +28,6 @@ export function jsonBodyParser(limit: number) {
     },
   });
   return (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void): void => {
-    parse(req as never, res as never, AsyncResource.bind(next));
+    parse(req, res, AsyncResource.bind(next));
   };
 }

@@ -10,7 +10,7 @@ function contextOf(execution: ExecutionContext): RequestContext | undefined {
     return request.id ? { requestId: request.id, actor: request.principal?.subject } : undefined;
   }
   if (execution.getType() === 'rpc') {
-    const context = (execution.switchToRpc().getData() as { context?: MessageContext } | null)?.context;
+    const context = execution.switchToRpc().getData<{ context?: MessageContext } | null>()?.context;
     return typeof context?.requestId === 'string' && context.requestId ? { requestId: context.requestId, actor: context.actor } : undefined;
   }
   return undefined;

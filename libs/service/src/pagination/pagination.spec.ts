@@ -99,7 +99,7 @@ describe('PageQueryDto', () => {
   });
 
   it('defaults the limit to 50 when absent', async () => {
-    const query = await validateQuery({});
+    const query = (await validateQuery({})) as unknown;
     expect(query).toBeInstanceOf(PageQueryDto);
     expect((query as PageQueryDto).limit).toBe(DEFAULT_PAGE_SIZE);
     expect(DEFAULT_PAGE_SIZE).toBe(50);

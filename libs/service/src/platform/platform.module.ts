@@ -3,7 +3,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger as PinoLogger } from 'pino';
 import { DataSource } from 'typeorm';
 import { AuthModule, Authenticator, StaticAuthenticator } from '@platform/auth';
-import { SystemDb, TenantDb, createDataSource, databaseSettings } from '@platform/db';
+import { SystemDb, TenantDb, createDataSource, databaseSettings, type DataSourceParams } from '@platform/db';
 import { MessagingModule } from '@platform/messaging';
 import { HealthController } from '../health/health.controller.js';
 import { HealthRegistry } from '../health/health.registry.js';
@@ -81,7 +81,7 @@ export class PlatformModule {
           connection: databaseSettings(process.env).system,
           schema: definition.schema,
           applicationName: `platform-${definition.name}-system`,
-          entities: dataSource.options.entities,
+          entities: dataSource.options.entities as DataSourceParams['entities'],
           poolSize: 2,
         }),
       (message, fields, level) => logger[level]({ ...fields, db_role: 'system' }, message),

@@ -21,7 +21,7 @@ function bindable(params: unknown[]): unknown[] {
       if (!value.every((v) => v === null || ['string', 'number', 'boolean'].includes(typeof v))) {
         throw DataErrors.params(`[${i}] an array parameter must hold only strings, numbers, booleans and nulls`);
       }
-      return value;
+      return value as unknown[];
     }
     return JSON.stringify(value);
   });

@@ -163,7 +163,7 @@ class Walker {
         if (!cte) throw new QueryRefusal('WITH holds something other than a query');
         return cte;
       });
-      const cteNames = ctes.map((c) => String(c.ctename ?? ''));
+      const cteNames = ctes.map((c) => (typeof c.ctename === 'string' ? c.ctename : ''));
       ctes.forEach((cte, i) => {
         const query = cte.ctequery as Json | undefined;
         if (!query || isWrapped(query) !== 'SelectStmt') {
@@ -185,7 +185,7 @@ class Walker {
     const location = locationOf(body);
     if (body.catalogname) throw new QueryRefusal('schema-qualified names are not allowed', location);
     if (this.mode.kind === 'user') {
-      if (body.schemaname) throw new QueryRefusal(`schema-qualified names are not allowed ('${String(body.schemaname)}.${relname}')`, location);
+      if (body.schemaname) throw new QueryRefusal(`schema-qualified names are not allowed ('${typeof body.schemaname === 'string' ? body.schemaname : '?'}.${relname}')`, location);
       if (scope.has(relname)) return;
       this.relations.push({ container, name: relname, location });
       return;

@@ -20,12 +20,12 @@ function fakeS3() {
   const client = new S3Client({ region: 'us-east-1', credentials: { accessKeyId: 'k', secretAccessKey: 's' }, endpoint: 'http://fake:9000', forcePathStyle: true });
   const notFound = () => Object.assign(new Error('not found'), { name: 'NoSuchKey', $metadata: { httpStatusCode: 404 } });
   client.middlewareStack.add(
-    (_next, context) => async (args) => {
+    (_next, context) => (args) => {
       const input = args.input as Record<string, unknown>;
       const command = context.commandName ?? '';
       calls.push({ command, input });
       const key = String(input.Key);
-      const output = async (): Promise<unknown> => {
+      const output = (): unknown => {
         switch (command) {
           case 'PutObjectCommand': {
             const body = input.Body;
@@ -35,7 +35,7 @@ function fakeS3() {
           case 'GetObjectCommand': {
             const stored = objects.get(key);
             if (!stored) throw notFound();
-            const range = /^bytes=(\d+)-(\d+)$/.exec(String(input.Range ?? ''));
+            const range = /^bytes=(\d+)-(\d+)$/.exec(typeof input.Range === 'string' ? input.Range : '');
             return { Body: Readable.from([range ? stored.subarray(Number(range[1]), Number(range[2]) + 1) : stored]) };
           }
           case 'HeadObjectCommand':
@@ -48,7 +48,11 @@ function fakeS3() {
             throw new Error(`unexpected ${command}`);
         }
       };
-      return { output: { $metadata: {}, ...((await output()) as object) }, response: {} } as never;
+      try {
+        return Promise.resolve({ output: { $metadata: {}, ...(output() as object) }, response: {} });
+      } catch (error) {
+        return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+      }
     },
     { step: 'initialize', name: 'fakeS3' },
   );

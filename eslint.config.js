@@ -1,0 +1,39 @@
+// Type-aware lint for every TypeScript file of the apps and libs (tests included), and the
+// plain rules for the repository's own scripts. `npm test` runs it with --max-warnings 0.
+import js from '@eslint/js';
+import prettier from 'eslint-config-prettier';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['**/dist/**', '**/node_modules/**', '**/.turbo/**', 'libs/client/src/schema.d.ts'] },
+  { linterOptions: { reportUnusedDisableDirectives: 'error' } },
+  {
+    files: ['**/*.ts'],
+    extends: [js.configs.recommended, ...tseslint.configs.recommendedTypeChecked],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      // A file past 400 lines or a class with more than six dependencies is asking to be split
+      // (STYLE.md); an exception says why in its disable comment (`-- reason`).
+      'max-lines': ['error', { max: 400 }],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MethodDefinition[kind='constructor'] > FunctionExpression[params.length>6]",
+          message: 'More than six constructor dependencies: split the class, or say why in an eslint-disable comment.',
+        },
+      ],
+    },
+  },
+  {
+    files: ['**/*.js'],
+    extends: [js.configs.recommended],
+    languageOptions: { globals: { ...globals.node } },
+  },
+  prettier,
+);

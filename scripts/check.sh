@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# The static checks `npm test` runs before any test (also `npm run check`): no import cycle in
+# apps/ or libs/ (type-only imports count), ESLint with type-aware rules and zero warnings, and
+# Prettier's formatting.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+echo "==> checking for import cycles"
+npx dpdm --no-warning --no-tree --progress false --exit-code circular:1 'apps/*/src/**/*.ts' 'libs/*/src/**/*.ts' 'apps/*/test/**/*.ts' 'libs/*/test/**/*.ts'
+echo "==> linting"
+npx eslint . --max-warnings 0
+echo "==> checking formatting"
+npx prettier --check --log-level warn .
