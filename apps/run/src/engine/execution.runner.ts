@@ -8,9 +8,9 @@ import type { ExecutionRow, ExecutionWorkItem, LogLine } from '../executions/exe
 import { executionsRepository, type NewStepRecord } from '../executions/executions.repository.js';
 import { ExecutionEvents } from '../executions/execution.events.js';
 import { DefinitionsCache } from './definitions.cache.js';
-import { Interpreter, type Outcome } from './interpreter.js';
+import { Interpreter, type Outcome } from './interpreter/interpreter.js';
 import { Redactor, referencedSecrets } from './redaction.js';
-import { AbortRun } from './signals.js';
+import { AbortRun } from './interpreter/signals.js';
 import { StepRegistry } from './step-registry.js';
 import type { LogLevel, StepSettings } from './steps/step-executor.js';
 import { ExecutionQueue } from './work-queue.js';

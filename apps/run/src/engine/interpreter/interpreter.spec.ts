@@ -1,11 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
-import type { StepRecord } from '../executions/execution.records.js';
-import type { NewStepRecord } from '../executions/executions.repository.js';
+import type { StepRecord } from '../../executions/execution.records.js';
+import type { NewStepRecord } from '../../executions/executions.repository.js';
 import { Interpreter, type InterpreterHost } from './interpreter.js';
-import { Redactor } from './redaction.js';
-import { StepRegistry } from './step-registry.js';
-import type { StepDefinition } from './steps/step-executor.js';
-import { TransformStep } from './steps/transform.step.js';
+import { Redactor } from '../redaction.js';
+import { StepRegistry } from '../step-registry.js';
+import type { StepDefinition } from '../steps/step-executor.js';
+import { TransformStep } from '../steps/transform.step.js';
 
 function host(recorded: NewStepRecord[]): InterpreterHost {
   return {
