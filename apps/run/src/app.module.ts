@@ -2,15 +2,23 @@ import { Module } from '@nestjs/common';
 import { SERVICE_CONFIG } from '@platform/service';
 import { Bus } from '@platform/messaging';
 import { RUN_CONFIG } from './config/run.config.js';
-import { ChildExecutions } from './engine/child-executions.js';
-import { DefinitionsCache } from './engine/definitions.cache.js';
-import { ExecutionRunner } from './engine/execution.runner.js';
-import { LocalRuns } from './engine/local-runs.js';
-import { Reconciler } from './engine/reconciler.js';
+import { DEFINITION_SOURCE, EXECUTION_STORE } from './engine/engine.ports.js';
+import { ExecutionEvents } from './engine/execution.events.js';
+import { ChildExecutions } from './engine/runner/child-executions.js';
+import { DefinitionsCache } from './engine/runner/definitions.cache.js';
+import { ExecutionContextLoader } from './engine/runner/execution-context.loader.js';
+import { ExecutionQueue } from './engine/runner/execution.queue.js';
+import { ExecutionRunner } from './engine/runner/execution.runner.js';
+import { ExecutionSettler } from './engine/runner/execution.settler.js';
+import { LeaseKeeper } from './engine/runner/lease.keeper.js';
+import { QueueWorker } from './engine/runner/queue.worker.js';
+import { Reconciler } from './engine/runner/reconciler.js';
+import { RunDispatcher } from './engine/runner/run.dispatcher.js';
+import { RunInterpreter } from './engine/runner/run.interpreter.js';
+import { WorkerIdentity } from './engine/runner/worker.identity.js';
 import { StepRegistry } from './engine/step-registry.js';
 import { actionSteps } from './engine/steps/index.js';
-import { ExecutionQueue } from './engine/work-queue.js';
-import { ExecutionEvents } from './executions/execution.events.js';
+import { ExecutionStoreService } from './executions/execution-store.service.js';
 import { ExecutionStarter } from './executions/execution.starter.js';
 import { ExecutionsController } from './executions/executions.controller.js';
 import { ExecutionsHandler } from './executions/executions.handler.js';
@@ -34,16 +42,25 @@ import { WorkflowsService } from './workflows/workflows.service.js';
       inject: [Bus],
     },
     DefinitionValidator,
-    DefinitionsCache,
     WorkflowsService,
+    ExecutionStoreService,
+    { provide: EXECUTION_STORE, useExisting: ExecutionStoreService },
+    { provide: DEFINITION_SOURCE, useExisting: WorkflowsService },
+    WorkerIdentity,
+    DefinitionsCache,
     ExecutionQueue,
-    LocalRuns,
     ExecutionEvents,
+    LeaseKeeper,
+    ExecutionContextLoader,
+    ChildExecutions,
+    RunInterpreter,
+    ExecutionSettler,
+    ExecutionRunner,
+    RunDispatcher,
+    QueueWorker,
+    Reconciler,
     ExecutionStarter,
     ExecutionsService,
-    ChildExecutions,
-    ExecutionRunner,
-    Reconciler,
     RetentionJob,
   ],
 })

@@ -3,10 +3,10 @@ import type { Principal } from '@platform/auth';
 import { ConflictError, NotFoundError, decodeCursor, newId, toPage, type Page } from '@platform/common';
 import { TenantDb, type TenantContext } from '@platform/db';
 import { Bus, messageContext, RunSubjects, type TaskCompletedEvent } from '@platform/messaging';
-import { ExecutionQueue } from '../engine/work-queue.js';
-import { ExecutionEvents } from './execution.events.js';
-import type { ExecutionRow, LogLine, StepRecord } from './execution.records.js';
-import { executionsRepository, isFinished } from './executions.repository.js';
+import { ExecutionEvents } from '../engine/execution.events.js';
+import { isFinished, type ExecutionRow, type LogLine, type StepRecord } from '../engine/execution.records.js';
+import { RunDispatcher } from '../engine/runner/run.dispatcher.js';
+import { executionsRepository } from './executions.repository.js';
 import type { ListExecutionsQueryDto, ListLogsQueryDto } from './dto/execution.dto.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -55,7 +55,7 @@ export class ExecutionsService {
     private readonly db: TenantDb,
     private readonly bus: Bus,
     private readonly events: ExecutionEvents,
-    private readonly queue: ExecutionQueue,
+    private readonly dispatcher: RunDispatcher,
   ) {}
 
   async get(principal: Principal, id: string) {
@@ -117,6 +117,6 @@ export class ExecutionsService {
         error: null,
       }),
     );
-    if (resolved) await this.queue.enqueue({ executionId: event.executionId, tenantId: ctx.tenantId, environmentId: ctx.environmentId, scopeId: ctx.scopeId ?? null }, `task:${event.stepPath}`);
+    if (resolved) await this.dispatcher.wake({ id: event.executionId, tenant_id: ctx.tenantId, environment_id: ctx.environmentId, scope_id: ctx.scopeId ?? null }, `task:${event.stepPath}`);
   }
 }

@@ -1,4 +1,4 @@
-import type { ExecutionError } from '../../executions/execution.records.js';
+import type { ExecutionError } from '../execution.records.js';
 import { ExpressionError, evaluate } from '../expressions.js';
 import { StepError, type StepDefinition } from '../steps/step-executor.js';
 import { AbortRun, StepFailure, WaitSignal } from './signals.js';

@@ -1,4 +1,4 @@
-import type { StepRecord } from '../../executions/execution.records.js';
+import type { StepRecord } from '../execution.records.js';
 
 /** What was recorded for each step path on earlier runs of this execution. */
 export class History {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { StepRecord } from '../../executions/execution.records.js';
-import type { NewStepRecord } from '../../executions/executions.repository.js';
+import type { NewStepRecord, StepRecord } from '../execution.records.js';
 import { Interpreter, type InterpreterHost } from './interpreter.js';
 import { Redactor } from '../redaction.js';
 import { StepRegistry } from '../step-registry.js';

@@ -1,5 +1,5 @@
 import { newId } from '@platform/common';
-import type { ExecutionError, StepRecord } from '../../executions/execution.records.js';
+import type { ExecutionError, StepRecord } from '../execution.records.js';
 import { ExpressionError, evaluate } from '../expressions.js';
 import type { StepRegistry } from '../step-registry.js';
 import type { StepContext, StepDefinition } from '../steps/step-executor.js';

@@ -1,5 +1,4 @@
-import type { ExecutionError } from '../../executions/execution.records.js';
-import type { NewStepRecord } from '../../executions/executions.repository.js';
+import type { ExecutionError, NewStepRecord } from '../execution.records.js';
 import type { Redactor } from '../redaction.js';
 import type { StepRegistry } from '../step-registry.js';
 import type { LogLevel, StepContext, StepDefinition, StepSettings } from '../steps/step-executor.js';

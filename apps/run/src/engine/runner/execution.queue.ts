@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { NATS_CONNECTION, RUN_WORK_QUEUE, RunSubjects, enqueueWork } from '@platform/messaging';
-import type { ExecutionWorkItem } from '../executions/execution.records.js';
+import { NATS_CONNECTION, RUN_WORK_QUEUE, RunSubjects, enqueueWork, type ExecutionWorkItem } from '@platform/messaging';
+import type { ExecutionRef } from '../execution.records.js';
 
 /**
  * Wakes workers through JetStream. PostgreSQL holds the truth: an item is published after the row
@@ -14,11 +14,12 @@ export class ExecutionQueue {
   constructor(@Inject(NATS_CONNECTION) private readonly nc: NatsConnection) {}
 
   /** `token` distinguishes wake-ups of one execution, so JetStream's duplicate window drops only true repeats. */
-  async enqueue(item: ExecutionWorkItem, token: string): Promise<void> {
+  async enqueue(execution: ExecutionRef, token: string): Promise<void> {
+    const item: ExecutionWorkItem = { executionId: execution.id, tenantId: execution.tenant_id, environmentId: execution.environment_id, scopeId: execution.scope_id };
     try {
-      await enqueueWork(this.nc, RunSubjects.work, item, `${item.executionId}:${token}`);
+      await enqueueWork(this.nc, RunSubjects.work, item, `${execution.id}:${token}`);
     } catch (error) {
-      this.logger.warn(`could not enqueue execution ${item.executionId} (the reconciler will): ${(error as Error).message}`);
+      this.logger.warn(`could not enqueue execution ${execution.id} (the reconciler will): ${(error as Error).message}`);
     }
   }
 
