@@ -1,3 +1,4 @@
+import type { RequestContext } from '@platform/common';
 import type { TenantContext } from '@platform/db';
 import type { StepDefinition } from './steps/step-executor.js';
 
@@ -39,16 +40,27 @@ export interface ExecutionRow {
   finished_at: Date | null;
   timeout_at: Date;
   wake_at: Date | null;
+  /** The request that started it (null for executions older than the column). */
+  request_id: string | null;
 }
 
 /** An execution a worker holds the lease of, and what its status was before the claim. */
 export type ClaimedExecution = ExecutionRow & { previous_status: string };
 
-/** Enough of an execution to wake it: its id and tenant. */
-export type ExecutionRef = Pick<ExecutionRow, 'id' | 'tenant_id' | 'environment_id' | 'scope_id'>;
+/** Enough of an execution to wake it: its id, tenant and request. */
+export type ExecutionRef = Pick<ExecutionRow, 'id' | 'tenant_id' | 'environment_id' | 'scope_id' | 'request_id'>;
 
 export function tenantOf(execution: Pick<ExecutionRow, 'tenant_id' | 'environment_id' | 'scope_id'>): TenantContext {
   return { tenantId: execution.tenant_id, environmentId: execution.environment_id, scopeId: execution.scope_id };
+}
+
+/**
+ * The request context every run of an execution works in, on whichever replica and however late:
+ * the request that started it (so its log lines and every message it causes carry that id), and
+ * the execution itself as the actor. An execution older than its request_id column uses its own id.
+ */
+export function runContext(execution: Pick<ExecutionRow, 'id' | 'request_id'>): RequestContext {
+  return { requestId: execution.request_id ?? execution.id, actor: `run:execution:${execution.id}` };
 }
 
 export type StepStatus = 'running' | 'waiting' | 'succeeded' | 'failed' | 'skipped' | 'cancelled';
@@ -118,6 +130,8 @@ export interface StartRequest {
   trigger: { type: string; id: string | null };
   idempotencyKey?: string;
   parent?: { executionId: string; stepPath: string };
+  /** Defaults to the id of the request being handled. */
+  requestId?: string;
 }
 
 export interface StartResult {

@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { AppError, ConflictError, NotFoundError, newId } from '@platform/common';
+import { AppError, ConflictError, NotFoundError, currentRequestContext, newId } from '@platform/common';
 import { SystemDb, TenantDb, type TenantContext } from '@platform/db';
 import { RUN_CONFIG, type RunConfig } from '../config/run.config.js';
 import type { ExecutionStore } from '../engine/engine.ports.js';
@@ -101,6 +101,7 @@ export class ExecutionStoreService implements ExecutionStore {
       idempotencyKey: request.idempotencyKey ?? null,
       requestHash: request.idempotencyKey ? createHash('sha256').update(JSON.stringify({ w: request.workflowId, i: request.input })).digest('hex') : null,
       defaultTimeoutSeconds: this.config.RUN_DEFAULT_TIMEOUT_SECONDS,
+      requestId: request.requestId ?? currentRequestContext()?.requestId ?? randomUUID(),
     };
   }
 

@@ -3,7 +3,7 @@ import { execute, prepared, type TenantContext, type TenantDb } from '@platform/
 import type { Claim, ClaimedExecution, ExecutionRow, LogLine, ResolvedStep, StepCommit, StepRecord } from '../engine/execution.records.js';
 
 const EXECUTION_COLUMNS = `tenant_id, environment_id, id, scope_id, workflow_id, workflow_version, status, input, output, error, trigger_type, trigger_id,
-  parent_execution_id, parent_step_path, idempotency_key, request_hash, created_at, started_at, finished_at, timeout_at, wake_at`;
+  parent_execution_id, parent_step_path, idempotency_key, request_hash, created_at, started_at, finished_at, timeout_at, wake_at, request_id`;
 /** pg would turn a top-level array into a PostgreSQL array; jsonb parameters go as JSON text. */
 const json = (value: unknown): string | null => (value === undefined || value === null ? null : JSON.stringify(value));
 
@@ -23,10 +23,12 @@ export interface NewStart {
   requestHash: string | null;
   /** Used when the workflow's settings give no timeout_seconds. */
   defaultTimeoutSeconds: number;
+  /** The request that started the run: every run of it works in that request's context. */
+  requestId: string;
 }
 
 // The two hot writes are database functions (migration EngineHotPath): one round trip each.
-const START = prepared('run.start_execution', `select ${EXECUTION_COLUMNS} from run.start_execution($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`);
+const START = prepared('run.start_execution', `select ${EXECUTION_COLUMNS} from run.start_execution($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`);
 const COMMIT_STEP = prepared('run.commit_step', `select run.commit_step($1, $2, $3, $4, $5, $6, $7, $8, $9) as owned`);
 
 const RENEW_LEASE = prepared(
@@ -50,7 +52,7 @@ const CLAIM = prepared(
 function startValues(e: NewStart, claim: Claim | null): unknown[] {
   return [
     e.id, e.workflowId, e.inputJson, e.triggerType, e.triggerId, e.parentExecutionId, e.parentStepPath, e.idempotencyKey, e.requestHash,
-    e.defaultTimeoutSeconds, claim?.worker ?? null, (claim?.leaseMs ?? 0) / 1000,
+    e.defaultTimeoutSeconds, claim?.worker ?? null, (claim?.leaseMs ?? 0) / 1000, e.requestId,
   ];
 }
 

@@ -109,14 +109,16 @@ export class ExecutionsService {
 
   /** An approval step's human task was completed: record the decision and wake the execution. */
   async resolveApproval(ctx: TenantContext, event: TaskCompletedEvent): Promise<void> {
-    const resolved = await this.db.run(ctx, (m) =>
-      executionsRepository.resolveWaitingStep(m, { ...ctx, scopeId: ctx.scopeId ?? null }, event.executionId, event.stepPath, {
+    const resolved = await this.db.run(ctx, async (m) => {
+      const recorded = await executionsRepository.resolveWaitingStep(m, { ...ctx, scopeId: ctx.scopeId ?? null }, event.executionId, event.stepPath, {
         id: newId(),
         status: 'succeeded',
         output: { approved: event.approved, data: event.data ?? {}, completed_by: event.completedBy ?? null },
         error: null,
-      }),
-    );
-    if (resolved) await this.dispatcher.wake({ id: event.executionId, tenant_id: ctx.tenantId, environment_id: ctx.environmentId, scope_id: ctx.scopeId ?? null }, `task:${event.stepPath}`);
+      });
+      // The execution itself, for the request it belongs to: the wake-up travels in that request's context.
+      return recorded ? executionsRepository.get(m, event.executionId) : undefined;
+    });
+    if (resolved) await this.dispatcher.wake(resolved, `task:${event.stepPath}`);
   }
 }

@@ -8,11 +8,11 @@ import type { DueExecution, ExecutionRow } from '../engine/execution.records.js'
 export const systemExecutionsRepository = {
   async due(m: EntityManager): Promise<DueExecution[]> {
     return (await m.query(
-      `(select id, tenant_id, environment_id, scope_id, 'wake' as reason from run.executions where status = 'waiting' and wake_at <= now() limit 500)
+      `(select id, tenant_id, environment_id, scope_id, request_id, 'wake' as reason from run.executions where status = 'waiting' and wake_at <= now() limit 500)
        union all
-       (select id, tenant_id, environment_id, scope_id, 'lost' from run.executions where status = 'queued' and created_at < now() - interval '5 seconds' limit 500)
+       (select id, tenant_id, environment_id, scope_id, request_id, 'lost' from run.executions where status = 'queued' and created_at < now() - interval '5 seconds' limit 500)
        union all
-       (select id, tenant_id, environment_id, scope_id, 'lease' from run.executions where status = 'running' and lease_until < now() limit 500)`,
+       (select id, tenant_id, environment_id, scope_id, request_id, 'lease' from run.executions where status = 'running' and lease_until < now() limit 500)`,
     )) as DueExecution[];
   },
 
@@ -22,7 +22,7 @@ export const systemExecutionsRepository = {
       `update run.executions set status = 'timed_out', finished_at = now(), wake_at = null,
               error = jsonb_build_object('code', 'timed_out', 'message', 'The execution took longer than its timeout', 'step_id', null)
         where status in ('waiting', 'queued') and timeout_at <= now()
-       returning id, tenant_id, environment_id, scope_id, workflow_id, status, error`,
+       returning id, tenant_id, environment_id, scope_id, workflow_id, status, error, request_id`,
     )) as [ExecutionRow[], number];
     return rows;
   },

@@ -11,7 +11,7 @@ function host(recorded: NewStepRecord[]): InterpreterHost {
     executionId: 'e',
     workerId: 'w',
     workflowId: 'wf',
-    tenant: { tenantId: 't', environmentId: 'env', scopeId: null, requestId: '' },
+    tenant: { tenantId: 't', environmentId: 'env', scopeId: null, requestId: 'req-1' },
     settings: { allowPrivateNetworks: false, httpResponseLimitBytes: 1, httpDefaultTimeoutMs: 1, codeTimeoutMs: 1, codeMemoryLimitBytes: 1 },
     signal: new AbortController().signal,
     redactor: new Redactor({}),

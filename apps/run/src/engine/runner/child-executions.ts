@@ -25,6 +25,8 @@ export class ChildExecutions {
         // Idempotent by parent and path: a redelivered parent does not start a second child.
         idempotencyKey: `subworkflow:${parent.id}:${path}`,
         parent: { executionId: parent.id, stepPath: path },
+        // The child belongs to the request that started its parent.
+        requestId: parent.request_id ?? undefined,
       },
       null,
     );
@@ -46,7 +48,7 @@ export class ChildExecutions {
       this.logger.warn(`parent ${child.parent_execution_id} was not waiting on ${child.parent_step_path}`);
       return undefined;
     }
-    const parent = { id: child.parent_execution_id, tenant_id: child.tenant_id, environment_id: child.environment_id, scope_id: child.scope_id };
+    const parent = { id: child.parent_execution_id, tenant_id: child.tenant_id, environment_id: child.environment_id, scope_id: child.scope_id, request_id: child.request_id };
     return { execution: parent, token: `child:${child.id}` };
   }
 }

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Bus, StorageSubjects } from '@platform/messaging';
+import { Bus, StorageSubjects, messageContext } from '@platform/messaging';
 import { EXECUTION_STORE, type ExecutionStore } from '../engine.ports.js';
-import { tenantOf, type ClaimedExecution, type ExecutionError, type RunnableDefinition, type StepRecord } from '../execution.records.js';
+import { runContext, tenantOf, type ClaimedExecution, type ExecutionError, type RunnableDefinition, type StepRecord } from '../execution.records.js';
 import { referencedSecrets } from '../redaction.js';
 import { DefinitionsCache } from './definitions.cache.js';
 
@@ -38,11 +38,7 @@ export class ExecutionContextLoader {
     const names = referencedSecrets(definition.steps);
     if (!names.length) return { values: {} };
     try {
-      const resolved = await this.bus.request(
-        StorageSubjects.secretsResolve,
-        { names, purpose: `run:execution:${execution.id}` },
-        { requestId: '', ...tenantOf(execution), actor: `run:execution:${execution.id}` },
-      );
+      const resolved = await this.bus.request(StorageSubjects.secretsResolve, { names, purpose: `run:execution:${execution.id}` }, messageContext(tenantOf(execution), runContext(execution)));
       if (resolved.missing.length) return { error: { code: 'secret_missing', message: `Unknown secret(s): ${resolved.missing.join(', ')}`, step_id: null } };
       return { values: resolved.values };
     } catch (error) {

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
+import { runInRequestContext } from '@platform/common';
 import { RunSubjects } from '@platform/messaging';
 import { ExecutionEvents } from '../execution.events.js';
-import type { ClaimedExecution, ExecutionError } from '../execution.records.js';
+import { runContext, type ClaimedExecution, type ExecutionError } from '../execution.records.js';
 import { ExecutionContextLoader } from './execution-context.loader.js';
 import { ExecutionSettler } from './execution.settler.js';
 import { LeaseKeeper } from './lease.keeper.js';
@@ -24,13 +25,16 @@ export class ExecutionRunner {
     private readonly settler: ExecutionSettler,
   ) {}
 
-  async run(execution: ClaimedExecution, keepAlive: () => void = () => undefined): Promise<WakeUp[]> {
-    const hold = this.leases.hold(execution, keepAlive);
-    try {
-      return await this.settler.settle(execution, await this.execute(execution, hold.signal));
-    } finally {
-      hold.release();
-    }
+  /** In the run's request context: its log lines and every message it causes carry the id of the request that started it. */
+  run(execution: ClaimedExecution, keepAlive: () => void = () => undefined): Promise<WakeUp[]> {
+    return runInRequestContext(runContext(execution), async () => {
+      const hold = this.leases.hold(execution, keepAlive);
+      try {
+        return await this.settler.settle(execution, await this.execute(execution, hold.signal));
+      } finally {
+        hold.release();
+      }
+    });
   }
 
   private async execute(execution: ClaimedExecution, signal: AbortSignal): Promise<FinishedRun> {

@@ -1,8 +1,9 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { runInRequestContext } from '@platform/common';
 import type { ExecutionWorkItem } from '@platform/messaging';
 import { RUN_CONFIG, type RunConfig } from '../../config/run.config.js';
 import { EXECUTION_STORE, type ExecutionStore } from '../engine.ports.js';
-import { tenantOf, type Claim, type ClaimedExecution, type ExecutionRef, type StartResult } from '../execution.records.js';
+import { runContext, tenantOf, type Claim, type ClaimedExecution, type ExecutionRef, type StartResult } from '../execution.records.js';
 import { ExecutionQueue } from './execution.queue.js';
 import { ExecutionRunner } from './execution.runner.js';
 import type { WakeUp } from './wake-up.js';
@@ -94,13 +95,15 @@ export class RunDispatcher implements OnModuleDestroy {
 
   /** Runs a claimed execution in the background, in a slot taken by reserve(); the slot is freed when it ends. */
   private hand(execution: ClaimedExecution): void {
-    const running = new Promise<void>((resolve) => setImmediate(resolve))
-      .then(() => this.run(execution))
-      .catch((error: unknown) => this.logger.error(`execution ${execution.id} failed in the worker: ${String(error)}`))
-      .finally(() => {
-        this.active--;
-        this.inFlight.delete(running);
-      });
+    // In the run's context from here on: a failure logged below carries the run's request id too.
+    const running = runInRequestContext(runContext(execution), () =>
+      new Promise<void>((resolve) => setImmediate(resolve))
+        .then(() => this.run(execution))
+        .catch((error: unknown) => this.logger.error(`execution ${execution.id} failed in the worker: ${String(error)}`)),
+    ).finally(() => {
+      this.active--;
+      this.inFlight.delete(running);
+    });
     this.inFlight.add(running);
   }
 

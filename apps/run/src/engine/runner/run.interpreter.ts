@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { newId } from '@platform/common';
 import { RUN_CONFIG, type RunConfig } from '../../config/run.config.js';
 import { EXECUTION_STORE, type ExecutionStore } from '../engine.ports.js';
-import { tenantOf, type ClaimedExecution, type LogLine, type NewStepRecord } from '../execution.records.js';
+import { runContext, tenantOf, type ClaimedExecution, type LogLine, type NewStepRecord } from '../execution.records.js';
 import { Interpreter, type InterpreterHost, type Outcome } from '../interpreter/interpreter.js';
 import { AbortRun } from '../interpreter/signals.js';
 import { Redactor } from '../redaction.js';
@@ -63,7 +63,7 @@ export class RunInterpreter {
       executionId: execution.id,
       workerId,
       workflowId: execution.workflow_id,
-      tenant: { ...tenantOf(execution), requestId: '' },
+      tenant: { ...tenantOf(execution), requestId: runContext(execution).requestId },
       settings: this.settings,
       signal,
       redactor,
