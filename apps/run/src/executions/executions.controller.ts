@@ -15,6 +15,9 @@ function idempotencyKey(value: string | undefined): string | undefined {
   return value;
 }
 
+/** The 202 answer to a start. */
+const accepted = ({ execution, status }: { execution: { id: string }; status: string }) => ({ run_id: execution.id, status });
+
 @ApiTags('executions')
 @Controller()
 export class ExecutionsController {
@@ -35,8 +38,7 @@ export class ExecutionsController {
   @ApiNotFoundResponse({ description: 'No such automation for this tenant' })
   @ApiPayloadTooLargeResponse({ description: 'input over the limit' })
   async run(@CurrentPrincipal() p: Principal, @Body() body: RunAutomationRequestDto, @Headers('idempotency-key') key?: string) {
-    const { execution, status } = await this.starter.start(p, { workflowId: body.automation_id, input: body.input ?? {}, trigger: { type: 'api', id: null }, idempotencyKey: idempotencyKey(key) });
-    return { run_id: execution.id, status };
+    return accepted(await this.starter.start(p, { workflowId: body.automation_id, input: body.input ?? {}, trigger: { type: 'api', id: null }, idempotencyKey: idempotencyKey(key) }));
   }
 
   @Post('run/workflows/:id/execute')
@@ -46,8 +48,7 @@ export class ExecutionsController {
   @ApiOperation({ summary: 'Execute a workflow (the same start as /v1/automations/run)' })
   @ApiAcceptedResponse({ schema: { example: { run_id: '0194…', status: 'queued' } } })
   async execute(@CurrentPrincipal() p: Principal, @Param('id', uuid) id: string, @Body() body: ExecuteWorkflowRequestDto, @Headers('idempotency-key') key?: string) {
-    const { execution, status } = await this.starter.start(p, { workflowId: id, input: body.input ?? {}, trigger: { type: 'api', id: null }, idempotencyKey: idempotencyKey(key) });
-    return { run_id: execution.id, status };
+    return accepted(await this.starter.start(p, { workflowId: id, input: body.input ?? {}, trigger: { type: 'api', id: null }, idempotencyKey: idempotencyKey(key) }));
   }
 
   @Get('run/executions')

@@ -1,9 +1,9 @@
 import type { EntityManager } from 'typeorm';
 import { execute, prepared, type TenantContext, type TenantDb } from '@platform/db';
-import type { ExecutionError, ExecutionRow, ExecutionStatus, LogLine, StepRecord } from './execution.records.js';
+import type { Claim, ClaimedExecution, ExecutionRow, LogLine, ResolvedStep, StepCommit, StepRecord } from '../engine/execution.records.js';
 
 const EXECUTION_COLUMNS = `tenant_id, environment_id, id, scope_id, workflow_id, workflow_version, status, input, output, error, trigger_type, trigger_id,
-  parent_execution_id, parent_step_path, idempotency_key, request_hash, created_at, started_at, finished_at, timeout_at, wake_at`;
+  parent_execution_id, parent_step_path, idempotency_key, request_hash, created_at, started_at, finished_at, timeout_at, wake_at, request_id`;
 /** pg would turn a top-level array into a PostgreSQL array; jsonb parameters go as JSON text. */
 const json = (value: unknown): string | null => (value === undefined || value === null ? null : JSON.stringify(value));
 
@@ -23,15 +23,12 @@ export interface NewStart {
   requestHash: string | null;
   /** Used when the workflow's settings give no timeout_seconds. */
   defaultTimeoutSeconds: number;
-}
-
-export interface NewStepRecord extends Omit<StepRecord, 'finished_at' | 'started_at'> {
-  started_at: Date;
-  finished_at: Date | null;
+  /** The request that started the run: every run of it works in that request's context. */
+  requestId: string;
 }
 
 // The two hot writes are database functions (migration EngineHotPath): one round trip each.
-const START = prepared('run.start_execution', `select ${EXECUTION_COLUMNS} from run.start_execution($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`);
+const START = prepared('run.start_execution', `select ${EXECUTION_COLUMNS} from run.start_execution($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`);
 const COMMIT_STEP = prepared('run.commit_step', `select run.commit_step($1, $2, $3, $4, $5, $6, $7, $8, $9) as owned`);
 
 const RENEW_LEASE = prepared(
@@ -52,20 +49,10 @@ const CLAIM = prepared(
         returning ${CLAIMED_COLUMNS}, p.previous_status`,
 );
 
-export interface Claim {
-  worker: string;
-  leaseMs: number;
-}
-export interface StepCommit {
-  step?: NewStepRecord;
-  logs: LogLine[];
-  settle?: { status: ExecutionStatus; output?: unknown; error?: ExecutionError | null; wakeAt?: Date | null };
-}
-
 function startValues(e: NewStart, claim: Claim | null): unknown[] {
   return [
     e.id, e.workflowId, e.inputJson, e.triggerType, e.triggerId, e.parentExecutionId, e.parentStepPath, e.idempotencyKey, e.requestHash,
-    e.defaultTimeoutSeconds, claim?.worker ?? null, (claim?.leaseMs ?? 0) / 1000,
+    e.defaultTimeoutSeconds, claim?.worker ?? null, (claim?.leaseMs ?? 0) / 1000, e.requestId,
   ];
 }
 
@@ -124,15 +111,15 @@ export const executionsRepository = {
   },
 
   /** Takes an execution that is due (queued, waiting and woken, or running with an expired lease); says what it was. */
-  async claim(m: EntityManager, id: string, worker: string, leaseMs: number): Promise<(ExecutionRow & { previous_status: string }) | undefined> {
+  async claim(m: EntityManager, id: string, claim: Claim): Promise<ClaimedExecution | undefined> {
     // The subquery reads the status before this update (a locking CTE would read nothing once the
     // row is updated); the WHERE is re-checked on the locked row, so two workers never both claim.
-    const { rows } = await execute<ExecutionRow & { previous_status: string }>(m, CLAIM, [id, worker, leaseMs / 1000]);
+    const { rows } = await execute<ClaimedExecution>(m, CLAIM, [id, claim.worker, claim.leaseMs / 1000]);
     return rows[0];
   },
 
-  async renewLease(m: EntityManager, tenantId: string, id: string, worker: string, leaseMs: number): Promise<boolean> {
-    const { rowCount } = await execute(m, RENEW_LEASE, [tenantId, id, worker, leaseMs / 1000]);
+  async renewLease(m: EntityManager, tenantId: string, id: string, claim: Claim): Promise<boolean> {
+    const { rowCount } = await execute(m, RENEW_LEASE, [tenantId, id, claim.worker, claim.leaseMs / 1000]);
     return rowCount > 0;
   },
 
@@ -165,7 +152,7 @@ export const executionsRepository = {
     ctx: { tenantId: string; environmentId: string; scopeId: string | null },
     executionId: string,
     path: string,
-    record: { id: string; status: 'succeeded' | 'failed'; output: unknown; error: ExecutionError | null },
+    record: ResolvedStep,
   ): Promise<boolean> {
     const waiting = (await m.query(
       `select step_id, type, attempt from run.execution_steps where execution_id = $1 and path = $2 and status = 'waiting' order by id desc limit 1`,
@@ -183,7 +170,3 @@ export const executionsRepository = {
     return true;
   },
 };
-
-export function isFinished(status: ExecutionStatus): boolean {
-  return status === 'succeeded' || status === 'failed' || status === 'cancelled' || status === 'timed_out';
-}

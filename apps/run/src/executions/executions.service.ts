@@ -3,10 +3,10 @@ import type { Principal } from '@platform/auth';
 import { ConflictError, NotFoundError, decodeCursor, newId, toPage, type Page } from '@platform/common';
 import { TenantDb, type TenantContext } from '@platform/db';
 import { Bus, messageContext, RunSubjects, type TaskCompletedEvent } from '@platform/messaging';
-import { ExecutionQueue } from '../engine/work-queue.js';
-import { ExecutionEvents } from './execution.events.js';
-import type { ExecutionRow, LogLine, StepRecord } from './execution.records.js';
-import { executionsRepository, isFinished } from './executions.repository.js';
+import { ExecutionEvents } from '../engine/execution.events.js';
+import { isFinished, type ExecutionRow, type LogLine, type StepRecord } from '../engine/execution.records.js';
+import { RunDispatcher } from '../engine/runner/run.dispatcher.js';
+import { executionsRepository } from './executions.repository.js';
 import type { ListExecutionsQueryDto, ListLogsQueryDto } from './dto/execution.dto.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -55,7 +55,7 @@ export class ExecutionsService {
     private readonly db: TenantDb,
     private readonly bus: Bus,
     private readonly events: ExecutionEvents,
-    private readonly queue: ExecutionQueue,
+    private readonly dispatcher: RunDispatcher,
   ) {}
 
   async get(principal: Principal, id: string) {
@@ -109,14 +109,16 @@ export class ExecutionsService {
 
   /** An approval step's human task was completed: record the decision and wake the execution. */
   async resolveApproval(ctx: TenantContext, event: TaskCompletedEvent): Promise<void> {
-    const resolved = await this.db.run(ctx, (m) =>
-      executionsRepository.resolveWaitingStep(m, { ...ctx, scopeId: ctx.scopeId ?? null }, event.executionId, event.stepPath, {
+    const resolved = await this.db.run(ctx, async (m) => {
+      const recorded = await executionsRepository.resolveWaitingStep(m, { ...ctx, scopeId: ctx.scopeId ?? null }, event.executionId, event.stepPath, {
         id: newId(),
         status: 'succeeded',
         output: { approved: event.approved, data: event.data ?? {}, completed_by: event.completedBy ?? null },
         error: null,
-      }),
-    );
-    if (resolved) await this.queue.enqueue({ executionId: event.executionId, tenantId: ctx.tenantId, environmentId: ctx.environmentId, scopeId: ctx.scopeId ?? null }, `task:${event.stepPath}`);
+      });
+      // The execution itself, for the request it belongs to: the wake-up travels in that request's context.
+      return recorded ? executionsRepository.get(m, event.executionId) : undefined;
+    });
+    if (resolved) await this.dispatcher.wake(resolved, `task:${event.stepPath}`);
   }
 }

@@ -33,6 +33,11 @@ export const workflowsRepository = {
     return rows[0];
   },
 
+  async definition(m: EntityManager, workflowId: string, version: number): Promise<WorkflowDefinition | undefined> {
+    const rows = (await m.query(`select definition from run.workflow_versions where workflow_id = $1 and version = $2`, [workflowId, version])) as { definition: WorkflowDefinition }[];
+    return rows[0]?.definition;
+  },
+
   async lock(m: EntityManager, id: string): Promise<{ current_version: number; tenant_id: string; environment_id: string } | undefined> {
     const rows = (await m.query(`select current_version, tenant_id, environment_id from run.workflows where id = $1 and deleted_at is null for update`, [id])) as {
       current_version: number;

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '@platform/auth';
 import { AppError, NotFoundError, decodeCursor, newId, toPage, type Page } from '@platform/common';
-import { TenantDb } from '@platform/db';
+import { TenantDb, type TenantContext } from '@platform/db';
+import type { DefinitionSource } from '../engine/engine.ports.js';
 import { DefinitionValidator } from './definition/definition.validator.js';
 import type { DefinitionProblem, WorkflowDefinition } from './definition/workflow-definition.js';
 import type { CreateWorkflowRequestDto, ListWorkflowsQueryDto, PatchWorkflowRequestDto, WorkflowResponse } from './dto/workflow.dto.js';
@@ -33,8 +34,9 @@ export class InvalidDefinitionError extends AppError {
   }
 }
 
+/** Workflow CRUD, and the engine's DefinitionSource: the version an execution runs. */
 @Injectable()
-export class WorkflowsService {
+export class WorkflowsService implements DefinitionSource {
   constructor(
     private readonly db: TenantDb,
     private readonly validator: DefinitionValidator,
@@ -84,6 +86,11 @@ export class WorkflowsService {
     const after = decodeCursor(query.cursor, ['id'] as const);
     const rows = await this.db.run(principal, (m) => workflowsRepository.list(m, { afterId: after ? String(after.id) : undefined, status: query.status, name: query.name, limit: query.limit }));
     return toPage(rows, query.limit, toWorkflowResponse, (r) => ({ id: r.id }));
+  }
+
+  /** Any version, of a deleted workflow too: running executions keep the version they started with. */
+  definition(ctx: TenantContext, workflowId: string, version: number): Promise<WorkflowDefinition | undefined> {
+    return this.db.run(ctx, (m) => workflowsRepository.definition(m, workflowId, version));
   }
 
   async remove(principal: Principal, id: string): Promise<void> {

@@ -1,4 +1,4 @@
-import { Bus, BusError, StorageSubjects, type StorageRequests } from '@platform/messaging';
+import { Bus, BusError, StorageSubjects, messageContext, type StorageRequests } from '@platform/messaging';
 import { StepError, type StepContext, type StepDefinition, type StepExecutor, type StepProblem } from './step-executor.js';
 
 type Subject = keyof StorageRequests;
@@ -22,7 +22,8 @@ class StorageStep implements StepExecutor {
 
   async execute(input: Record<string, unknown>, _step: StepDefinition, context: StepContext): Promise<unknown> {
     try {
-      return await this.bus.request(this.subject, input as never, { ...context.tenant, actor: `run:execution:${context.executionId}` }, { timeoutMs: 30_000 });
+      const message = messageContext(context.tenant, { requestId: context.tenant.requestId, actor: `run:execution:${context.executionId}` });
+      return await this.bus.request(this.subject, input as never, message, { timeoutMs: 30_000 });
     } catch (error) {
       if (error instanceof BusError && error.code === 'remote' && error.remote && error.remote.status < 500) {
         throw new StepError(error.remote.code, error.remote.message, false);

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Bus, messageContext, RunSubjects, type ExecutionStatusEvent } from '@platform/messaging';
-import type { ExecutionRow } from './execution.records.js';
+import { runContext, type ExecutionRow } from './execution.records.js';
 
 type StatusSubject = typeof RunSubjects.executionStarted | typeof RunSubjects.executionCompleted | typeof RunSubjects.executionFailed | typeof RunSubjects.executionCancelled | typeof RunSubjects.executionTimedOut;
 
@@ -11,17 +11,22 @@ const BY_STATUS: Record<string, StatusSubject> = {
   timed_out: RunSubjects.executionTimedOut,
 };
 
-/** `run.execution.started|completed|failed|cancelled|timed_out`, for triggers, webhooks, portal and notifications. */
+type Announced = Pick<ExecutionRow, 'id' | 'workflow_id' | 'scope_id' | 'tenant_id' | 'environment_id' | 'error' | 'request_id'>;
+
+/**
+ * `run.execution.started|completed|failed|cancelled|timed_out`, for triggers, webhooks, portal and
+ * notifications; in the run's context, whoever announces it (a worker, a cancel, the reconciler).
+ */
 @Injectable()
 export class ExecutionEvents {
   constructor(private readonly bus: Bus) {}
 
-  emit(subject: StatusSubject, execution: Pick<ExecutionRow, 'id' | 'workflow_id' | 'scope_id' | 'tenant_id' | 'environment_id' | 'error'>, status: string): void {
+  emit(subject: StatusSubject, execution: Announced, status: string): void {
     const event: ExecutionStatusEvent = { executionId: execution.id, workflowId: execution.workflow_id, status, customerId: execution.scope_id, at: new Date().toISOString(), error: execution.error };
-    this.bus.emit(subject, event, messageContext({ tenantId: execution.tenant_id, environmentId: execution.environment_id, scopeId: execution.scope_id }));
+    this.bus.emit(subject, event, messageContext({ tenantId: execution.tenant_id, environmentId: execution.environment_id, scopeId: execution.scope_id }, runContext(execution)));
   }
 
-  finished(execution: Pick<ExecutionRow, 'id' | 'workflow_id' | 'scope_id' | 'tenant_id' | 'environment_id' | 'status' | 'error'>): void {
+  finished(execution: Announced & Pick<ExecutionRow, 'status'>): void {
     const subject = BY_STATUS[execution.status];
     if (subject) this.emit(subject, execution, execution.status);
   }

@@ -1,4 +1,4 @@
-import type { ExecutionError } from '../executions/execution.records.js';
+import type { ExecutionError } from '../execution.records.js';
 
 /** Control flow of the interpreter: these unwind the step tree, they are not failures of the platform. */
 export class WaitSignal {

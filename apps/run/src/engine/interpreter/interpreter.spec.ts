@@ -1,18 +1,17 @@
 import { describe, expect, it } from '@jest/globals';
-import type { StepRecord } from '../executions/execution.records.js';
-import type { NewStepRecord } from '../executions/executions.repository.js';
+import type { NewStepRecord, StepRecord } from '../execution.records.js';
 import { Interpreter, type InterpreterHost } from './interpreter.js';
-import { Redactor } from './redaction.js';
-import { StepRegistry } from './step-registry.js';
-import type { StepDefinition } from './steps/step-executor.js';
-import { TransformStep } from './steps/transform.step.js';
+import { Redactor } from '../redaction.js';
+import { StepRegistry } from '../step-registry.js';
+import type { StepDefinition } from '../steps/step-executor.js';
+import { TransformStep } from '../steps/transform.step.js';
 
 function host(recorded: NewStepRecord[]): InterpreterHost {
   return {
     executionId: 'e',
     workerId: 'w',
     workflowId: 'wf',
-    tenant: { tenantId: 't', environmentId: 'env', scopeId: null, requestId: '' },
+    tenant: { tenantId: 't', environmentId: 'env', scopeId: null, requestId: 'req-1' },
     settings: { allowPrivateNetworks: false, httpResponseLimitBytes: 1, httpDefaultTimeoutMs: 1, codeTimeoutMs: 1, codeMemoryLimitBytes: 1 },
     signal: new AbortController().signal,
     redactor: new Redactor({}),

@@ -1,0 +1,151 @@
+import type { RequestContext } from '@platform/common';
+import type { TenantContext } from '@platform/db';
+import type { StepDefinition } from './steps/step-executor.js';
+
+/**
+ * The records the engine works with. They are the engine's: executions/ stores them (through the
+ * ExecutionStore port, engine.ports.ts) and answers with them, the engine never imports from it.
+ */
+export type ExecutionStatus = 'queued' | 'running' | 'waiting' | 'succeeded' | 'failed' | 'cancelled' | 'timed_out';
+
+export function isFinished(status: ExecutionStatus): boolean {
+  return status === 'succeeded' || status === 'failed' || status === 'cancelled' || status === 'timed_out';
+}
+
+export interface ExecutionError {
+  code: string;
+  message: string;
+  step_id: string | null;
+}
+
+export interface ExecutionRow {
+  tenant_id: string;
+  environment_id: string;
+  id: string;
+  scope_id: string | null;
+  workflow_id: string;
+  workflow_version: number;
+  status: ExecutionStatus;
+  input: Record<string, unknown>;
+  output: unknown;
+  error: ExecutionError | null;
+  trigger_type: string;
+  trigger_id: string | null;
+  parent_execution_id: string | null;
+  parent_step_path: string | null;
+  idempotency_key: string | null;
+  request_hash: string | null;
+  created_at: Date;
+  started_at: Date | null;
+  finished_at: Date | null;
+  timeout_at: Date;
+  wake_at: Date | null;
+  /** The request that started it (null for executions older than the column). */
+  request_id: string | null;
+}
+
+/** An execution a worker holds the lease of, and what its status was before the claim. */
+export type ClaimedExecution = ExecutionRow & { previous_status: string };
+
+/** Enough of an execution to wake it: its id, tenant and request. */
+export type ExecutionRef = Pick<ExecutionRow, 'id' | 'tenant_id' | 'environment_id' | 'scope_id' | 'request_id'>;
+
+export function tenantOf(execution: Pick<ExecutionRow, 'tenant_id' | 'environment_id' | 'scope_id'>): TenantContext {
+  return { tenantId: execution.tenant_id, environmentId: execution.environment_id, scopeId: execution.scope_id };
+}
+
+/**
+ * The request context every run of an execution works in, on whichever replica and however late:
+ * the request that started it (so its log lines and every message it causes carry that id), and
+ * the execution itself as the actor. An execution older than its request_id column uses its own id.
+ */
+export function runContext(execution: Pick<ExecutionRow, 'id' | 'request_id'>): RequestContext {
+  return { requestId: execution.request_id ?? execution.id, actor: `run:execution:${execution.id}` };
+}
+
+export type StepStatus = 'running' | 'waiting' | 'succeeded' | 'failed' | 'skipped' | 'cancelled';
+
+export interface StepRecord {
+  id: string;
+  path: string;
+  step_id: string;
+  type: string;
+  status: StepStatus;
+  attempt: number;
+  input: unknown;
+  output: unknown;
+  error: (ExecutionError & { retryable?: boolean; final?: boolean }) | null;
+  wake_at: Date | null;
+  started_at: Date;
+  finished_at: Date | null;
+}
+
+export interface NewStepRecord extends Omit<StepRecord, 'finished_at' | 'started_at'> {
+  started_at: Date;
+  finished_at: Date | null;
+}
+
+export interface LogLine {
+  id: string;
+  step_id: string | null;
+  level: 'debug' | 'info' | 'warn' | 'error';
+  message: string;
+  data: Record<string, unknown> | null;
+  created_at: Date;
+}
+
+/** An execution's new state, written when a run of it ends. */
+export interface Settlement {
+  status: ExecutionStatus;
+  output?: unknown;
+  error?: ExecutionError | null;
+  wakeAt?: Date | null;
+}
+
+/** What one commit of a worker writes: a step record, the log lines gathered with it, and with `settle` the execution's new state. */
+export interface StepCommit {
+  step?: NewStepRecord;
+  logs: LogLine[];
+  settle?: Settlement;
+}
+
+/** A waiting step finished from outside (approval, child execution). */
+export interface ResolvedStep {
+  id: string;
+  status: 'succeeded' | 'failed';
+  output: unknown;
+  error: ExecutionError | null;
+}
+
+/** A worker's lease on an execution. */
+export interface Claim {
+  worker: string;
+  leaseMs: number;
+}
+
+/** Every way a run starts (API, execute, NATS from triggers/webhooks/portal, subworkflow). */
+export interface StartRequest {
+  workflowId: string;
+  input: Record<string, unknown>;
+  trigger: { type: string; id: string | null };
+  idempotencyKey?: string;
+  parent?: { executionId: string; stepPath: string };
+  /** Defaults to the id of the request being handled. */
+  requestId?: string;
+}
+
+export interface StartResult {
+  execution: ExecutionRow;
+  /** false: a repeated Idempotency-Key found the first run. */
+  created: boolean;
+}
+
+/** An execution the reconciler found due: woken by time, lost on the queue, or left by a dead worker. */
+export interface DueExecution extends ExecutionRef {
+  reason: 'wake' | 'lost' | 'lease';
+}
+
+/** What the engine runs of a workflow version. */
+export interface RunnableDefinition {
+  steps: StepDefinition[];
+}

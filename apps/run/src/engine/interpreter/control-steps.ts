@@ -1,0 +1,141 @@
+import type { StepDefinition } from '../steps/step-executor.js';
+import { AbortRun, FailSignal, StepFailure, StopSignal, WaitSignal, combineWaits } from './signals.js';
+import type { Scope, StepRunner } from './step-runner.js';
+
+type ControlStep = (run: StepRunner, step: StepDefinition, scope: Scope, path: string) => Promise<unknown>;
+
+async function condition(run: StepRunner, step: StepDefinition, scope: Scope, path: string): Promise<unknown> {
+  const taken = run.history.branchTaken(path);
+  const test = taken ? taken === 'then' : await run.evaluate(step.if, scope, `${step.id}.if`);
+  const branch = test ? 'then' : 'else';
+  const list = (test ? step.then : step.else) as StepDefinition[] | undefined;
+  const output = list?.length ? await run.runList(list, run.childScope(scope), `${path}/${branch}/`) : null;
+  return run.succeed(step, path, { branch }, output);
+}
+
+async function choose(run: StepRunner, step: StepDefinition, scope: Scope, path: string): Promise<unknown> {
+  const cases = (step.cases as { when: unknown; steps?: StepDefinition[] }[]) ?? [];
+  const taken = run.history.branchTaken(path);
+  let chosen = taken === undefined ? -1 : taken === 'default' ? -2 : Number(taken);
+  const value = chosen === -1 ? await run.evaluate(step.value, scope, `${step.id}.value`) : undefined;
+  for (let c = 0; c < cases.length && chosen === -1; c++) {
+    if (JSON.stringify(await run.evaluate(cases[c].when, scope, `${step.id}.cases[${c}].when`)) === JSON.stringify(value)) chosen = c;
+  }
+  const list = chosen >= 0 ? cases[chosen].steps : (step.default as StepDefinition[] | undefined);
+  const output = list?.length ? await run.runList(list, run.childScope(scope), `${path}/${chosen >= 0 ? chosen : 'default'}/`) : null;
+  return run.succeed(step, path, { case: chosen >= 0 ? chosen : 'default' }, output);
+}
+
+async function loop(run: StepRunner, step: StepDefinition, scope: Scope, path: string): Promise<unknown> {
+  const items = await run.evaluate(step.items, scope, `${step.id}.items`);
+  if (!Array.isArray(items)) throw run.failure(step, 'invalid_items', `items must evaluate to a list (got ${typeof items})`);
+  const body = step.steps as StepDefinition[];
+  const outputs = await concurrently(items.length, (step.concurrency as number) ?? 1, (n) =>
+    run.runList(body, { ...run.childScope(scope), item: items[n], index: n }, `${path}/${n}/`),
+  );
+  return run.succeed(step, path, { count: items.length }, outputs);
+}
+
+async function parallel(run: StepRunner, step: StepDefinition, scope: Scope, path: string): Promise<unknown> {
+  const branches = step.branches as StepDefinition[][];
+  const outputs = await concurrently(branches.length, branches.length, (n) => run.runList(branches[n], run.childScope(scope), `${path}/${n}/`));
+  return run.succeed(step, path, { branches: branches.length }, outputs);
+}
+
+async function set(run: StepRunner, step: StepDefinition, scope: Scope, path: string): Promise<unknown> {
+  const values = (await run.evaluateInput(step, scope)) as Record<string, unknown>;
+  Object.assign(scope.vars, values);
+  return run.succeed(step, path, values, values);
+}
+
+async function stop(run: StepRunner, step: StepDefinition, scope: Scope, path: string): Promise<never> {
+  const input = (await run.evaluateInput(step, scope)) as { output?: unknown };
+  await run.succeed(step, path, input, input.output ?? null);
+  throw new StopSignal(input.output ?? null);
+}
+
+async function fail(run: StepRunner, step: StepDefinition, scope: Scope, path: string): Promise<never> {
+  const input = (await run.evaluateInput(step, scope)) as { message?: unknown; code?: unknown };
+  const error = { code: typeof input.code === 'string' ? input.code : 'workflow_failed', message: String(input.message), step_id: step.id };
+  await run.record(step, path, { status: 'failed', attempt: 1, input, error: { ...error, final: true } });
+  throw new FailSignal(error);
+}
+
+async function delay(run: StepRunner, step: StepDefinition, scope: Scope, path: string): Promise<unknown> {
+  const waiting = run.history.waiting(path);
+  let wakeAt: Date;
+  if (waiting?.wake_at) {
+    wakeAt = new Date(waiting.wake_at);
+  } else {
+    const input = (await run.evaluateInput(step, scope)) as { seconds?: unknown; until?: unknown };
+    wakeAt = typeof input.until === 'string' ? new Date(input.until) : new Date(Date.now() + Number(input.seconds) * 1000);
+    if (Number.isNaN(wakeAt.getTime())) throw run.failure(step, 'invalid_delay', 'delay needs seconds (a number) or until (an ISO 8601 time)');
+    if (wakeAt.getTime() > Date.now()) {
+      await run.record(step, path, { status: 'waiting', attempt: 1, input, wake_at: wakeAt });
+      run.host.log(step.id, 'info', `delay ${step.id} until ${wakeAt.toISOString()}`);
+      throw new WaitSignal(wakeAt);
+    }
+  }
+  if (wakeAt.getTime() > Date.now()) throw new WaitSignal(wakeAt);
+  return run.succeed(step, path, { until: wakeAt.toISOString() }, { waited_until: wakeAt.toISOString() });
+}
+
+/** Approval (a human task) and subworkflow (a child execution): the step waits until an event resolves it. */
+async function waitForOutside(run: StepRunner, step: StepDefinition, scope: Scope, path: string): Promise<never> {
+  if (!run.history.waiting(path)) {
+    const input = (await run.evaluateInput(step, scope)) as Record<string, unknown>;
+    let recorded: Record<string, unknown> = input;
+    if (step.type === 'subworkflow') {
+      const childId = await run.host.startChild(String(input.workflow_id), (input.input as Record<string, unknown>) ?? {}, path).catch((error: unknown) => {
+        throw run.failure(step, 'subworkflow_failed_to_start', (error as Error).message);
+      });
+      recorded = { ...input, child_execution_id: childId };
+    }
+    await run.record(step, path, { status: 'waiting', attempt: 1, input: recorded });
+    run.host.log(step.id, 'info', `${step.type} ${step.id} waiting`);
+  }
+  throw new WaitSignal(null);
+}
+
+/** Runs `count` lists, `limit` at a time; every lane finishes before the strongest signal is rethrown. */
+async function concurrently(count: number, limit: number, run: (n: number) => Promise<unknown>): Promise<unknown[]> {
+  const results = new Array<unknown>(count);
+  const signals: unknown[] = [];
+  let next = 0;
+  const lane = async () => {
+    for (let n = next++; n < count; n = next++) {
+      try {
+        results[n] = await run(n);
+      } catch (signal) {
+        signals.push(signal);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, count) }, lane));
+  // A failure or stop wins over waiting; waiting branches wake at the earliest time.
+  for (const kind of [AbortRun, FailSignal, StepFailure, StopSignal]) {
+    const hit = signals.find((s) => s instanceof kind);
+    if (hit) throw hit;
+  }
+  const waits = signals.filter((s): s is WaitSignal => s instanceof WaitSignal);
+  if (waits.length) throw combineWaits(waits);
+  if (signals.length) throw signals[0];
+  return results;
+}
+
+/**
+ * Step types the interpreter runs itself, by type; every other type is an action step from the
+ * StepRegistry (attempts.ts). A Map, so a type named like an Object property is not found here.
+ */
+export const CONTROL_STEPS: ReadonlyMap<string, ControlStep> = new Map<string, ControlStep>([
+  ['condition', condition],
+  ['switch', choose],
+  ['loop', loop],
+  ['parallel', parallel],
+  ['set', set],
+  ['stop', stop],
+  ['fail', fail],
+  ['delay', delay],
+  ['approval', waitForOutside],
+  ['subworkflow', waitForOutside],
+]);

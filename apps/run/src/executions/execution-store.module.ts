@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { RunConfigModule } from '../config/run-config.module.js';
+import { ExecutionStoreService } from './execution-store.service.js';
+
+/**
+ * The engine's ExecutionStore on its own: EnginePortsModule binds the engine to it, and
+ * ExecutionsModule (which imports the engine) uses it too, without a cycle between the modules.
+ */
+@Module({
+  imports: [RunConfigModule],
+  providers: [ExecutionStoreService],
+  exports: [ExecutionStoreService],
+})
+export class ExecutionStoreModule {}

@@ -1,0 +1,114 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { AppError, ConflictError, NotFoundError, currentRequestContext, newId } from '@platform/common';
+import { SystemDb, TenantDb, type TenantContext } from '@platform/db';
+import { RUN_CONFIG, type RunConfig } from '../config/run.config.js';
+import type { ExecutionStore } from '../engine/engine.ports.js';
+import {
+  tenantOf,
+  type Claim,
+  type ClaimedExecution,
+  type DueExecution,
+  type ExecutionRow,
+  type ResolvedStep,
+  type StartRequest,
+  type StartResult,
+  type StepCommit,
+  type StepRecord,
+} from '../engine/execution.records.js';
+import { workflowsRepository } from '../workflows/workflows.repository.js';
+import { executionsRepository, type NewStart } from './executions.repository.js';
+import { systemExecutionsRepository } from './system-executions.repository.js';
+
+const DAY_MS = 24 * 3600 * 1000;
+// The worker's writes commit asynchronously: if PostgreSQL itself crashed and lost them, the
+// steps would simply run again (at least once), and a crash of this service loses nothing.
+const FAST = { asyncCommit: true };
+
+/** The engine's ExecutionStore: executions in PostgreSQL, each call in its own transaction. */
+@Injectable()
+export class ExecutionStoreService implements ExecutionStore {
+  constructor(
+    private readonly db: TenantDb,
+    private readonly system: SystemDb,
+    @Inject(RUN_CONFIG) private readonly config: RunConfig,
+  ) {}
+
+  async start(ctx: TenantContext, request: StartRequest, claim: Claim | null): Promise<StartResult> {
+    const start = this.prepare(request);
+    const key = start.idempotencyKey;
+    if (!key) {
+      // The common case: one round trip.
+      const execution = await executionsRepository.start(this.db, ctx, start, claim);
+      if (execution) return { execution, created: true };
+      return this.db.run(ctx, async (m) => this.refusal(m, start.workflowId));
+    }
+    return this.db.run(ctx, async (m) => {
+      const previous = await executionsRepository.byIdempotencyKey(m, key);
+      if (previous && previous.created_at.getTime() > Date.now() - DAY_MS) {
+        if (previous.request_hash !== start.requestHash) throw new ConflictError('idempotency_mismatch', 'This Idempotency-Key was used with a different request');
+        return { execution: previous, created: false };
+      }
+      if (previous) await executionsRepository.releaseIdempotencyKey(m, previous.id);
+      const execution = await executionsRepository.startIn(m, ctx, start, claim);
+      if (!execution) return this.refusal(m, start.workflowId);
+      return { execution, created: true };
+    });
+  }
+
+  claim(ctx: TenantContext, executionId: string, claim: Claim): Promise<ClaimedExecution | undefined> {
+    return this.db.run(ctx, (m) => executionsRepository.claim(m, executionId, claim), FAST);
+  }
+
+  renewLease(execution: ExecutionRow, claim: Claim): Promise<boolean> {
+    return this.db.run(tenantOf(execution), (m) => executionsRepository.renewLease(m, execution.tenant_id, execution.id, claim));
+  }
+
+  steps(execution: ExecutionRow): Promise<StepRecord[]> {
+    return this.db.run(tenantOf(execution), (m) => executionsRepository.steps(m, execution.id));
+  }
+
+  commit(execution: ExecutionRow, worker: string, commit: StepCommit): Promise<boolean> {
+    return executionsRepository.commitStep(this.db, tenantOf(execution), execution.id, worker, commit);
+  }
+
+  resolveWaitingStep(ctx: TenantContext, executionId: string, path: string, step: ResolvedStep): Promise<boolean> {
+    return this.db.run(ctx, (m) => executionsRepository.resolveWaitingStep(m, { ...ctx, scopeId: ctx.scopeId ?? null }, executionId, path, step));
+  }
+
+  due(): Promise<DueExecution[]> {
+    return this.system.run('find executions due to run', (m) => systemExecutionsRepository.due(m), 'debug');
+  }
+
+  timeOutOverdue(): Promise<ExecutionRow[]> {
+    return this.system.run('time out executions past their deadline', (m) => systemExecutionsRepository.timeOutOverdue(m), 'debug');
+  }
+
+  /** The input is serialised once: for the size check, and as the insert's parameter. */
+  private prepare(request: StartRequest): NewStart {
+    const inputJson = JSON.stringify(request.input ?? {});
+    const size = Buffer.byteLength(inputJson);
+    if (size > this.config.RUN_INPUT_LIMIT_BYTES) throw new AppError('input_too_large', 413, `input is ${size} bytes; the limit is ${this.config.RUN_INPUT_LIMIT_BYTES}`);
+    return {
+      id: newId(),
+      workflowId: request.workflowId,
+      inputJson,
+      triggerType: request.trigger.type,
+      triggerId: request.trigger.id,
+      parentExecutionId: request.parent?.executionId ?? null,
+      parentStepPath: request.parent?.stepPath ?? null,
+      idempotencyKey: request.idempotencyKey ?? null,
+      requestHash: request.idempotencyKey ? createHash('sha256').update(JSON.stringify({ w: request.workflowId, i: request.input })).digest('hex') : null,
+      defaultTimeoutSeconds: this.config.RUN_DEFAULT_TIMEOUT_SECONDS,
+      requestId: request.requestId ?? currentRequestContext()?.requestId ?? randomUUID(),
+    };
+  }
+
+  /** Only a refused start pays for the query that says why. */
+  private async refusal(m: EntityManager, workflowId: string): Promise<never> {
+    const workflow = await workflowsRepository.get(m, workflowId);
+    if (!workflow) throw new NotFoundError('Workflow');
+    throw new ConflictError('workflow_disabled', 'The workflow is disabled');
+  }
+}
