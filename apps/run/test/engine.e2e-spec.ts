@@ -31,7 +31,7 @@ describe('the execution engine end to end', () => {
   });
 
   it('branches with condition and switch', async () => {
-    const steps = (x: number) => [
+    const steps = (_x: number) => [
       { id: 'c', type: 'condition', if: `{% input.x > 10 %}`, then: [{ id: 'big', type: 'transform', input: { size: 'big' } }], else: [{ id: 'small', type: 'transform', input: { size: 'small' } }] },
       { id: 's', type: 'switch', value: '{% input.color %}', cases: [{ when: 'red', steps: [{ id: 'r', type: 'transform', input: { hex: '#f00' } }] }], default: [{ id: 'd', type: 'transform', input: { hex: null } }] },
       { id: 'out', type: 'transform', input: { size: '{% steps.c.output.size %}', hex: '{% steps.s.output.hex %}' } },

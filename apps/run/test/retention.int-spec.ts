@@ -58,10 +58,10 @@ describe('execution retention', () => {
     const [tenant, env] = [randomUUID(), randomUUID()];
     const standard = await workflow(tenant, env);
     const short = await workflow(tenant, env, 2);
-    const old = await execution(tenant, env, standard, 40);
+    await execution(tenant, env, standard, 40);
     const recent = await execution(tenant, env, standard, 5);
     const unfinished = await execution(tenant, env, standard, null);
-    const shortOld = await execution(tenant, env, short, 3);
+    await execution(tenant, env, short, 3);
     const shortNew = await execution(tenant, env, short, 1);
     const config = Object.assign(new RunConfig(), { RUN_RETENTION_DAYS: 30 });
     const pruned = await new RetentionJob(system, config).prune();

@@ -36,7 +36,7 @@ describe('workflows using storage: secrets, data tables and files', () => {
     const answered = JSON.stringify(done) + JSON.stringify(logs.body);
     expect(answered).not.toContain(SECRET);
     expect(answered).toContain('token is [redacted]');
-    const stored = await db.query(
+    const stored = await db.query<{ everything: string }>(
       `select (select string_agg(coalesce(input::text, '') || coalesce(output::text, '') || coalesce(error::text, ''), '') from run.execution_steps where execution_id = $1) ||
               (select string_agg(message || coalesce(data::text, ''), '') from run.execution_logs where execution_id = $1) ||
               (select coalesce(output::text, '') from run.executions where id = $1) as everything`,

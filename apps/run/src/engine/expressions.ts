@@ -74,7 +74,7 @@ export async function evaluate(value: unknown, bindings: Record<string, unknown>
   const source = expressionOf(value);
   if (source !== undefined) {
     try {
-      const result = await compile(source).evaluate(bindings);
+      const result = (await compile(source).evaluate(bindings)) as unknown;
       return result === undefined ? null : normalise(result);
     } catch (error) {
       throw new ExpressionError(path, (error as Error).message);

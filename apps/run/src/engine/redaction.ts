@@ -13,8 +13,8 @@ export class Redactor {
   redact<T>(value: T): T {
     if (!this.values.length || value === null || value === undefined) return value;
     if (typeof value === 'string') return this.redactString(value) as T;
-    if (Array.isArray(value)) return value.map((v) => this.redact(v)) as T;
-    if (typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.redact(v)])) as T;
+    if (Array.isArray(value)) return (value as unknown[]).map((v) => this.redact(v)) as T;
+    if (typeof value === 'object') return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, this.redact<unknown>(v)])) as T;
     return value;
   }
 

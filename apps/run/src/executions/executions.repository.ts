@@ -72,7 +72,7 @@ export const executionsRepository = {
   },
 
   async byIdempotencyKey(m: EntityManager, key: string): Promise<ExecutionRow | undefined> {
-    return ((await m.query(`select ${EXECUTION_COLUMNS} from run.executions where idempotency_key = $1`, [key])) as ExecutionRow[])[0];
+    return ((await m.query<ExecutionRow[]>(`select ${EXECUTION_COLUMNS} from run.executions where idempotency_key = $1`, [key])))[0];
   },
 
   /** An idempotency key older than 24 h is released, so the same key may start a new run. */
@@ -81,20 +81,19 @@ export const executionsRepository = {
   },
 
   async get(m: EntityManager, id: string): Promise<ExecutionRow | undefined> {
-    return ((await m.query(`select ${EXECUTION_COLUMNS} from run.executions where id = $1`, [id])) as ExecutionRow[])[0];
+    return ((await m.query<ExecutionRow[]>(`select ${EXECUTION_COLUMNS} from run.executions where id = $1`, [id])))[0];
   },
 
   async list(
     m: EntityManager,
     f: { afterId?: string; workflowId?: string; status?: string; triggerType?: string; from?: Date; to?: Date; limit: number },
   ): Promise<ExecutionRow[]> {
-    return (await m.query(
+    return (await m.query<ExecutionRow[]>(
       `select ${EXECUTION_COLUMNS} from run.executions
         where ($1::uuid is null or id < $1) and ($2::uuid is null or workflow_id = $2) and ($3::text is null or status = $3)
           and ($4::text is null or trigger_type = $4) and ($5::timestamptz is null or created_at >= $5) and ($6::timestamptz is null or created_at <= $6)
         order by id desc limit $7`,
-      [f.afterId ?? null, f.workflowId ?? null, f.status ?? null, f.triggerType ?? null, f.from ?? null, f.to ?? null, f.limit + 1],
-    )) as ExecutionRow[];
+      [f.afterId ?? null, f.workflowId ?? null, f.status ?? null, f.triggerType ?? null, f.from ?? null, f.to ?? null, f.limit + 1],));
   },
 
   async steps(m: EntityManager, executionId: string): Promise<StepRecord[]> {
@@ -102,12 +101,11 @@ export const executionsRepository = {
   },
 
   async logs(m: EntityManager, executionId: string, f: { afterId?: string; level?: string; stepId?: string; limit: number }): Promise<LogLine[]> {
-    return (await m.query(
+    return (await m.query<LogLine[]>(
       `select id, step_id, level, message, data, created_at from run.execution_logs
         where execution_id = $1 and ($2::uuid is null or id > $2) and ($3::text is null or level = $3) and ($4::text is null or step_id = $4)
         order by id limit $5`,
-      [executionId, f.afterId ?? null, f.level ?? null, f.stepId ?? null, f.limit + 1],
-    )) as LogLine[];
+      [executionId, f.afterId ?? null, f.level ?? null, f.stepId ?? null, f.limit + 1],));
   },
 
   /** Takes an execution that is due (queued, waiting and woken, or running with an expired lease); says what it was. */
@@ -136,13 +134,12 @@ export const executionsRepository = {
 
   /** Cancel from outside a worker: final at once for queued or waiting runs; a running one is taken from its worker. */
   async cancel(m: EntityManager, id: string): Promise<ExecutionRow | undefined> {
-    const [rows] = (await m.query(
+    const [rows] = (await m.query<[ExecutionRow[], number]>(
       `update run.executions set status = 'cancelled', finished_at = now(), lease_owner = null, lease_until = null, wake_at = null,
               error = jsonb_build_object('code', 'cancelled', 'message', 'Cancelled on request', 'step_id', null)
         where id = $1 and status in ('queued', 'running', 'waiting')
         returning ${EXECUTION_COLUMNS}`,
-      [id],
-    )) as [ExecutionRow[], number];
+      [id],));
     return rows[0];
   },
 
@@ -154,10 +151,9 @@ export const executionsRepository = {
     path: string,
     record: ResolvedStep,
   ): Promise<boolean> {
-    const waiting = (await m.query(
+    const waiting = (await m.query<{ step_id: string; type: string; attempt: number }[]>(
       `select step_id, type, attempt from run.execution_steps where execution_id = $1 and path = $2 and status = 'waiting' order by id desc limit 1`,
-      [executionId, path],
-    )) as { step_id: string; type: string; attempt: number }[];
+      [executionId, path],));
     if (!waiting.length) return false;
     const [w] = waiting;
     await m.query(

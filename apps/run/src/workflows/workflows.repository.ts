@@ -26,24 +26,23 @@ export const workflowsRepository = {
   },
 
   async get(m: EntityManager, id: string, version?: number): Promise<WorkflowRow | undefined> {
-    const rows = (await m.query(
+    const rows = (await m.query<WorkflowRow[]>(
       `${SELECT} where w.id = $1 and w.deleted_at is null and v.version = coalesce($2::int, w.current_version)`,
-      [id, version ?? null],
-    )) as WorkflowRow[];
+      [id, version ?? null],));
     return rows[0];
   },
 
   async definition(m: EntityManager, workflowId: string, version: number): Promise<WorkflowDefinition | undefined> {
-    const rows = (await m.query(`select definition from run.workflow_versions where workflow_id = $1 and version = $2`, [workflowId, version])) as { definition: WorkflowDefinition }[];
+    const rows = (await m.query<{ definition: WorkflowDefinition }[]>(`select definition from run.workflow_versions where workflow_id = $1 and version = $2`, [workflowId, version]));
     return rows[0]?.definition;
   },
 
   async lock(m: EntityManager, id: string): Promise<{ current_version: number; tenant_id: string; environment_id: string } | undefined> {
-    const rows = (await m.query(`select current_version, tenant_id, environment_id from run.workflows where id = $1 and deleted_at is null for update`, [id])) as {
+    const rows = (await m.query<{
       current_version: number;
       tenant_id: string;
       environment_id: string;
-    }[];
+    }[]>(`select current_version, tenant_id, environment_id from run.workflows where id = $1 and deleted_at is null for update`, [id]));
     return rows[0];
   },
 
@@ -53,16 +52,15 @@ export const workflowsRepository = {
   },
 
   async list(m: EntityManager, filter: { afterId?: string; status?: string; name?: string; limit: number }): Promise<WorkflowRow[]> {
-    return (await m.query(
+    return (await m.query<WorkflowRow[]>(
       `${SELECT} where w.deleted_at is null and v.version = w.current_version
          and ($1::uuid is null or w.id < $1) and ($2::text is null or w.status = $2) and ($3::text is null or w.name ilike $3 || '%')
        order by w.id desc limit $4`,
-      [filter.afterId ?? null, filter.status ?? null, filter.name?.replace(/[%_\\]/g, (c) => `\\${c}`) ?? null, filter.limit + 1],
-    )) as WorkflowRow[];
+      [filter.afterId ?? null, filter.status ?? null, filter.name?.replace(/[%_\\]/g, (c) => `\\${c}`) ?? null, filter.limit + 1],));
   },
 
   async softDelete(m: EntityManager, id: string): Promise<boolean> {
-    const [, count] = (await m.query(`update run.workflows set deleted_at = now(), updated_at = now() where id = $1 and deleted_at is null`, [id])) as [unknown, number];
+    const [, count] = (await m.query<[unknown, number]>(`update run.workflows set deleted_at = now(), updated_at = now() where id = $1 and deleted_at is null`, [id]));
     return count > 0;
   },
 };

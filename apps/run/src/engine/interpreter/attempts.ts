@@ -61,7 +61,8 @@ async function withTimeout<T>(step: StepDefinition, execution: AbortSignal, work
   const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
   let onAbort: (() => void) | undefined;
   const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(execution.aborted ? execution.reason : new StepError('step_timeout', `step ${step.id} took longer than ${step.timeout_seconds} s`, true));
+    // The execution's signal is aborted with an AbortRun (an Error): cancel, timeout, lost lease.
+    onAbort = () => reject(execution.aborted ? (execution.reason as Error) : new StepError('step_timeout', `step ${step.id} took longer than ${step.timeout_seconds} s`, true));
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });
   });

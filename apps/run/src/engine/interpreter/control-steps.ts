@@ -114,7 +114,7 @@ async function concurrently(count: number, limit: number, run: (n: number) => Pr
   await Promise.all(Array.from({ length: Math.min(limit, count) }, lane));
   // A failure or stop wins over waiting; waiting branches wake at the earliest time.
   for (const kind of [AbortRun, FailSignal, StepFailure, StopSignal]) {
-    const hit = signals.find((s) => s instanceof kind);
+    const hit = signals.find((s): s is Error => s instanceof kind);
     if (hit) throw hit;
   }
   const waits = signals.filter((s): s is WaitSignal => s instanceof WaitSignal);

@@ -15,11 +15,12 @@ function host(recorded: NewStepRecord[]): InterpreterHost {
     settings: { allowPrivateNetworks: false, httpResponseLimitBytes: 1, httpDefaultTimeoutMs: 1, codeTimeoutMs: 1, codeMemoryLimitBytes: 1 },
     signal: new AbortController().signal,
     redactor: new Redactor({}),
-    record: async (record) => {
+    record: (record) => {
       recorded.push(record);
+      return Promise.resolve();
     },
     log: () => undefined,
-    startChild: async () => 'child',
+    startChild: () => Promise.resolve('child'),
   };
 }
 

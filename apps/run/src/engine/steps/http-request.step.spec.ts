@@ -5,7 +5,7 @@ import { gzipSync } from 'node:zlib';
 import { classifyAddress, systemResolver, type AddressPolicy, type HostResolver } from './http/address-policy.js';
 import { HttpRequestStep, type HttpRequestOutput } from './http-request.step.js';
 import { stepContext, stepFailure } from '../../../test/step-context.js';
-import { StepError, type StepDefinition, type StepSettings } from './step-executor.js';
+import type { StepDefinition, StepSettings } from './step-executor.js';
 
 const SETTINGS: StepSettings = {
   allowPrivateNetworks: true,

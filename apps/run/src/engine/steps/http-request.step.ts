@@ -200,7 +200,8 @@ function toStepError(error: unknown, signal: AbortSignal, plan: HttpRequestPlan)
     if (error.kind === 'blocked_peer') return new StepError('ssrf_blocked', error.message, false, error.details);
     return new StepError('invalid_response', error.message, false, error.details);
   }
-  const code = String((error as { code?: unknown }).code ?? '');
+  const raw = (error as { code?: unknown }).code;
+  const code = typeof raw === 'string' ? raw : '';
   const message = (error as Error).message ?? String(error);
   if (TLS_CODES.test(code)) return new StepError('tls_error', `TLS: ${message}`, false, { cause: code });
   return new StepError('network_error', message, true, code ? { cause: code } : undefined);

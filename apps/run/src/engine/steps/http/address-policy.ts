@@ -101,9 +101,9 @@ function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
         signal.removeEventListener('abort', onAbort);
         resolve(value);
       },
-      (error: unknown) => {
+      (error: Error) => {
         signal.removeEventListener('abort', onAbort);
-        reject(error as Error);
+        reject(error);
       },
     );
   });

@@ -135,7 +135,7 @@ function decoderFor(encoding: string) {
 }
 
 function isZlibError(error: unknown): boolean {
-  return typeof (error as { errno?: unknown }).errno === 'number' && String((error as { code?: unknown }).code ?? '').startsWith('Z_');
+  return typeof (error as { errno?: unknown }).errno === 'number' && typeof (error as { code?: unknown }).code === 'string' && ((error as { code: string }).code).startsWith('Z_');
 }
 
 function tooLarge(limit: number): ExchangeError {
