@@ -22,6 +22,7 @@ import { executionsRepository, type NewStart } from './executions.repository.js'
 import { systemExecutionsRepository } from './system-executions.repository.js';
 
 const DAY_MS = 24 * 3600 * 1000;
+const UNIQUE_VIOLATION = '23505';
 // The worker's writes commit asynchronously: if PostgreSQL itself crashed and lost them, the
 // steps would simply run again (at least once), and a crash of this service loses nothing.
 const FAST = { asyncCommit: true };
@@ -44,8 +45,20 @@ export class ExecutionStoreService implements ExecutionStore {
       if (execution) return { execution, created: true };
       return this.db.run(ctx, async (m) => this.refusal(m, start.workflowId));
     }
+    // Two starts with one key at the same moment: the loser's insert meets the winner's row in
+    // the unique index, and its second pass answers the winner's run like any repeat.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.startOnce(ctx, start, key, claim);
+      } catch (error) {
+        if (attempt >= 3 || (error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
+      }
+    }
+  }
+
+  private startOnce(ctx: TenantContext, start: NewStart, key: string, claim: Claim | null): Promise<StartResult> {
     return this.db.run(ctx, async (m) => {
-      const previous = await executionsRepository.byIdempotencyKey(m, key);
+      const previous = await executionsRepository.byIdempotencyKey(m, key, ctx.scopeId ?? null);
       if (previous && previous.created_at.getTime() > Date.now() - DAY_MS) {
         if (previous.request_hash !== start.requestHash) throw new ConflictError('idempotency_mismatch', 'This Idempotency-Key was used with a different request');
         return { execution: previous, created: false };

@@ -71,8 +71,10 @@ export const executionsRepository = {
     return (await execute<ExecutionRow>(m, START, [ctx.tenantId, ctx.environmentId, ctx.scopeId ?? null, false, ...startValues(e, claim)])).rows[0];
   },
 
-  async byIdempotencyKey(m: EntityManager, key: string): Promise<ExecutionRow | undefined> {
-    return ((await m.query<ExecutionRow[]>(`select ${EXECUTION_COLUMNS} from run.executions where idempotency_key = $1`, [key])))[0];
+  /** The caller's own use of a key: a tenant-wide caller sees its customers' runs, but not their keys. */
+  async byIdempotencyKey(m: EntityManager, key: string, scopeId: string | null): Promise<ExecutionRow | undefined> {
+    const rows = await m.query<ExecutionRow[]>(`select ${EXECUTION_COLUMNS} from run.executions where idempotency_key = $1 and scope_id is not distinct from $2::uuid`, [key, scopeId]);
+    return rows[0];
   },
 
   /** An idempotency key older than 24 h is released, so the same key may start a new run. */
