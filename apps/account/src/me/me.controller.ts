@@ -1,8 +1,8 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { CurrentPrincipal, RequireScopes, type Principal } from '@platform/auth';
 import { decodeCursor, type Page, toPage } from '@platform/common';
-import { PageQueryDto } from '@platform/service';
+import { ApiTag, PageQueryDto } from '@platform/service';
 import { TenantDb } from '@platform/db';
 
 interface OrganizationRow {
@@ -21,15 +21,15 @@ interface MemberRow {
   joined_at: Date;
 }
 
-@ApiTags('account')
+@ApiTag('account', 'The caller, and the organizations and team members of its tenant.')
 @Controller('account')
 export class MeController {
   constructor(private readonly db: TenantDb) {}
 
   @Get('me')
   @RequireScopes()
-  @ApiOperation({ summary: 'The caller: a user (JWT) or an API key' })
-  @ApiOkResponse({ schema: { example: { type: 'api_key', key_id: '0194…', name: 'ci-deployer', tenant_id: '0194…', environment_id: '0194…', customer_id: null, scopes: ['*'], mode: 'live' } } })
+  @ApiOperation({ summary: 'Describe the caller', description: 'Who is calling: for a JWT the user (`type: user`, email, tenants), for an API key the key (`type: api_key`, name, scopes, mode, customer scope); both with the tenant and environment in effect.' })
+  @ApiOkResponse({ description: 'The caller', schema: { example: { type: 'api_key', key_id: '0194…', name: 'ci-deployer', tenant_id: '0194…', environment_id: '0194…', customer_id: null, scopes: ['*'], mode: 'live' } } })
   me(@CurrentPrincipal() p: Principal) {
     if (p.kind === 'user') {
       return { type: 'user', id: p.subject, email: p.email ?? null, tenants: p.tenants ?? [], tenant_id: p.tenantId, environment_id: p.environmentId };
@@ -39,8 +39,8 @@ export class MeController {
 
   @Get('organizations')
   @RequireScopes('account:read')
-  @ApiOperation({ summary: 'Organizations of the tenant' })
-  @ApiOkResponse({ schema: { example: { data: [{ id: '0194…', name: 'Acme', created_at: '2026-11-22T10:00:00.000Z' }], next_cursor: null } } })
+  @ApiOperation({ summary: 'List organizations', description: 'The organizations of the tenant, by id.' })
+  @ApiOkResponse({ description: 'One page of organizations', schema: { example: { data: [{ id: '0194…', name: 'Acme', created_at: '2026-11-22T10:00:00.000Z' }], next_cursor: null } } })
   async organizations(@CurrentPrincipal() p: Principal, @Query() query: PageQueryDto): Promise<Page<{ id: string; name: string; created_at: string }>> {
     const after = decodeCursor(query.cursor, ['id'] as const);
     const rows = (await this.db.run(p, (m) =>
@@ -51,8 +51,8 @@ export class MeController {
 
   @Get('team/members')
   @RequireScopes('account:read')
-  @ApiOperation({ summary: 'Members of the tenant\'s teams' })
-  @ApiOkResponse({ schema: { example: { data: [{ user_id: '0194…', email: 'owner@acme.test', name: null, role: 'owner', team_id: '0194…', team_name: 'Default', joined_at: '2026-11-22T10:00:00.000Z' }], next_cursor: null } } })
+  @ApiOperation({ summary: 'List team members', description: 'The users of the tenant\'s teams with their role, by team.' })
+  @ApiOkResponse({ description: 'One page of members', schema: { example: { data: [{ user_id: '0194…', email: 'owner@acme.test', name: null, role: 'owner', team_id: '0194…', team_name: 'Default', joined_at: '2026-11-22T10:00:00.000Z' }], next_cursor: null } } })
   async members(@CurrentPrincipal() p: Principal, @Query() query: PageQueryDto) {
     const after = decodeCursor(query.cursor, ['team', 'user'] as const);
     const rows = (await this.db.run(p, (m) =>

@@ -1,8 +1,9 @@
 import { Body, Controller, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiCreatedResponse, ApiOperation } from '@nestjs/swagger';
 import { CurrentSystemPrincipal, SystemRoute, forbidden, type SystemPrincipal } from '@platform/auth';
 import { AppError } from '@platform/common';
 import { SystemDb } from '@platform/db';
+import { ApiTag } from '@platform/service';
 import { KeyHasher } from '../api-keys/key-hasher.js';
 import { CreateTenantRequestDto, SignupRequestDto } from './dto/create-tenant.request.dto.js';
 import { provisionTenant, type ProvisionedTenant } from './tenant-provisioning.js';
@@ -16,7 +17,7 @@ const EXAMPLE = {
 };
 
 /** System-class routes (spec 5.4): authenticated, no tenant context. */
-@ApiTags('tenants')
+@ApiTag('tenants', 'Tenant creation (system routes, no tenant context): initial creation with the platform admin token, and signup of a signed-in user.')
 @Controller('account')
 export class TenantsController {
   constructor(
@@ -25,18 +26,25 @@ export class TenantsController {
   ) {}
 
   @Post('tenants')
-  @SystemRoute()
-  @ApiOperation({ summary: 'Initial tenant creation (platform admin token): the tenant, its owner, data planes and one live and one test key' })
-  @ApiCreatedResponse({ schema: { example: { ...EXAMPLE, live_key: 'sv_live_…', test_key: 'sv_test_…' } } })
+  @SystemRoute('admin')
+  @ApiOperation({
+    summary: 'Create a tenant (platform admin)',
+    description: 'Initial tenant creation with the platform admin token (`PLATFORM_ADMIN_TOKEN`): the tenant, its owner, an organization, the production and sandbox data planes, and one live and one test key with scope `*` (their values are shown only here).',
+  })
+  @ApiCreatedResponse({ description: 'The tenant and its keys', schema: { example: { ...EXAMPLE, live_key: 'sv_live_…', test_key: 'sv_test_…' } } })
   create(@CurrentSystemPrincipal() caller: SystemPrincipal, @Body() body: CreateTenantRequestDto): Promise<ProvisionedTenant> {
     if (caller.kind !== 'admin') throw forbidden();
     return this.system.run(`create tenant '${body.name}'`, (m) => provisionTenant(m, this.hasher, { name: body.name, ownerEmail: body.owner_email, withKeys: true }));
   }
 
   @Post('signup')
-  @SystemRoute()
-  @ApiOperation({ summary: 'Signup: a signed-in user (JWT, no X-SELECTED-TENANT) creates a tenant it owns' })
-  @ApiCreatedResponse({ schema: { example: EXAMPLE } })
+  @SystemRoute('user')
+  @ApiOperation({
+    summary: 'Sign up: create a tenant for the signed-in user',
+    description: "A signed-in user (a JWT sent without X-SELECTED-TENANT) creates a tenant it owns, with an organization and the production and sandbox data planes; no key is made (create one with the user's JWT and the new tenant).",
+  })
+  @ApiCreatedResponse({ description: 'The tenant', schema: { example: EXAMPLE } })
+  @ApiBadRequestResponse({ description: 'The token carries no email claim; signup needs one' })
   signup(@CurrentSystemPrincipal() caller: SystemPrincipal, @Body() body: SignupRequestDto): Promise<ProvisionedTenant> {
     if (caller.kind !== 'user') throw forbidden();
     if (!caller.email) throw new AppError('email_required', 400, 'The token carries no email claim; signup needs one');

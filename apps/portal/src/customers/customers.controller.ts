@@ -1,50 +1,53 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Query, Req } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiConflictResponse, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { CurrentPrincipal, RequireScopes, type Principal } from '@platform/auth';
 import { AccountSubjects, Bus, type CustomerPage, type CustomerRecord, type MessageContext } from '@platform/messaging';
 import type { RequestWithId } from '@platform/common';
+import { ApiTag } from '@platform/service';
 import { CreateCustomerRequestDto, ListCustomersQueryDto, UpdateCustomerRequestDto } from './dto/customer.request.dto.js';
 
-const EXAMPLE = { id: '0194…', name: 'Globex Corporation', external_id: 'crm-4711', metadata: { plan: 'gold' }, created_at: '2026-11-22T10:00:00.000Z', updated_at: '2026-11-22T10:00:00.000Z' };
+const EXAMPLE = { id: '0194f1c2-0000-7000-8000-0000000000c1', name: 'Globex Corporation', external_id: 'crm-4711', metadata: { plan: 'gold' }, created_at: '2026-11-22T10:00:00.000Z', updated_at: '2026-11-22T10:00:00.000Z' };
 
 function context(principal: Principal, req: RequestWithId): MessageContext {
   return { requestId: req.id ?? '', tenantId: principal.tenantId, environmentId: principal.environmentId, scopeId: principal.scopeId, actor: principal.subject };
 }
 
 /** Customers (execution scopes): stored by the account service, served here. A customer's id is the X-Scope-Key value. */
-@ApiTags('customers')
+@ApiTag('customers', 'Customers (execution scopes) of the tenant: a customer\'s id is the `X-Scope-Key` value and the scope of its customer keys.')
 @Controller('portal/customers')
 export class CustomersController {
   constructor(private readonly bus: Bus) {}
 
   @Post()
   @RequireScopes('portal:write')
-  @ApiOperation({ summary: 'Create a customer' })
-  @ApiCreatedResponse({ schema: { example: EXAMPLE } })
+  @ApiOperation({ summary: 'Create a customer', description: 'A customer of the tenant in the caller\'s data plane; its id scopes customer keys, executions and data rows.' })
+  @ApiConflictResponse({ description: 'A customer with this external_id already exists' })
+  @ApiCreatedResponse({ description: 'The customer', schema: { example: EXAMPLE } })
   create(@CurrentPrincipal() p: Principal, @Req() req: RequestWithId, @Body() body: CreateCustomerRequestDto): Promise<CustomerRecord> {
     return this.bus.request(AccountSubjects.customersCreate, { ...body }, context(p, req));
   }
 
   @Get()
   @RequireScopes('portal:read')
-  @ApiOperation({ summary: 'List customers' })
-  @ApiOkResponse({ schema: { example: { data: [EXAMPLE], next_cursor: null } } })
+  @ApiOperation({ summary: 'List customers', description: 'Customers of the caller\'s data plane; filter by external id.' })
+  @ApiOkResponse({ description: 'One page of customers', schema: { example: { data: [EXAMPLE], next_cursor: null } } })
   list(@CurrentPrincipal() p: Principal, @Req() req: RequestWithId, @Query() query: ListCustomersQueryDto): Promise<CustomerPage> {
     return this.bus.request(AccountSubjects.customersList, { limit: query.limit, cursor: query.cursor, external_id: query.external_id }, context(p, req));
   }
 
   @Get(':id')
   @RequireScopes('portal:read')
-  @ApiOperation({ summary: 'Get a customer' })
-  @ApiOkResponse({ schema: { example: EXAMPLE } })
+  @ApiOperation({ summary: 'Get a customer', description: 'One customer by id.' })
+  @ApiOkResponse({ description: 'The customer', schema: { example: EXAMPLE } })
   get(@CurrentPrincipal() p: Principal, @Req() req: RequestWithId, @Param('id', new ParseUUIDPipe()) id: string): Promise<CustomerRecord> {
     return this.bus.request(AccountSubjects.customersGet, { id }, context(p, req));
   }
 
   @Patch(':id')
   @RequireScopes('portal:write')
-  @ApiOperation({ summary: 'Change a customer' })
-  @ApiOkResponse({ schema: { example: EXAMPLE } })
+  @ApiOperation({ summary: 'Change a customer', description: 'Changes the fields sent (name, external_id, metadata) and keeps the others.' })
+  @ApiConflictResponse({ description: 'A customer with this external_id already exists' })
+  @ApiOkResponse({ description: 'The customer', schema: { example: EXAMPLE } })
   update(@CurrentPrincipal() p: Principal, @Req() req: RequestWithId, @Param('id', new ParseUUIDPipe()) id: string, @Body() body: UpdateCustomerRequestDto): Promise<CustomerRecord> {
     return this.bus.request(AccountSubjects.customersUpdate, { id, ...body }, context(p, req));
   }
@@ -52,8 +55,9 @@ export class CustomersController {
   @Delete(':id')
   @HttpCode(204)
   @RequireScopes('portal:write')
-  @ApiOperation({ summary: 'Delete a customer (409 while it still has API keys)' })
-  @ApiNoContentResponse()
+  @ApiOperation({ summary: 'Delete a customer', description: 'Deletes a customer that no longer has API keys (revoke them first).' })
+  @ApiNoContentResponse({ description: 'Deleted' })
+  @ApiConflictResponse({ description: 'The customer still has API keys; revoke and remove them first' })
   async delete(@CurrentPrincipal() p: Principal, @Req() req: RequestWithId, @Param('id', new ParseUUIDPipe()) id: string): Promise<void> {
     await this.bus.request(AccountSubjects.customersDelete, { id }, context(p, req));
   }
