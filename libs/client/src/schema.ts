@@ -1,7 +1,6 @@
 // Generated from the gateway's merged OpenAPI description (/v3/api-docs) by openapi-typescript.
 // Do not edit: run `npm run generate:client` against a running platform after a route changes.
 /* eslint-disable */
-// prettier-ignore
 export interface paths {
     "/account/api-keys/scopes": {
         parameters: {
@@ -1310,6 +1309,90 @@ export interface components {
              */
             expires_at?: string | null;
         };
+        CreatedApiKeyResponseDto: {
+            /**
+             * Format: uuid
+             * @example 0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e
+             */
+            id: string;
+            /** @example ci-deployer */
+            name: string;
+            /**
+             * @example tenant
+             * @enum {string}
+             */
+            type: "tenant" | "customer";
+            /**
+             * @description live keys see production data, test keys sandbox data
+             * @example live
+             * @enum {string}
+             */
+            mode: "live" | "test";
+            /**
+             * Format: uuid
+             * @example 0194f1c2-0000-7000-8000-000000000001
+             */
+            data_plane_id: string;
+            /**
+             * Format: uuid
+             * @description The customer of a customer key
+             * @example null
+             */
+            customer_id: string | null;
+            /**
+             * @example [
+             *       "automations:run",
+             *       "data:read"
+             *     ]
+             */
+            scopes: string[];
+            /**
+             * @description The key's first 12 characters, to recognise it
+             * @example sv_live_AbC1
+             */
+            prefix: string;
+            /**
+             * @example active
+             * @enum {string}
+             */
+            status: "active" | "revoked" | "expired" | "rotated";
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example null
+             */
+            expires_at: string | null;
+            /**
+             * Format: date-time
+             * @example null
+             */
+            last_used_at: string | null;
+            /**
+             * Format: date-time
+             * @example null
+             */
+            revoked_at: string | null;
+            /**
+             * Format: date-time
+             * @example null
+             */
+            rotated_at: string | null;
+            /**
+             * Format: uuid
+             * @description The key that replaced this one at rotation
+             * @example null
+             */
+            replaced_by: string | null;
+            /**
+             * @description The key: shown only in this answer
+             * @example sv_live_…
+             */
+            key: string;
+        };
         CreateAccountApiKeyRequestDto: {
             /** @example ci-deployer */
             name: string;
@@ -1344,6 +1427,85 @@ export interface components {
              * @example 0194f1c2-0000-7000-8000-000000000001
              */
             data_plane_id: string;
+        };
+        ApiKeyResponseDto: {
+            /**
+             * Format: uuid
+             * @example 0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e
+             */
+            id: string;
+            /** @example ci-deployer */
+            name: string;
+            /**
+             * @example tenant
+             * @enum {string}
+             */
+            type: "tenant" | "customer";
+            /**
+             * @description live keys see production data, test keys sandbox data
+             * @example live
+             * @enum {string}
+             */
+            mode: "live" | "test";
+            /**
+             * Format: uuid
+             * @example 0194f1c2-0000-7000-8000-000000000001
+             */
+            data_plane_id: string;
+            /**
+             * Format: uuid
+             * @description The customer of a customer key
+             * @example null
+             */
+            customer_id: string | null;
+            /**
+             * @example [
+             *       "automations:run",
+             *       "data:read"
+             *     ]
+             */
+            scopes: string[];
+            /**
+             * @description The key's first 12 characters, to recognise it
+             * @example sv_live_AbC1
+             */
+            prefix: string;
+            /**
+             * @example active
+             * @enum {string}
+             */
+            status: "active" | "revoked" | "expired" | "rotated";
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example null
+             */
+            expires_at: string | null;
+            /**
+             * Format: date-time
+             * @example null
+             */
+            last_used_at: string | null;
+            /**
+             * Format: date-time
+             * @example null
+             */
+            revoked_at: string | null;
+            /**
+             * Format: date-time
+             * @example null
+             */
+            rotated_at: string | null;
+            /**
+             * Format: uuid
+             * @description The key that replaced this one at rotation
+             * @example null
+             */
+            replaced_by: string | null;
         };
         RotateApiKeyRequestDto: {
             /**
@@ -1421,6 +1583,36 @@ export interface components {
             metadata?: {
                 [key: string]: unknown;
             };
+        };
+        CustomerResponseDto: {
+            /**
+             * Format: uuid
+             * @description The X-Scope-Key value of this customer
+             * @example 0194f1c2-0000-7000-8000-0000000000c1
+             */
+            id: string;
+            /** @example Globex Corporation */
+            name: string;
+            /** @example crm-4711 */
+            external_id: string | null;
+            /**
+             * @example {
+             *       "plan": "gold"
+             *     }
+             */
+            metadata: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            updated_at: string;
         };
         UpdateCustomerRequestDto: {
             /** @example Globex Corp. */
@@ -2156,6 +2348,102 @@ export interface components {
             /** @description parallel: step lists run at once */
             branches?: components["schemas"]["WorkflowStep"][][];
         };
+        FileResponseDto: {
+            /**
+             * Format: uuid
+             * @example 0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e
+             */
+            id: string;
+            /** @example invoice-2026-11.pdf */
+            name: string;
+            /**
+             * @description Bytes
+             * @example 48213
+             */
+            size: number;
+            /**
+             * @description Sniffed from the content at upload
+             * @example application/pdf
+             */
+            content_type: string;
+            /**
+             * @description What the upload's part header said
+             * @example application/pdf
+             */
+            declared_content_type: string | null;
+            /**
+             * @description SHA-256 of the content, hex (also the ETag of downloads)
+             * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+             */
+            checksum_sha256: string;
+            /**
+             * @example {
+             *       "customer": "crm-4711"
+             *     }
+             */
+            metadata: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: uuid
+             * @description The customer scope it belongs to
+             * @example null
+             */
+            customer_id: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            created_at: string;
+        };
+        VerifyFileResponseDto: {
+            /**
+             * Format: uuid
+             * @example 0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e
+             */
+            id: string;
+            /** @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 */
+            checksum_sha256: string;
+            /**
+             * @description The stored content still has the checksum recorded at upload
+             * @example true
+             */
+            valid: boolean;
+        };
+        ResourceResponseDto: {
+            /**
+             * Format: uuid
+             * @example 0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e
+             */
+            id: string;
+            /** @example orders-db */
+            name: string;
+            /** @example postgres */
+            type: string;
+            /**
+             * @example {
+             *       "host": "db.internal",
+             *       "port": 5432,
+             *       "database": "orders",
+             *       "password_secret": "ORDERS_DB_PASSWORD"
+             *     }
+             */
+            config: {
+                [key: string]: unknown;
+            };
+            /** @example Orders database, read replica */
+            description: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            updated_at: string;
+        };
         ResourceRequestDto: {
             /**
              * @description Unique per tenant and environment
@@ -2307,6 +2595,43 @@ export interface components {
              */
             indexes?: string[][];
         };
+        ColumnResponseDto: {
+            /** @example amount */
+            name: string;
+            /**
+             * @example number
+             * @enum {string}
+             */
+            type: "text" | "number" | "boolean" | "timestamp" | "json";
+            /** @example true */
+            nullable: boolean;
+            /** @example false */
+            unique: boolean;
+        };
+        DataTableResponseDto: {
+            /** @example orders */
+            name: string;
+            columns: components["schemas"]["ColumnResponseDto"][];
+            /**
+             * @example [
+             *       [
+             *         "status",
+             *         "paid_at"
+             *       ]
+             *     ]
+             */
+            indexes: string[][];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            updated_at: string;
+        };
         DataQueryRequestDto: {
             /**
              * @description One SELECT over your data tables (by name) and the views workflows, executions, tasks. Joins, aggregates, CTEs and window functions are welcome.
@@ -2445,7 +2770,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    /**
+                     * @example {
+                     *       "id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e",
+                     *       "name": "ci-deployer",
+                     *       "type": "tenant",
+                     *       "mode": "live",
+                     *       "data_plane_id": "0194f1c2-0000-7000-8000-000000000001",
+                     *       "customer_id": null,
+                     *       "scopes": [
+                     *         "automations:run",
+                     *         "data:read"
+                     *       ],
+                     *       "prefix": "sv_live_AbC1",
+                     *       "status": "active",
+                     *       "created_at": "2026-11-22T10:00:00.000Z",
+                     *       "expires_at": null,
+                     *       "last_used_at": null,
+                     *       "revoked_at": null,
+                     *       "rotated_at": null,
+                     *       "replaced_by": null,
+                     *       "key": "sv_live_…"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreatedApiKeyResponseDto"];
                 };
             };
             /**
@@ -2570,7 +2918,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: components["schemas"]["ApiKeyResponseDto"][];
+                        /**
+                         * @description Pass as `cursor` for the next page; null on the last page
+                         * @example null
+                         */
+                        next_cursor: string | null;
+                    };
                 };
             };
             /**
@@ -2659,7 +3014,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    /**
+                     * @example {
+                     *       "id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e",
+                     *       "name": "ci-deployer",
+                     *       "type": "tenant",
+                     *       "mode": "live",
+                     *       "data_plane_id": "0194f1c2-0000-7000-8000-000000000001",
+                     *       "customer_id": null,
+                     *       "scopes": [
+                     *         "automations:run",
+                     *         "data:read"
+                     *       ],
+                     *       "prefix": "sv_live_AbC1",
+                     *       "status": "active",
+                     *       "created_at": "2026-11-22T10:00:00.000Z",
+                     *       "expires_at": null,
+                     *       "last_used_at": null,
+                     *       "revoked_at": null,
+                     *       "rotated_at": null,
+                     *       "replaced_by": null,
+                     *       "key": "sv_live_…"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreatedApiKeyResponseDto"];
                 };
             };
             /**
@@ -2775,7 +3153,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: components["schemas"]["ApiKeyResponseDto"][];
+                        /**
+                         * @description Pass as `cursor` for the next page; null on the last page
+                         * @example null
+                         */
+                        next_cursor: string | null;
+                    };
                 };
             };
             /**
@@ -2863,7 +3248,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    /**
+                     * @example {
+                     *       "id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e",
+                     *       "name": "ci-deployer",
+                     *       "type": "tenant",
+                     *       "mode": "live",
+                     *       "data_plane_id": "0194f1c2-0000-7000-8000-000000000001",
+                     *       "customer_id": null,
+                     *       "scopes": [
+                     *         "automations:run",
+                     *         "data:read"
+                     *       ],
+                     *       "prefix": "sv_live_AbC1",
+                     *       "status": "active",
+                     *       "created_at": "2026-11-22T10:00:00.000Z",
+                     *       "expires_at": null,
+                     *       "last_used_at": null,
+                     *       "revoked_at": null,
+                     *       "rotated_at": null,
+                     *       "replaced_by": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiKeyResponseDto"];
                 };
             };
             /**
@@ -2960,7 +3367,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    /**
+                     * @example {
+                     *       "id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e",
+                     *       "name": "ci-deployer",
+                     *       "type": "tenant",
+                     *       "mode": "live",
+                     *       "data_plane_id": "0194f1c2-0000-7000-8000-000000000001",
+                     *       "customer_id": null,
+                     *       "scopes": [
+                     *         "automations:run",
+                     *         "data:read"
+                     *       ],
+                     *       "prefix": "sv_live_AbC1",
+                     *       "status": "active",
+                     *       "created_at": "2026-11-22T10:00:00.000Z",
+                     *       "expires_at": null,
+                     *       "last_used_at": null,
+                     *       "revoked_at": null,
+                     *       "rotated_at": null,
+                     *       "replaced_by": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiKeyResponseDto"];
                 };
             };
             /**
@@ -3061,7 +3490,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    /**
+                     * @example {
+                     *       "id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e",
+                     *       "name": "ci-deployer",
+                     *       "type": "tenant",
+                     *       "mode": "live",
+                     *       "data_plane_id": "0194f1c2-0000-7000-8000-000000000001",
+                     *       "customer_id": null,
+                     *       "scopes": [
+                     *         "automations:run",
+                     *         "data:read"
+                     *       ],
+                     *       "prefix": "sv_live_AbC1",
+                     *       "status": "active",
+                     *       "created_at": "2026-11-22T10:00:00.000Z",
+                     *       "expires_at": null,
+                     *       "last_used_at": null,
+                     *       "revoked_at": null,
+                     *       "rotated_at": null,
+                     *       "replaced_by": null,
+                     *       "key": "sv_live_…"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreatedApiKeyResponseDto"];
                 };
             };
             /**
@@ -3191,7 +3643,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    /**
+                     * @example {
+                     *       "id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e",
+                     *       "name": "ci-deployer",
+                     *       "type": "tenant",
+                     *       "mode": "live",
+                     *       "data_plane_id": "0194f1c2-0000-7000-8000-000000000001",
+                     *       "customer_id": null,
+                     *       "scopes": [
+                     *         "automations:run",
+                     *         "data:read"
+                     *       ],
+                     *       "prefix": "sv_live_AbC1",
+                     *       "status": "active",
+                     *       "created_at": "2026-11-22T10:00:00.000Z",
+                     *       "expires_at": null,
+                     *       "last_used_at": null,
+                     *       "revoked_at": null,
+                     *       "rotated_at": null,
+                     *       "replaced_by": null,
+                     *       "key": "sv_live_…"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreatedApiKeyResponseDto"];
                 };
             };
             /**
@@ -3317,7 +3792,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    /**
+                     * @example {
+                     *       "id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e",
+                     *       "name": "ci-deployer",
+                     *       "type": "tenant",
+                     *       "mode": "live",
+                     *       "data_plane_id": "0194f1c2-0000-7000-8000-000000000001",
+                     *       "customer_id": null,
+                     *       "scopes": [
+                     *         "automations:run",
+                     *         "data:read"
+                     *       ],
+                     *       "prefix": "sv_live_AbC1",
+                     *       "status": "revoked",
+                     *       "created_at": "2026-11-22T10:00:00.000Z",
+                     *       "expires_at": null,
+                     *       "last_used_at": null,
+                     *       "revoked_at": "2026-11-22T11:00:00.000Z",
+                     *       "rotated_at": null,
+                     *       "replaced_by": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiKeyResponseDto"];
                 };
             };
             /**
@@ -3423,7 +3920,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    /**
+                     * @example {
+                     *       "id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e",
+                     *       "name": "ci-deployer",
+                     *       "type": "tenant",
+                     *       "mode": "live",
+                     *       "data_plane_id": "0194f1c2-0000-7000-8000-000000000001",
+                     *       "customer_id": null,
+                     *       "scopes": [
+                     *         "automations:run",
+                     *         "data:read"
+                     *       ],
+                     *       "prefix": "sv_live_AbC1",
+                     *       "status": "revoked",
+                     *       "created_at": "2026-11-22T10:00:00.000Z",
+                     *       "expires_at": null,
+                     *       "last_used_at": null,
+                     *       "revoked_at": "2026-11-22T11:00:00.000Z",
+                     *       "rotated_at": null,
+                     *       "replaced_by": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiKeyResponseDto"];
                 };
             };
             /**
@@ -4192,13 +4711,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One page of customers */
+            /** @description One page, in the route's order; `next_cursor` is null on the last page */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: components["schemas"]["CustomerResponseDto"][];
+                        /**
+                         * @description Pass as `cursor` for the next page; null on the last page
+                         * @example null
+                         */
+                        next_cursor: string | null;
+                    };
                 };
             };
             /**
@@ -4287,7 +4813,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    /**
+                     * @example {
+                     *       "id": "0194f1c2-0000-7000-8000-0000000000c1",
+                     *       "name": "Globex Corporation",
+                     *       "external_id": "crm-4711",
+                     *       "metadata": {
+                     *         "plan": "gold"
+                     *       },
+                     *       "created_at": "2026-11-22T10:00:00.000Z",
+                     *       "updated_at": "2026-11-22T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CustomerResponseDto"];
                 };
             };
             /**
@@ -4404,7 +4942,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    /**
+                     * @example {
+                     *       "id": "0194f1c2-0000-7000-8000-0000000000c1",
+                     *       "name": "Globex Corporation",
+                     *       "external_id": "crm-4711",
+                     *       "metadata": {
+                     *         "plan": "gold"
+                     *       },
+                     *       "created_at": "2026-11-22T10:00:00.000Z",
+                     *       "updated_at": "2026-11-22T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CustomerResponseDto"];
                 };
             };
             /**
@@ -4609,7 +5159,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    /**
+                     * @example {
+                     *       "id": "0194f1c2-0000-7000-8000-0000000000c1",
+                     *       "name": "Globex Corporation",
+                     *       "external_id": "crm-4711",
+                     *       "metadata": {
+                     *         "plan": "gold"
+                     *       },
+                     *       "created_at": "2026-11-22T10:00:00.000Z",
+                     *       "updated_at": "2026-11-22T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CustomerResponseDto"];
                 };
             };
             /**
@@ -7512,7 +8074,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    /**
+                     * @example {
+                     *       "id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e",
+                     *       "name": "invoice-2026-11.pdf",
+                     *       "size": 48213,
+                     *       "content_type": "application/pdf",
+                     *       "declared_content_type": "application/pdf",
+                     *       "checksum_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+                     *       "metadata": {
+                     *         "customer": "crm-4711"
+                     *       },
+                     *       "customer_id": null,
+                     *       "created_at": "2026-11-22T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FileResponseDto"];
                 };
             };
             /**
@@ -7631,13 +8208,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One page of files */
+            /** @description One page, in the route's order; `next_cursor` is null on the last page */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: components["schemas"]["FileResponseDto"][];
+                        /**
+                         * @description Pass as `cursor` for the next page; null on the last page
+                         * @example null
+                         */
+                        next_cursor: string | null;
+                    };
                 };
             };
             /**
@@ -7725,7 +8309,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    /**
+                     * @example {
+                     *       "id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e",
+                     *       "name": "invoice-2026-11.pdf",
+                     *       "size": 48213,
+                     *       "content_type": "application/pdf",
+                     *       "declared_content_type": "application/pdf",
+                     *       "checksum_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+                     *       "metadata": {
+                     *         "customer": "crm-4711"
+                     *       },
+                     *       "customer_id": null,
+                     *       "created_at": "2026-11-22T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FileResponseDto"];
                 };
             };
             /**
@@ -8034,7 +8633,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    /**
+                     * @example {
+                     *       "id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e",
+                     *       "checksum_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+                     *       "valid": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["VerifyFileResponseDto"];
                 };
             };
             /**
@@ -8129,13 +8735,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One page of resources */
+            /** @description One page, in the route's order; `next_cursor` is null on the last page */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: components["schemas"]["ResourceResponseDto"][];
+                        /**
+                         * @description Pass as `cursor` for the next page; null on the last page
+                         * @example null
+                         */
+                        next_cursor: string | null;
+                    };
                 };
             };
             /**
@@ -8224,7 +8837,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    /**
+                     * @example {
+                     *       "id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e",
+                     *       "name": "orders-db",
+                     *       "type": "postgres",
+                     *       "config": {
+                     *         "host": "db.internal",
+                     *         "port": 5432,
+                     *         "database": "orders",
+                     *         "password_secret": "ORDERS_DB_PASSWORD"
+                     *       },
+                     *       "description": "Orders database, read replica",
+                     *       "created_at": "2026-11-22T10:00:00.000Z",
+                     *       "updated_at": "2026-11-22T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResourceResponseDto"];
                 };
             };
             /**
@@ -8341,7 +8970,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    /**
+                     * @example {
+                     *       "id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e",
+                     *       "name": "orders-db",
+                     *       "type": "postgres",
+                     *       "config": {
+                     *         "host": "db.internal",
+                     *         "port": 5432,
+                     *         "database": "orders",
+                     *         "password_secret": "ORDERS_DB_PASSWORD"
+                     *       },
+                     *       "description": "Orders database, read replica",
+                     *       "created_at": "2026-11-22T10:00:00.000Z",
+                     *       "updated_at": "2026-11-22T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResourceResponseDto"];
                 };
             };
             /**
@@ -8442,7 +9087,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    /**
+                     * @example {
+                     *       "id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e",
+                     *       "name": "orders-db",
+                     *       "type": "postgres",
+                     *       "config": {
+                     *         "host": "db.internal",
+                     *         "port": 5432,
+                     *         "database": "orders",
+                     *         "password_secret": "ORDERS_DB_PASSWORD"
+                     *       },
+                     *       "description": "Orders database, read replica",
+                     *       "created_at": "2026-11-22T10:00:00.000Z",
+                     *       "updated_at": "2026-11-22T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResourceResponseDto"];
                 };
             };
             /**
@@ -8667,7 +9328,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    /**
+                     * @example {
+                     *       "id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e",
+                     *       "name": "orders-db",
+                     *       "type": "postgres",
+                     *       "config": {
+                     *         "host": "db.internal",
+                     *         "port": 5432,
+                     *         "database": "orders",
+                     *         "password_secret": "ORDERS_DB_PASSWORD"
+                     *       },
+                     *       "description": "Orders database, read replica",
+                     *       "created_at": "2026-11-22T10:00:00.000Z",
+                     *       "updated_at": "2026-11-22T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResourceResponseDto"];
                 };
             };
             /**
@@ -9344,13 +10021,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One page of table definitions */
+            /** @description One page, in the route's order; `next_cursor` is null on the last page */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: components["schemas"]["DataTableResponseDto"][];
+                        /**
+                         * @description Pass as `cursor` for the next page; null on the last page
+                         * @example null
+                         */
+                        next_cursor: string | null;
+                    };
                 };
             };
             /**
@@ -9439,7 +10123,52 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    /**
+                     * @example {
+                     *       "name": "orders",
+                     *       "columns": [
+                     *         {
+                     *           "name": "customer",
+                     *           "type": "text",
+                     *           "nullable": false,
+                     *           "unique": false
+                     *         },
+                     *         {
+                     *           "name": "amount",
+                     *           "type": "number",
+                     *           "nullable": true,
+                     *           "unique": false
+                     *         },
+                     *         {
+                     *           "name": "status",
+                     *           "type": "text",
+                     *           "nullable": true,
+                     *           "unique": false
+                     *         },
+                     *         {
+                     *           "name": "paid_at",
+                     *           "type": "timestamp",
+                     *           "nullable": true,
+                     *           "unique": false
+                     *         },
+                     *         {
+                     *           "name": "reference",
+                     *           "type": "text",
+                     *           "nullable": true,
+                     *           "unique": true
+                     *         }
+                     *       ],
+                     *       "indexes": [
+                     *         [
+                     *           "status",
+                     *           "paid_at"
+                     *         ]
+                     *       ],
+                     *       "created_at": "2026-11-22T10:00:00.000Z",
+                     *       "updated_at": "2026-11-22T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DataTableResponseDto"];
                 };
             };
             /**
@@ -9556,7 +10285,52 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    /**
+                     * @example {
+                     *       "name": "orders",
+                     *       "columns": [
+                     *         {
+                     *           "name": "customer",
+                     *           "type": "text",
+                     *           "nullable": false,
+                     *           "unique": false
+                     *         },
+                     *         {
+                     *           "name": "amount",
+                     *           "type": "number",
+                     *           "nullable": true,
+                     *           "unique": false
+                     *         },
+                     *         {
+                     *           "name": "status",
+                     *           "type": "text",
+                     *           "nullable": true,
+                     *           "unique": false
+                     *         },
+                     *         {
+                     *           "name": "paid_at",
+                     *           "type": "timestamp",
+                     *           "nullable": true,
+                     *           "unique": false
+                     *         },
+                     *         {
+                     *           "name": "reference",
+                     *           "type": "text",
+                     *           "nullable": true,
+                     *           "unique": true
+                     *         }
+                     *       ],
+                     *       "indexes": [
+                     *         [
+                     *           "status",
+                     *           "paid_at"
+                     *         ]
+                     *       ],
+                     *       "created_at": "2026-11-22T10:00:00.000Z",
+                     *       "updated_at": "2026-11-22T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DataTableResponseDto"];
                 };
             };
             /**
@@ -9753,7 +10527,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            [key: string]: unknown;
+                        }[];
+                        next_cursor: string | null;
+                    };
                 };
             };
             /**
@@ -9856,7 +10635,9 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
                 };
             };
             /**
@@ -10087,7 +10868,9 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
                 };
             };
             /**

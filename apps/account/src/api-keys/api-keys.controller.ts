@@ -2,7 +2,8 @@ import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } fr
 import { ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { CurrentPrincipal, RequireScopes, SCOPE_CATALOGUE, type Principal } from '@platform/auth';
 import type { Page } from '@platform/common';
-import { ApiTag } from '@platform/service';
+import { ApiPageResponse, ApiTag } from '@platform/service';
+import { ApiKeyResponseDto, CreatedApiKeyResponseDto } from './dto/api-key.response.dto.js';
 import type { ApiKeyResponse } from './api-key.record.js';
 import { ApiKeysService, type CreatedApiKey } from './api-keys.service.js';
 import { CreateAccountApiKeyRequestDto, CreateApiKeyRequestDto } from './dto/create-api-key.request.dto.js';
@@ -51,7 +52,7 @@ export class ApiKeysController {
     summary: 'Create an API key in a data plane',
     description: 'A key of the data plane in the path: live in production, test in sandbox. The value (`key`) is returned only in this answer; only a keyed hash is stored. The scopes must be within the caller\'s own.',
   })
-  @ApiCreatedResponse({ description: 'The key record and its value, shown once', schema: { example: { ...KEY_EXAMPLE, key: 'sv_live_…' } } })
+  @ApiCreatedResponse({ type: CreatedApiKeyResponseDto, description: 'The key record and its value, shown once', example: { ...KEY_EXAMPLE, key: 'sv_live_…' } })
   create(@CurrentPrincipal() principal: Principal, @Param('dataPlaneId', uuid) dataPlaneId: string, @Body() body: CreateApiKeyRequestDto): Promise<CreatedApiKey> {
     return this.keys.create(principal, dataPlaneId, body);
   }
@@ -62,7 +63,7 @@ export class ApiKeysController {
     summary: 'Create an API key',
     description: 'The account service form of key creation, with `data_plane_id` in the body. The value (`key`) is returned only in this answer; only a keyed hash is stored.',
   })
-  @ApiCreatedResponse({ description: 'The key record and its value, shown once', schema: { example: { ...KEY_EXAMPLE, key: 'sv_live_…' } } })
+  @ApiCreatedResponse({ type: CreatedApiKeyResponseDto, description: 'The key record and its value, shown once', example: { ...KEY_EXAMPLE, key: 'sv_live_…' } })
   createInAccount(@CurrentPrincipal() principal: Principal, @Body() body: CreateAccountApiKeyRequestDto): Promise<CreatedApiKey> {
     return this.keys.create(principal, body.data_plane_id, body);
   }
@@ -70,7 +71,7 @@ export class ApiKeysController {
   @Get([KEY, ACCOUNT_KEY])
   @RequireScopes('api_keys:manage')
   @ApiOperation({ summary: 'List API keys', description: 'Key records of the tenant (never their values); filter by data plane, status and type.' })
-  @ApiOkResponse({ description: 'One page of key records', schema: { example: { data: [KEY_EXAMPLE], next_cursor: null } } })
+  @ApiPageResponse(ApiKeyResponseDto, { description: 'One page of key records', example: { data: [KEY_EXAMPLE], next_cursor: null } })
   list(@CurrentPrincipal() principal: Principal, @Query() query: ListApiKeysQueryDto): Promise<Page<ApiKeyResponse>> {
     return this.keys.list(principal, query);
   }
@@ -78,7 +79,7 @@ export class ApiKeysController {
   @Get([`${KEY}/:keyId`, `${ACCOUNT_KEY}/:keyId`])
   @RequireScopes('api_keys:manage')
   @ApiOperation({ summary: 'Get an API key', description: 'One key record: its scopes, status, expiry, last use and rotation (never its value).' })
-  @ApiOkResponse({ description: 'The key record', schema: { example: KEY_EXAMPLE } })
+  @ApiOkResponse({ type: ApiKeyResponseDto, description: 'The key record', example: KEY_EXAMPLE })
   get(@CurrentPrincipal() principal: Principal, @Param('keyId', uuid) keyId: string): Promise<ApiKeyResponse> {
     return this.keys.get(principal, keyId);
   }
@@ -89,7 +90,7 @@ export class ApiKeysController {
     summary: 'Rotate an API key',
     description: 'Issues a new key with the same name, type and scopes; the old one becomes `rotated` (with `replaced_by`), keeps working for `transition_period_seconds` (0 to 30 days), then stops.',
   })
-  @ApiCreatedResponse({ description: 'The new key record and its value, shown once', schema: { example: { ...KEY_EXAMPLE, key: 'sv_live_…' } } })
+  @ApiCreatedResponse({ type: CreatedApiKeyResponseDto, description: 'The new key record and its value, shown once', example: { ...KEY_EXAMPLE, key: 'sv_live_…' } })
   @ApiConflictResponse({ description: 'The key is revoked; only an active key can be rotated or revoked' })
   rotate(@CurrentPrincipal() principal: Principal, @Param('keyId', uuid) keyId: string, @Body() body: RotateApiKeyRequestDto): Promise<CreatedApiKey> {
     return this.keys.rotate(principal, keyId, body.transition_period_seconds ?? 0);
@@ -99,7 +100,7 @@ export class ApiKeysController {
   @HttpCode(200)
   @RequireScopes('api_keys:manage')
   @ApiOperation({ summary: 'Revoke an API key', description: 'The key fails on its next request in every service (caches drop it at once).' })
-  @ApiOkResponse({ description: 'The revoked key record', schema: { example: { ...KEY_EXAMPLE, status: 'revoked', revoked_at: '2026-11-22T11:00:00.000Z' } } })
+  @ApiOkResponse({ type: ApiKeyResponseDto, description: 'The revoked key record', example: { ...KEY_EXAMPLE, status: 'revoked', revoked_at: '2026-11-22T11:00:00.000Z' } })
   @ApiConflictResponse({ description: 'The key is revoked; only an active key can be rotated or revoked' })
   revoke(@CurrentPrincipal() principal: Principal, @Param('keyId', uuid) keyId: string): Promise<ApiKeyResponse> {
     return this.keys.revoke(principal, keyId);

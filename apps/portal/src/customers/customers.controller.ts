@@ -3,7 +3,8 @@ import { ApiConflictResponse, ApiCreatedResponse, ApiNoContentResponse, ApiOkRes
 import { CurrentPrincipal, RequireScopes, type Principal } from '@platform/auth';
 import { AccountSubjects, Bus, type CustomerPage, type CustomerRecord, type MessageContext } from '@platform/messaging';
 import type { RequestWithId } from '@platform/common';
-import { ApiTag } from '@platform/service';
+import { ApiPageResponse, ApiTag } from '@platform/service';
+import { CustomerResponseDto } from './dto/customer.response.dto.js';
 import { CreateCustomerRequestDto, ListCustomersQueryDto, UpdateCustomerRequestDto } from './dto/customer.request.dto.js';
 
 const EXAMPLE = { id: '0194f1c2-0000-7000-8000-0000000000c1', name: 'Globex Corporation', external_id: 'crm-4711', metadata: { plan: 'gold' }, created_at: '2026-11-22T10:00:00.000Z', updated_at: '2026-11-22T10:00:00.000Z' };
@@ -22,7 +23,7 @@ export class CustomersController {
   @RequireScopes('portal:write')
   @ApiOperation({ summary: 'Create a customer', description: 'A customer of the tenant in the caller\'s data plane; its id scopes customer keys, executions and data rows.' })
   @ApiConflictResponse({ description: 'A customer with this external_id already exists' })
-  @ApiCreatedResponse({ description: 'The customer', schema: { example: EXAMPLE } })
+  @ApiCreatedResponse({ type: CustomerResponseDto, description: 'The customer', example: EXAMPLE })
   create(@CurrentPrincipal() p: Principal, @Req() req: RequestWithId, @Body() body: CreateCustomerRequestDto): Promise<CustomerRecord> {
     return this.bus.request(AccountSubjects.customersCreate, { ...body }, context(p, req));
   }
@@ -30,7 +31,7 @@ export class CustomersController {
   @Get()
   @RequireScopes('portal:read')
   @ApiOperation({ summary: 'List customers', description: 'Customers of the caller\'s data plane; filter by external id.' })
-  @ApiOkResponse({ description: 'One page of customers', schema: { example: { data: [EXAMPLE], next_cursor: null } } })
+  @ApiPageResponse(CustomerResponseDto, { example: { data: [EXAMPLE], next_cursor: null } })
   list(@CurrentPrincipal() p: Principal, @Req() req: RequestWithId, @Query() query: ListCustomersQueryDto): Promise<CustomerPage> {
     return this.bus.request(AccountSubjects.customersList, { limit: query.limit, cursor: query.cursor, external_id: query.external_id }, context(p, req));
   }
@@ -38,7 +39,7 @@ export class CustomersController {
   @Get(':id')
   @RequireScopes('portal:read')
   @ApiOperation({ summary: 'Get a customer', description: 'One customer by id.' })
-  @ApiOkResponse({ description: 'The customer', schema: { example: EXAMPLE } })
+  @ApiOkResponse({ type: CustomerResponseDto, description: 'The customer', example: EXAMPLE })
   get(@CurrentPrincipal() p: Principal, @Req() req: RequestWithId, @Param('id', new ParseUUIDPipe()) id: string): Promise<CustomerRecord> {
     return this.bus.request(AccountSubjects.customersGet, { id }, context(p, req));
   }
@@ -47,7 +48,7 @@ export class CustomersController {
   @RequireScopes('portal:write')
   @ApiOperation({ summary: 'Change a customer', description: 'Changes the fields sent (name, external_id, metadata) and keeps the others.' })
   @ApiConflictResponse({ description: 'A customer with this external_id already exists' })
-  @ApiOkResponse({ description: 'The customer', schema: { example: EXAMPLE } })
+  @ApiOkResponse({ type: CustomerResponseDto, description: 'The customer', example: EXAMPLE })
   update(@CurrentPrincipal() p: Principal, @Req() req: RequestWithId, @Param('id', new ParseUUIDPipe()) id: string, @Body() body: UpdateCustomerRequestDto): Promise<CustomerRecord> {
     return this.bus.request(AccountSubjects.customersUpdate, { id, ...body }, context(p, req));
   }

@@ -28,7 +28,7 @@ export class DataRowsController {
     schema: { type: 'object', additionalProperties: true, description: 'Column values, or `{ rows: [ {…}, … ] }`' },
     examples: { row: { summary: 'One row', value: ROW_VALUES }, rows: { summary: 'Several rows in one statement', value: { rows: [ROW_VALUES, { ...ROW_VALUES, reference: 'INV-1002', amount: 80 }] } } },
   })
-  @ApiCreatedResponse({ description: 'The row; for a bulk insert { rows: [...] } in the order sent', schema: { example: ROW_EXAMPLE } })
+  @ApiCreatedResponse({ description: 'The row; for a bulk insert { rows: [...] } in the order sent', schema: { type: 'object', additionalProperties: true, description: 'Column values with id, created_at and updated_at', example: ROW_EXAMPLE } })
   @ApiConflictResponse({ description: "Another row already has this value in unique column 'reference'" })
   async insert(@CurrentPrincipal() principal: Principal, @Param('name') name: string, @Body() body: unknown): Promise<Row | { rows: Row[] }> {
     const result = await this.rows.insertBody(tenantContext(principal), name, body);
@@ -41,7 +41,15 @@ export class DataRowsController {
   @ApiOperation({ summary: 'List rows', description: 'Rows of a table, oldest first; filter by equality with `<column>=<value>` query parameters.' })
   @ApiQuery({ name: 'limit', required: false, description: 'Rows per page', schema: { type: 'integer', minimum: 1, maximum: 200, default: 50, example: 50 } })
   @ApiQuery({ name: 'cursor', required: false, description: 'Opaque cursor from the previous page\'s next_cursor', schema: { type: 'string', example: 'eyJpZCI6IjAxOTQifQ' } })
-  @ApiOkResponse({ description: 'One page of rows', schema: { example: { data: [ROW_EXAMPLE], next_cursor: null } } })
+  @ApiOkResponse({
+    description: 'One page of rows',
+    schema: {
+      type: 'object',
+      required: ['data', 'next_cursor'],
+      properties: { data: { type: 'array', items: { type: 'object', additionalProperties: true } }, next_cursor: { type: 'string', nullable: true } },
+      example: { data: [ROW_EXAMPLE], next_cursor: null },
+    },
+  })
   list(@CurrentPrincipal() principal: Principal, @Param('name') name: string, @Query() query: Record<string, unknown>): Promise<Page<Row>> {
     return this.rows.list(tenantContext(principal), name, query);
   }
@@ -53,7 +61,7 @@ export class DataRowsController {
   @ApiOperation({ summary: 'Change a row', description: 'Changes the columns sent and keeps the others.' })
   @ApiBody({ schema: { type: 'object', additionalProperties: true, description: 'Column values', example: { status: 'refunded' } } })
   @ApiConflictResponse({ description: "Another row already has this value in unique column 'reference'" })
-  @ApiOkResponse({ description: 'The row', schema: { example: ROW_EXAMPLE } })
+  @ApiOkResponse({ description: 'The row', schema: { type: 'object', additionalProperties: true, example: ROW_EXAMPLE } })
   update(@CurrentPrincipal() principal: Principal, @Param('name') name: string, @Param('id') id: string, @Body() body: unknown): Promise<Row> {
     return this.rows.update(tenantContext(principal), name, id, body);
   }

@@ -2,11 +2,11 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@ne
 import { ApiConflictResponse, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam } from '@nestjs/swagger';
 import { CurrentPrincipal, RequireScopes, type Principal } from '@platform/auth';
 import { type Page } from '@platform/common';
-import { ApiTag, PageQueryDto } from '@platform/service';
+import { ApiPageResponse, ApiTag, PageQueryDto } from '@platform/service';
 import type { DataTableResponse } from './data-table.record.js';
 import { DataTablesService } from './data-tables.service.js';
 import { CreateDataTableRequestDto } from './dto/create-data-table.request.dto.js';
-import { DATA_TABLE_EXAMPLE } from './dto/data-table.response.dto.js';
+import { DATA_TABLE_EXAMPLE, DataTableResponseDto } from './dto/data-table.response.dto.js';
 
 const NAME = ApiParam({ name: 'name', example: 'orders', description: '[a-z_][a-z0-9_]{0,62}' });
 
@@ -19,7 +19,7 @@ export class DataTablesController {
   @RequireScopes('data:write')
   @ApiOperation({ summary: 'Create a data table', description: 'A table of the environment with typed columns (text, number, boolean, timestamp, json), optional unique columns and indexes; every row also has id, created_at and updated_at. Tenant-wide credentials only (a customer-scoped caller gets 403).' })
   @ApiConflictResponse({ description: "A data table named 'orders' already exists in this environment" })
-  @ApiCreatedResponse({ description: 'The table definition', schema: { example: DATA_TABLE_EXAMPLE } })
+  @ApiCreatedResponse({ type: DataTableResponseDto, description: 'The table definition', example: DATA_TABLE_EXAMPLE })
   create(@CurrentPrincipal() principal: Principal, @Body() body: CreateDataTableRequestDto): Promise<DataTableResponse> {
     return this.tables.create(principal, body);
   }
@@ -27,7 +27,7 @@ export class DataTablesController {
   @Get()
   @RequireScopes('data:read')
   @ApiOperation({ summary: 'List data tables', description: 'Definitions of the data tables of the environment, by name.' })
-  @ApiOkResponse({ description: 'One page of table definitions', schema: { example: { data: [DATA_TABLE_EXAMPLE], next_cursor: null } } })
+  @ApiPageResponse(DataTableResponseDto, { example: { data: [DATA_TABLE_EXAMPLE], next_cursor: null } })
   list(@CurrentPrincipal() principal: Principal, @Query() query: PageQueryDto): Promise<Page<DataTableResponse>> {
     return this.tables.list(principal, query);
   }
@@ -36,7 +36,7 @@ export class DataTablesController {
   @RequireScopes('data:read')
   @NAME
   @ApiOperation({ summary: 'Get a data table', description: 'One table definition: columns, indexes, times.' })
-  @ApiOkResponse({ description: 'The table definition', schema: { example: DATA_TABLE_EXAMPLE } })
+  @ApiOkResponse({ type: DataTableResponseDto, description: 'The table definition', example: DATA_TABLE_EXAMPLE })
   get(@CurrentPrincipal() principal: Principal, @Param('name') name: string): Promise<DataTableResponse> {
     return this.tables.get(principal, name);
   }

@@ -3,7 +3,8 @@ import { ApiBody, ApiConflictResponse, ApiConsumes, ApiCreatedResponse, ApiHeade
 import type { Request, Response } from 'express';
 import { CurrentPrincipal, RequireScopes, type Principal } from '@platform/auth';
 import { type Page, type RequestWithId } from '@platform/common';
-import { AcceptsContentTypes, ApiTag } from '@platform/service';
+import { AcceptsContentTypes, ApiPageResponse, ApiTag } from '@platform/service';
+import { FileResponseDto, VerifyFileResponseDto } from './dto/file.response.dto.js';
 import { FILE_EXAMPLE, type FileResponse } from './file.record.js';
 import { sendDownload } from './file-download.js';
 import { FileUploadsService } from './file-uploads.service.js';
@@ -44,7 +45,7 @@ export class FilesController {
   @ApiConsumes('multipart/form-data')
   @ApiBody(UPLOAD_BODY)
   @ApiHeader({ name: 'Idempotency-Key', required: false, schema: { type: 'string', example: 'invoice-2026-11-upload' }, description: 'The same key and upload within 24 h return the first answer (with Idempotent-Replayed: true); another upload with the key is 409' })
-  @ApiCreatedResponse({ description: 'The file\'s metadata', schema: { example: FILE_EXAMPLE } })
+  @ApiCreatedResponse({ type: FileResponseDto, description: 'The file\'s metadata', example: FILE_EXAMPLE })
   @ApiConflictResponse({ description: 'This Idempotency-Key was used with a different upload in the last 24 hours' })
   async upload(
     @CurrentPrincipal() principal: Principal,
@@ -60,7 +61,7 @@ export class FilesController {
   @Get()
   @RequireScopes('storage:read')
   @ApiOperation({ summary: 'List files', description: 'Metadata of the files, newest first; filter by name prefix, content type and creation time.' })
-  @ApiOkResponse({ description: 'One page of files', schema: { example: { data: [FILE_EXAMPLE], next_cursor: null } } })
+  @ApiPageResponse(FileResponseDto, { example: { data: [FILE_EXAMPLE], next_cursor: null } })
   list(@CurrentPrincipal() principal: Principal, @Query() query: ListFilesQueryDto): Promise<Page<FileResponse>> {
     return this.files.list(principal, query);
   }
@@ -68,7 +69,7 @@ export class FilesController {
   @Get(':id')
   @RequireScopes('storage:read')
   @ApiOperation({ summary: 'Get a file', description: 'A file\'s metadata: name, size, sniffed content type, checksum, metadata, times.' })
-  @ApiOkResponse({ description: 'The file\'s metadata', schema: { example: FILE_EXAMPLE } })
+  @ApiOkResponse({ type: FileResponseDto, description: 'The file\'s metadata', example: FILE_EXAMPLE })
   get(@CurrentPrincipal() principal: Principal, @Param('id', uuid) id: string): Promise<FileResponse> {
     return this.files.get(principal, id);
   }
@@ -88,7 +89,7 @@ export class FilesController {
   @Get(':id/verify')
   @RequireScopes('storage:read')
   @ApiOperation({ summary: 'Verify a file', description: 'Re-reads the stored content and compares its SHA-256 with the checksum recorded at upload.' })
-  @ApiOkResponse({ description: 'Whether the content is intact', schema: { example: { id: FILE_EXAMPLE.id, checksum_sha256: FILE_EXAMPLE.checksum_sha256, valid: true } } })
+  @ApiOkResponse({ type: VerifyFileResponseDto, description: 'Whether the content is intact', example: { id: FILE_EXAMPLE.id, checksum_sha256: FILE_EXAMPLE.checksum_sha256, valid: true } })
   verify(@CurrentPrincipal() principal: Principal, @Param('id', uuid) id: string): Promise<VerifyResult> {
     return this.files.verify(principal, id);
   }

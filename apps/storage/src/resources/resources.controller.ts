@@ -2,7 +2,8 @@ import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, P
 import { ApiConflictResponse, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { CurrentPrincipal, RequireScopes, type Principal } from '@platform/auth';
 import type { Page } from '@platform/common';
-import { ApiTag } from '@platform/service';
+import { ApiPageResponse, ApiTag } from '@platform/service';
+import { ResourceResponseDto } from './dto/resource.response.dto.js';
 import { ListResourcesQueryDto, PatchResourceRequestDto, ResourceRequestDto } from './dto/resource.request.dto.js';
 import { RESOURCE_EXAMPLE, type ResourceResponse } from './resource.record.js';
 import { ResourcesService } from './resources.service.js';
@@ -18,7 +19,7 @@ export class ResourcesController {
   @Get()
   @RequireScopes('storage:read')
   @ApiOperation({ summary: 'List resources', description: 'Resources of the environment, by name; filter by type.' })
-  @ApiOkResponse({ description: 'One page of resources', schema: { example: { data: [RESOURCE_EXAMPLE], next_cursor: null } } })
+  @ApiPageResponse(ResourceResponseDto, { example: { data: [RESOURCE_EXAMPLE], next_cursor: null } })
   list(@CurrentPrincipal() principal: Principal, @Query() query: ListResourcesQueryDto): Promise<Page<ResourceResponse>> {
     return this.resources.list(principal, query);
   }
@@ -27,7 +28,7 @@ export class ResourcesController {
   @RequireScopes('storage:write')
   @ApiOperation({ summary: 'Create a resource', description: 'A named configuration object: a name unique in the environment, a free-text type and a JSON config of up to 64 KiB.' })
   @ApiConflictResponse({ description: "A resource named 'orders-db' already exists" })
-  @ApiCreatedResponse({ description: 'The resource', schema: { example: RESOURCE_EXAMPLE } })
+  @ApiCreatedResponse({ type: ResourceResponseDto, description: 'The resource', example: RESOURCE_EXAMPLE })
   create(@CurrentPrincipal() principal: Principal, @Body() body: ResourceRequestDto): Promise<ResourceResponse> {
     return this.resources.create(principal, body);
   }
@@ -35,7 +36,7 @@ export class ResourcesController {
   @Get(':id')
   @RequireScopes('storage:read')
   @ApiOperation({ summary: 'Get a resource', description: 'One resource by id.' })
-  @ApiOkResponse({ description: 'The resource', schema: { example: RESOURCE_EXAMPLE } })
+  @ApiOkResponse({ type: ResourceResponseDto, description: 'The resource', example: RESOURCE_EXAMPLE })
   get(@CurrentPrincipal() principal: Principal, @Param('id', uuid) id: string): Promise<ResourceResponse> {
     return this.resources.get(principal, id);
   }
@@ -44,7 +45,7 @@ export class ResourcesController {
   @RequireScopes('storage:write')
   @ApiOperation({ summary: 'Replace a resource', description: 'Replaces every field; a description not sent becomes null.' })
   @ApiConflictResponse({ description: "A resource named 'orders-db' already exists" })
-  @ApiOkResponse({ description: 'The resource', schema: { example: RESOURCE_EXAMPLE } })
+  @ApiOkResponse({ type: ResourceResponseDto, description: 'The resource', example: RESOURCE_EXAMPLE })
   replace(@CurrentPrincipal() principal: Principal, @Param('id', uuid) id: string, @Body() body: ResourceRequestDto): Promise<ResourceResponse> {
     return this.resources.replace(principal, id, body);
   }
@@ -53,7 +54,7 @@ export class ResourcesController {
   @RequireScopes('storage:write')
   @ApiOperation({ summary: 'Change a resource', description: 'Changes the fields sent; `config` is merged into the stored one at the top level (a key set to null is removed).' })
   @ApiConflictResponse({ description: "A resource named 'orders-db' already exists" })
-  @ApiOkResponse({ description: 'The resource', schema: { example: RESOURCE_EXAMPLE } })
+  @ApiOkResponse({ type: ResourceResponseDto, description: 'The resource', example: RESOURCE_EXAMPLE })
   patch(@CurrentPrincipal() principal: Principal, @Param('id', uuid) id: string, @Body() body: PatchResourceRequestDto): Promise<ResourceResponse> {
     return this.resources.patch(principal, id, body);
   }
