@@ -6,7 +6,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', '**/.turbo/**', 'libs/client/src/schema.d.ts'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', '**/.turbo/**', 'clients/typescript/src/schema.ts'] },
   { linterOptions: { reportUnusedDisableDirectives: 'error' } },
   {
     files: ['**/*.ts'],

@@ -12,17 +12,17 @@ export default {
     {
       ...common,
       displayName: 'unit',
-      testMatch: ['<rootDir>/{libs,apps}/*/dist/**/*.spec.js'],
+      testMatch: ['<rootDir>/{libs,apps,clients}/*/dist/**/*.spec.js'],
     },
     {
       ...common,
       displayName: 'integration',
-      testMatch: ['<rootDir>/{libs,apps}/*/dist/**/*.int-spec.js'],
+      testMatch: ['<rootDir>/{libs,apps,clients}/*/dist/**/*.int-spec.js'],
     },
     {
       ...common,
       displayName: 'e2e',
-      testMatch: ['<rootDir>/{libs,apps}/*/dist/**/*.e2e-spec.js'],
+      testMatch: ['<rootDir>/{libs,apps,clients}/*/dist/**/*.e2e-spec.js'],
       globalSetup: '<rootDir>/libs/testing/dist/src/e2e.global-setup.js',
       globalTeardown: '<rootDir>/libs/testing/dist/src/e2e.global-teardown.js',
     },

@@ -1,25 +1,19 @@
 import { SetMetadata, applyDecorators, createParamDecorator, type ExecutionContext } from '@nestjs/common';
-import { ApiForbiddenResponse, ApiSecurity, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { documentPublicRoute, documentTenantRoute } from './auth.openapi.js';
 import type { Principal } from './principal.js';
 
 export const PUBLIC_KEY = 'platform:public';
 export const SCOPES_KEY = 'platform:scopes';
 
-/** The route needs no credentials (health, docs, public forms). */
-export const Public = () => SetMetadata(PUBLIC_KEY, true);
+/** The route needs no credentials (health, docs, public forms); documented with `security: []`. */
+export const Public = () => applyDecorators(SetMetadata(PUBLIC_KEY, true), documentPublicRoute());
 
 /**
  * The route needs a caller holding every scope listed; with no scope listed, any authenticated
- * caller. One decorator states the rule and documents it in OpenAPI.
+ * caller. One decorator states the rule and documents it in OpenAPI: the security schemes, the
+ * tenant headers, the scopes and the 400/401/403/429/503 that authentication can answer.
  */
-export const RequireScopes = (...scopes: string[]) =>
-  applyDecorators(
-    SetMetadata(SCOPES_KEY, scopes),
-    ApiSecurity('api_key', scopes),
-    ApiSecurity('bearer', scopes),
-    ApiUnauthorizedResponse({ description: 'Missing or invalid authentication credentials' }),
-    ApiForbiddenResponse({ description: scopes.length ? `Requires scopes: ${scopes.join(', ')}` : 'Not permitted' }),
-  );
+export const RequireScopes = (...scopes: string[]) => applyDecorators(SetMetadata(SCOPES_KEY, scopes), documentTenantRoute(scopes));
 
 export interface AuthenticatedRequest {
   principal?: Principal;

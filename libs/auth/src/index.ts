@@ -3,6 +3,7 @@ import 'reflect-metadata';
 export * from './principal.js';
 export * from './auth.errors.js';
 export * from './auth.decorators.js';
+export * from './auth.openapi.js';
 export * from './auth.options.js';
 export * from './authenticator.js';
 export * from './credentials.authenticator.js';

@@ -1,5 +1,5 @@
 import { SetMetadata, applyDecorators, createParamDecorator, type ExecutionContext } from '@nestjs/common';
-import { ApiSecurity, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { documentSystemRoute, type SystemCaller } from './auth.openapi.js';
 
 /** A caller of a system route: authenticated, with no tenant context (spec 5.4). */
 export interface SystemPrincipal {
@@ -10,9 +10,13 @@ export interface SystemPrincipal {
 
 export const SYSTEM_KEY = 'platform:system';
 
-/** Authenticated without a tenant: the platform admin token, or a user's JWT without X-SELECTED-TENANT. */
-export const SystemRoute = () =>
-  applyDecorators(SetMetadata(SYSTEM_KEY, true), ApiSecurity('bearer'), ApiUnauthorizedResponse({ description: 'Missing or invalid authentication credentials' }));
+/**
+ * Authenticated without a tenant: the platform admin token, or a user's JWT without
+ * X-SELECTED-TENANT. `callers` says which of the two the route takes (both by default), for its
+ * OpenAPI security; the handler checks `CurrentSystemPrincipal().kind` itself.
+ */
+export const SystemRoute = (...callers: SystemCaller[]) =>
+  applyDecorators(SetMetadata(SYSTEM_KEY, true), documentSystemRoute(callers.length ? callers : ['admin', 'user']));
 
 export interface SystemAuthenticatedRequest {
   systemPrincipal?: SystemPrincipal;

@@ -1,7 +1,9 @@
 import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { CurrentPrincipal, RequireScopes, SCOPE_CATALOGUE, type Principal } from '@platform/auth';
 import type { Page } from '@platform/common';
+import { ApiPageResponse, ApiTag } from '@platform/service';
+import { ApiKeyResponseDto, CreatedApiKeyResponseDto } from './dto/api-key.response.dto.js';
 import type { ApiKeyResponse } from './api-key.record.js';
 import { ApiKeysService, type CreatedApiKey } from './api-keys.service.js';
 import { CreateAccountApiKeyRequestDto, CreateApiKeyRequestDto } from './dto/create-api-key.request.dto.js';
@@ -31,55 +33,65 @@ const KEY_EXAMPLE = {
 };
 
 /** Both path forms of the spec: `/api/v1/workflow/data-planes/...` and `/account/api-keys/...`. */
-@ApiTags('api-keys')
+@ApiTag('api-keys', 'API keys of the tenant: create (the value is shown once), list, rotate with a transition period, revoke; under `/account/api-keys` and `/api/v1/workflow/data-planes/...`.')
 @Controller()
 export class ApiKeysController {
   constructor(private readonly keys: ApiKeysService) {}
 
   @Get(`${ACCOUNT_KEY}/scopes`)
   @RequireScopes()
-  @ApiOperation({ summary: 'The scope catalogue keys are granted from' })
-  @ApiOkResponse({ schema: { example: { data: [{ scope: 'automations:run', description: 'Start automations' }] } } })
+  @ApiOperation({ summary: 'List the scope catalogue', description: 'Every scope a key can be granted, with what it allows; a key can create keys only within its own scopes.' })
+  @ApiOkResponse({ description: 'The catalogue', schema: { type: 'object', required: ['data'], properties: { data: { type: 'array', items: { type: 'object', required: ['scope', 'description'], properties: { scope: { type: 'string' }, description: { type: 'string' } } } } }, example: { data: [{ scope: 'automations:run', description: 'Start automations (POST /v1/automations/run, execute a workflow)' }] } } })
   scopes() {
     return { data: Object.entries(SCOPE_CATALOGUE).map(([scope, description]) => ({ scope, description })) };
   }
 
   @Post('api/v1/workflow/data-planes/:dataPlaneId/api-keys')
   @RequireScopes('api_keys:manage')
-  @ApiOperation({ summary: 'Create a key in a data plane; the value is returned only in this response' })
-  @ApiCreatedResponse({ schema: { example: { ...KEY_EXAMPLE, key: 'sv_live_…' } } })
+  @ApiOperation({
+    summary: 'Create an API key in a data plane',
+    description: 'A key of the data plane in the path: live in production, test in sandbox. The value (`key`) is returned only in this answer; only a keyed hash is stored. The scopes must be within the caller\'s own.',
+  })
+  @ApiCreatedResponse({ type: CreatedApiKeyResponseDto, description: 'The key record and its value, shown once', example: { ...KEY_EXAMPLE, key: 'sv_live_…' } })
   create(@CurrentPrincipal() principal: Principal, @Param('dataPlaneId', uuid) dataPlaneId: string, @Body() body: CreateApiKeyRequestDto): Promise<CreatedApiKey> {
     return this.keys.create(principal, dataPlaneId, body);
   }
 
   @Post(ACCOUNT_KEY)
   @RequireScopes('api_keys:manage')
-  @ApiOperation({ summary: 'Create an API key (account service form); the value is returned only in this response' })
-  @ApiCreatedResponse({ schema: { example: { ...KEY_EXAMPLE, key: 'sv_live_…' } } })
+  @ApiOperation({
+    summary: 'Create an API key',
+    description: 'The account service form of key creation, with `data_plane_id` in the body. The value (`key`) is returned only in this answer; only a keyed hash is stored.',
+  })
+  @ApiCreatedResponse({ type: CreatedApiKeyResponseDto, description: 'The key record and its value, shown once', example: { ...KEY_EXAMPLE, key: 'sv_live_…' } })
   createInAccount(@CurrentPrincipal() principal: Principal, @Body() body: CreateAccountApiKeyRequestDto): Promise<CreatedApiKey> {
     return this.keys.create(principal, body.data_plane_id, body);
   }
 
   @Get([KEY, ACCOUNT_KEY])
   @RequireScopes('api_keys:manage')
-  @ApiOperation({ summary: 'List keys (never their values)' })
-  @ApiOkResponse({ schema: { example: { data: [KEY_EXAMPLE], next_cursor: null } } })
+  @ApiOperation({ summary: 'List API keys', description: 'Key records of the tenant (never their values); filter by data plane, status and type.' })
+  @ApiPageResponse(ApiKeyResponseDto, { description: 'One page of key records', example: { data: [KEY_EXAMPLE], next_cursor: null } })
   list(@CurrentPrincipal() principal: Principal, @Query() query: ListApiKeysQueryDto): Promise<Page<ApiKeyResponse>> {
     return this.keys.list(principal, query);
   }
 
   @Get([`${KEY}/:keyId`, `${ACCOUNT_KEY}/:keyId`])
   @RequireScopes('api_keys:manage')
-  @ApiOperation({ summary: 'Get key details' })
-  @ApiOkResponse({ schema: { example: KEY_EXAMPLE } })
+  @ApiOperation({ summary: 'Get an API key', description: 'One key record: its scopes, status, expiry, last use and rotation (never its value).' })
+  @ApiOkResponse({ type: ApiKeyResponseDto, description: 'The key record', example: KEY_EXAMPLE })
   get(@CurrentPrincipal() principal: Principal, @Param('keyId', uuid) keyId: string): Promise<ApiKeyResponse> {
     return this.keys.get(principal, keyId);
   }
 
   @Post([`${KEY}/:keyId/rotate`, `${ACCOUNT_KEY}/:keyId/rotate`])
   @RequireScopes('api_keys:manage')
-  @ApiOperation({ summary: 'Issue a new key; the old one works for the transition period, then stops' })
-  @ApiCreatedResponse({ schema: { example: { ...KEY_EXAMPLE, key: 'sv_live_…' } } })
+  @ApiOperation({
+    summary: 'Rotate an API key',
+    description: 'Issues a new key with the same name, type and scopes; the old one becomes `rotated` (with `replaced_by`), keeps working for `transition_period_seconds` (0 to 30 days), then stops.',
+  })
+  @ApiCreatedResponse({ type: CreatedApiKeyResponseDto, description: 'The new key record and its value, shown once', example: { ...KEY_EXAMPLE, key: 'sv_live_…' } })
+  @ApiConflictResponse({ description: 'The key is revoked; only an active key can be rotated or revoked' })
   rotate(@CurrentPrincipal() principal: Principal, @Param('keyId', uuid) keyId: string, @Body() body: RotateApiKeyRequestDto): Promise<CreatedApiKey> {
     return this.keys.rotate(principal, keyId, body.transition_period_seconds ?? 0);
   }
@@ -87,8 +99,9 @@ export class ApiKeysController {
   @Post([`${KEY}/:keyId/revoke`, `${ACCOUNT_KEY}/:keyId/revoke`])
   @HttpCode(200)
   @RequireScopes('api_keys:manage')
-  @ApiOperation({ summary: 'Revoke a key: it fails on its next request in every service' })
-  @ApiOkResponse({ schema: { example: { ...KEY_EXAMPLE, status: 'revoked', revoked_at: '2026-11-22T11:00:00.000Z' } } })
+  @ApiOperation({ summary: 'Revoke an API key', description: 'The key fails on its next request in every service (caches drop it at once).' })
+  @ApiOkResponse({ type: ApiKeyResponseDto, description: 'The revoked key record', example: { ...KEY_EXAMPLE, status: 'revoked', revoked_at: '2026-11-22T11:00:00.000Z' } })
+  @ApiConflictResponse({ description: 'The key is revoked; only an active key can be rotated or revoked' })
   revoke(@CurrentPrincipal() principal: Principal, @Param('keyId', uuid) keyId: string): Promise<ApiKeyResponse> {
     return this.keys.revoke(principal, keyId);
   }

@@ -1,6 +1,7 @@
 import { Body, Controller, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiCreatedResponse, ApiOperation } from '@nestjs/swagger';
 import { CurrentSystemPrincipal, SystemRoute, type SystemPrincipal } from '@platform/auth';
+import { ApiTag } from '@platform/service';
 import { CreateTenantRequestDto, SignupRequestDto } from './dto/create-tenant.request.dto.js';
 import type { ProvisionedTenant } from './tenant-provisioning.js';
 import { TenantsService } from './tenants.service.js';
@@ -14,23 +15,30 @@ const EXAMPLE = {
 };
 
 /** System-class routes (spec 5.4): authenticated, no tenant context. */
-@ApiTags('tenants')
+@ApiTag('tenants', 'Tenant creation (system routes, no tenant context): initial creation with the platform admin token, and signup of a signed-in user.')
 @Controller('account')
 export class TenantsController {
   constructor(private readonly tenants: TenantsService) {}
 
   @Post('tenants')
-  @SystemRoute()
-  @ApiOperation({ summary: 'Initial tenant creation (platform admin token): the tenant, its owner, data planes and one live and one test key' })
-  @ApiCreatedResponse({ schema: { example: { ...EXAMPLE, live_key: 'sv_live_…', test_key: 'sv_test_…' } } })
+  @SystemRoute('admin')
+  @ApiOperation({
+    summary: 'Create a tenant (platform admin)',
+    description: 'Initial tenant creation with the platform admin token (`PLATFORM_ADMIN_TOKEN`): the tenant, its owner, an organization, the production and sandbox data planes, and one live and one test key with scope `*` (their values are shown only here).',
+  })
+  @ApiCreatedResponse({ description: 'The tenant and its keys', schema: { example: { ...EXAMPLE, live_key: 'sv_live_…', test_key: 'sv_test_…' } } })
   create(@CurrentSystemPrincipal() caller: SystemPrincipal, @Body() body: CreateTenantRequestDto): Promise<ProvisionedTenant> {
     return this.tenants.create(caller, body.name, body.owner_email);
   }
 
   @Post('signup')
-  @SystemRoute()
-  @ApiOperation({ summary: 'Signup: a signed-in user (JWT, no X-SELECTED-TENANT) creates a tenant it owns' })
-  @ApiCreatedResponse({ schema: { example: EXAMPLE } })
+  @SystemRoute('user')
+  @ApiOperation({
+    summary: 'Sign up: create a tenant for the signed-in user',
+    description: "A signed-in user (a JWT sent without X-SELECTED-TENANT) creates a tenant it owns, with an organization and the production and sandbox data planes; no key is made (create one with the user's JWT and the new tenant).",
+  })
+  @ApiCreatedResponse({ description: 'The tenant', schema: { example: EXAMPLE } })
+  @ApiBadRequestResponse({ description: 'The token carries no email claim; signup needs one' })
   signup(@CurrentSystemPrincipal() caller: SystemPrincipal, @Body() body: SignupRequestDto): Promise<ProvisionedTenant> {
     return this.tenants.signup(caller, body.tenant_name);
   }

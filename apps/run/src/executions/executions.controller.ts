@@ -1,13 +1,26 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiConflictResponse, ApiHeader, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiPayloadTooLargeResponse, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiConflictResponse, ApiHeader, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiPayloadTooLargeResponse } from '@nestjs/swagger';
 import { CurrentPrincipal, RequireScopes, type Principal } from '@platform/auth';
 import { AppError } from '@platform/common';
+import { ApiPageResponse, ApiTag } from '@platform/service';
 import { ExecutionStarter } from './execution.starter.js';
 import { ExecutionsService } from './executions.service.js';
-import { EXECUTION_EXAMPLE, ExecuteWorkflowRequestDto, ListExecutionsQueryDto, ListLogsQueryDto, RunAutomationRequestDto } from './dto/execution.dto.js';
+import {
+  EXECUTION_EXAMPLE,
+  ExecuteWorkflowRequestDto,
+  ExecutionLogDto,
+  ExecutionResponseDto,
+  ExecutionSummaryDto,
+  ListExecutionsQueryDto,
+  ListLogsQueryDto,
+  RunAcceptedResponseDto,
+  RunAutomationRequestDto,
+} from './dto/execution.dto.js';
 
 const uuid = new ParseUUIDPipe();
-const IDEMPOTENCY = { name: 'Idempotency-Key', required: false, description: 'The same key and body within 24 h return the first run; another body is 409' };
+const IDEMPOTENCY = { name: 'Idempotency-Key', required: false, description: 'The same key and body within 24 h return the first run; another body is 409', schema: { type: 'string', example: 'order-4711-run' } };
+const ACCEPTED = { type: RunAcceptedResponseDto, description: 'Accepted: the run is queued (or, for a repeated Idempotency-Key, the first run)', example: { run_id: EXECUTION_EXAMPLE.id, status: 'queued' } };
+const { steps: _steps, ...SUMMARY_EXAMPLE } = EXECUTION_EXAMPLE;
 
 function idempotencyKey(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
@@ -18,7 +31,7 @@ function idempotencyKey(value: string | undefined): string | undefined {
 /** The 202 answer to a start. */
 const accepted = ({ execution, status }: { execution: { id: string }; status: string }) => ({ run_id: execution.id, status });
 
-@ApiTags('executions')
+@ApiTag('executions', 'Runs of workflows: start one (202 and poll), list and read executions with every step, their logs, cancel.')
 @Controller()
 export class ExecutionsController {
   constructor(
@@ -31,12 +44,15 @@ export class ExecutionsController {
   @RequireScopes('automations:run')
   @ApiHeader(IDEMPOTENCY)
   @ApiOperation({
-    summary: 'Run an automation: 202 with the run id; poll GET /run/executions/{run_id}',
-    description: '`status` is `queued` for a new run (accepted; it may already be running by the time you read it) and the current status of the first run for a repeated Idempotency-Key.',
+    summary: 'Run an automation',
+    description:
+      'Starts the current version of a workflow with `input` and answers 202 with the run id at once; poll `GET /run/executions/{run_id}` until the status is final (`succeeded`, `failed`, `cancelled`, `timed_out`). ' +
+      '`status` is `queued` for a new run (accepted; it may already be running by the time you read it) and the current status of the first run for a repeated Idempotency-Key.',
   })
-  @ApiAcceptedResponse({ schema: { example: { run_id: '0194…', status: 'queued' } } })
+  @ApiAcceptedResponse(ACCEPTED)
   @ApiNotFoundResponse({ description: 'No such automation for this tenant' })
-  @ApiPayloadTooLargeResponse({ description: 'input over the limit' })
+  @ApiConflictResponse({ description: 'The Idempotency-Key was used with another body, or the workflow is disabled' })
+  @ApiPayloadTooLargeResponse({ description: 'The input is larger than RUN_INPUT_LIMIT_BYTES (default 1 MiB)' })
   async run(@CurrentPrincipal() p: Principal, @Body() body: RunAutomationRequestDto, @Headers('idempotency-key') key?: string) {
     return accepted(await this.starter.start(p, { workflowId: body.automation_id, input: body.input ?? {}, trigger: { type: 'api', id: null }, idempotencyKey: idempotencyKey(key) }));
   }
@@ -45,32 +61,48 @@ export class ExecutionsController {
   @HttpCode(202)
   @RequireScopes('automations:run')
   @ApiHeader(IDEMPOTENCY)
-  @ApiOperation({ summary: 'Execute a workflow (the same start as /v1/automations/run)' })
-  @ApiAcceptedResponse({ schema: { example: { run_id: '0194…', status: 'queued' } } })
+  @ApiOperation({
+    summary: 'Execute a workflow',
+    description: 'The same start as `POST /v1/automations/run`, with the workflow id in the path: 202 with the run id; poll `GET /run/executions/{run_id}`.',
+  })
+  @ApiAcceptedResponse(ACCEPTED)
+  @ApiConflictResponse({ description: 'The Idempotency-Key was used with another body, or the workflow is disabled' })
+  @ApiPayloadTooLargeResponse({ description: 'The input is larger than RUN_INPUT_LIMIT_BYTES (default 1 MiB)' })
   async execute(@CurrentPrincipal() p: Principal, @Param('id', uuid) id: string, @Body() body: ExecuteWorkflowRequestDto, @Headers('idempotency-key') key?: string) {
     return accepted(await this.starter.start(p, { workflowId: id, input: body.input ?? {}, trigger: { type: 'api', id: null }, idempotencyKey: idempotencyKey(key) }));
   }
 
   @Get('run/executions')
   @RequireScopes('executions:read')
-  @ApiOperation({ summary: 'List executions, newest first (filters: workflow, status, trigger, time range)' })
-  @ApiOkResponse({ schema: { example: { data: [{ ...EXECUTION_EXAMPLE, steps: undefined }], next_cursor: null } } })
+  @ApiOperation({
+    summary: 'List executions',
+    description: 'Executions newest first, without their steps; filter by workflow, status, trigger type and creation time.',
+  })
+  @ApiPageResponse(ExecutionSummaryDto, { example: { data: [SUMMARY_EXAMPLE], next_cursor: null } })
   list(@CurrentPrincipal() p: Principal, @Query() query: ListExecutionsQueryDto) {
     return this.executions.list(p, query);
   }
 
   @Get('run/executions/:id')
   @RequireScopes('executions:read')
-  @ApiOperation({ summary: 'An execution: status, timings, each step, inputs and outputs (secrets redacted), error' })
-  @ApiOkResponse({ schema: { example: EXECUTION_EXAMPLE } })
+  @ApiOperation({
+    summary: 'Get an execution',
+    description: 'Status, timings, input, output and error of an execution, and each step that ran (its latest attempt) with its input and output; secrets are redacted.',
+  })
+  @ApiOkResponse({ type: ExecutionResponseDto, description: 'The execution', example: EXECUTION_EXAMPLE })
   get(@CurrentPrincipal() p: Principal, @Param('id', uuid) id: string) {
     return this.executions.get(p, id);
   }
 
   @Get('run/executions/:id/logs')
   @RequireScopes('executions:read')
-  @ApiOperation({ summary: 'Logs of an execution, oldest first (filters: level, step_id)' })
-  @ApiOkResponse({ schema: { example: { data: [{ id: '0194…', step_id: 'double', level: 'info', message: 'transform double succeeded', data: { attempt: 1, ms: 1 }, created_at: '2026-11-22T10:00:00.012Z' }], next_cursor: null } } })
+  @ApiOperation({
+    summary: 'List the logs of an execution',
+    description: 'Log lines of an execution, oldest first; filter by level and step id.',
+  })
+  @ApiPageResponse(ExecutionLogDto, {
+    example: { data: [{ id: '0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8da0', step_id: 'double', level: 'info', message: 'transform double succeeded', data: { attempt: 1, ms: 1 }, created_at: '2026-11-22T10:00:00.012Z' }], next_cursor: null },
+  })
   logs(@CurrentPrincipal() p: Principal, @Param('id', uuid) id: string, @Query() query: ListLogsQueryDto) {
     return this.executions.logs(p, id, query);
   }
@@ -78,8 +110,11 @@ export class ExecutionsController {
   @Post('run/executions/:id/cancel')
   @HttpCode(200)
   @RequireScopes('executions:write')
-  @ApiOperation({ summary: 'Cancel an execution; a running step is aborted' })
-  @ApiOkResponse({ schema: { example: { ...EXECUTION_EXAMPLE, status: 'cancelled' } } })
+  @ApiOperation({
+    summary: 'Cancel an execution',
+    description: 'Stops a queued, running or waiting execution: a running step is aborted and the execution ends `cancelled`.',
+  })
+  @ApiOkResponse({ type: ExecutionResponseDto, description: 'The cancelled execution', example: { ...EXECUTION_EXAMPLE, status: 'cancelled' } })
   @ApiConflictResponse({ description: 'The execution has already finished' })
   cancel(@CurrentPrincipal() p: Principal, @Param('id', uuid) id: string) {
     return this.executions.cancel(p, id);

@@ -1,9 +1,10 @@
 import { Controller, Delete, Get, Headers, HttpCode, Logger, Param, ParseUUIDPipe, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiCreatedResponse, ApiHeader, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiConflictResponse, ApiConsumes, ApiCreatedResponse, ApiHeader, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiPartialContentResponse, ApiProduces, ApiRequestedRangeNotSatisfiableResponse } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { CurrentPrincipal, RequireScopes, type Principal } from '@platform/auth';
 import { type Page, type RequestWithId } from '@platform/common';
-import { AcceptsContentTypes } from '@platform/service';
+import { AcceptsContentTypes, ApiPageResponse, ApiTag } from '@platform/service';
+import { FileResponseDto, VerifyFileResponseDto } from './dto/file.response.dto.js';
 import { FILE_EXAMPLE, type FileResponse } from './file.record.js';
 import { sendDownload } from './file-download.js';
 import { FileUploadsService } from './file-uploads.service.js';
@@ -24,7 +25,7 @@ const UPLOAD_BODY = {
   },
 };
 
-@ApiTags('files')
+@ApiTag('files', 'Files of the tenant: streamed multipart upload, metadata, ranged download, checksum verification, deletion.')
 @Controller('storage/files')
 export class FilesController {
   private readonly logger = new Logger(FilesController.name);
@@ -37,11 +38,15 @@ export class FilesController {
   @Post('upload')
   @RequireScopes('storage:write')
   @AcceptsContentTypes('multipart/form-data')
-  @ApiOperation({ summary: 'Upload a file (multipart/form-data, streamed; up to UPLOAD_LIMIT_BYTES, default 100 MiB)' })
+  @ApiOperation({
+    summary: 'Upload a file',
+    description: 'A multipart/form-data upload, streamed to storage (up to UPLOAD_LIMIT_BYTES, default 100 MiB): the `file` part, and optionally `name` and `metadata`. The content type is sniffed from the bytes; a SHA-256 checksum is recorded.',
+  })
   @ApiConsumes('multipart/form-data')
   @ApiBody(UPLOAD_BODY)
-  @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'The same key and upload within 24 h return the first answer (with Idempotent-Replayed: true); another upload with the key is 409' })
-  @ApiCreatedResponse({ schema: { example: FILE_EXAMPLE } })
+  @ApiHeader({ name: 'Idempotency-Key', required: false, schema: { type: 'string', example: 'invoice-2026-11-upload' }, description: 'The same key and upload within 24 h return the first answer (with Idempotent-Replayed: true); another upload with the key is 409' })
+  @ApiCreatedResponse({ type: FileResponseDto, description: 'The file\'s metadata', example: FILE_EXAMPLE })
+  @ApiConflictResponse({ description: 'This Idempotency-Key was used with a different upload in the last 24 hours' })
   async upload(
     @CurrentPrincipal() principal: Principal,
     @Req() req: Request & RequestWithId,
@@ -55,34 +60,36 @@ export class FilesController {
 
   @Get()
   @RequireScopes('storage:read')
-  @ApiOperation({ summary: 'List files, newest first' })
-  @ApiOkResponse({ schema: { example: { data: [FILE_EXAMPLE], next_cursor: null } } })
+  @ApiOperation({ summary: 'List files', description: 'Metadata of the files, newest first; filter by name prefix, content type and creation time.' })
+  @ApiPageResponse(FileResponseDto, { example: { data: [FILE_EXAMPLE], next_cursor: null } })
   list(@CurrentPrincipal() principal: Principal, @Query() query: ListFilesQueryDto): Promise<Page<FileResponse>> {
     return this.files.list(principal, query);
   }
 
   @Get(':id')
   @RequireScopes('storage:read')
-  @ApiOperation({ summary: 'Get a file\'s metadata' })
-  @ApiOkResponse({ schema: { example: FILE_EXAMPLE } })
+  @ApiOperation({ summary: 'Get a file', description: 'A file\'s metadata: name, size, sniffed content type, checksum, metadata, times.' })
+  @ApiOkResponse({ type: FileResponseDto, description: 'The file\'s metadata', example: FILE_EXAMPLE })
   get(@CurrentPrincipal() principal: Principal, @Param('id', uuid) id: string): Promise<FileResponse> {
     return this.files.get(principal, id);
   }
 
   @Get(':id/content')
   @RequireScopes('storage:read')
-  @ApiOperation({ summary: 'Download the content (streamed; Range: bytes=a-b gives 206, a range outside the file 416)' })
+  @ApiOperation({ summary: 'Download a file', description: 'The content, streamed. `Range: bytes=a-b` gives 206 with that part; a range outside the file gives 416.' })
   @ApiProduces('application/octet-stream')
-  @ApiHeader({ name: 'Range', required: false, example: 'bytes=0-1023' })
-  @ApiOkResponse({ description: 'The bytes, with Content-Type (sniffed at upload), Content-Length, ETag (the SHA-256) and Content-Disposition: attachment' })
+  @ApiHeader({ name: 'Range', required: false, schema: { type: 'string', example: 'bytes=0-1023' }, description: 'One byte range' })
+  @ApiOkResponse({ description: 'The bytes, with Content-Type (sniffed at upload), Content-Length, ETag (the SHA-256) and Content-Disposition: attachment', schema: { type: 'string', format: 'binary' } })
+  @ApiPartialContentResponse({ description: 'The requested range, with Content-Range', schema: { type: 'string', format: 'binary' } })
+  @ApiRequestedRangeNotSatisfiableResponse({ description: 'The range is outside the file' })
   async content(@CurrentPrincipal() principal: Principal, @Param('id', uuid) id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     sendDownload(await this.files.openDownload(principal, id, req.headers.range), req, res, this.logger);
   }
 
   @Get(':id/verify')
   @RequireScopes('storage:read')
-  @ApiOperation({ summary: 'Re-read the stored content and compare it with the checksum recorded at upload' })
-  @ApiOkResponse({ schema: { example: { id: FILE_EXAMPLE.id, checksum_sha256: FILE_EXAMPLE.checksum_sha256, valid: true } } })
+  @ApiOperation({ summary: 'Verify a file', description: 'Re-reads the stored content and compares its SHA-256 with the checksum recorded at upload.' })
+  @ApiOkResponse({ type: VerifyFileResponseDto, description: 'Whether the content is intact', example: { id: FILE_EXAMPLE.id, checksum_sha256: FILE_EXAMPLE.checksum_sha256, valid: true } })
   verify(@CurrentPrincipal() principal: Principal, @Param('id', uuid) id: string): Promise<VerifyResult> {
     return this.files.verify(principal, id);
   }
@@ -90,8 +97,8 @@ export class FilesController {
   @Delete(':id')
   @HttpCode(204)
   @RequireScopes('storage:write')
-  @ApiOperation({ summary: 'Delete a file and its content' })
-  @ApiNoContentResponse()
+  @ApiOperation({ summary: 'Delete a file', description: 'Deletes the file\'s metadata and its content.' })
+  @ApiNoContentResponse({ description: 'Deleted' })
   delete(@CurrentPrincipal() principal: Principal, @Param('id', uuid) id: string): Promise<void> {
     return this.files.delete(principal, id);
   }

@@ -95,7 +95,7 @@ export async function bootstrapService<C extends ServiceConfig>(options: Bootstr
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new AllExceptionsFilter(nestLogger));
   app.useGlobalInterceptors(new RequestContextInterceptor(), new JsonBodyInterceptor(app.get(Reflector)));
-  mountDocs(app, definition, config.DOCS_PUBLIC, options.openApiSchemas);
+  mountDocs(app, definition, config.DOCS_PUBLIC, { schemas: options.openApiSchemas, plannedRoutes: options.plannedRoutes });
 
   app.connectMicroservice<MicroserviceOptions>(
     { strategy: new NamespacedServerNats({ servers: config.NATS_URL, queue: definition.name, name: `platform-${definition.name}-server` }) },

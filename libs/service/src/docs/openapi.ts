@@ -3,24 +3,46 @@ import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swag
 import type { NextFunction, Request, Response } from 'express';
 import { Authenticator } from '@platform/auth';
 import { resolveError } from '../errors/all-exceptions.filter.js';
-import { errorBody, type RequestWithId, type ServiceDefinition } from '@platform/common';
+import { errorBody, type PlannedRoute, type RequestWithId, type ServiceDefinition } from '@platform/common';
+import { tagDescriptions } from './api-tag.js';
+import { completeOpenApiDocument } from './openapi-document.js';
 
 export const DOCS_JSON_PATH = '/v3/api-docs';
 export const DOCS_UI_PATH = '/swagger-ui';
 
-export function buildOpenApiDocument(app: INestApplication, service: ServiceDefinition): OpenAPIObject {
+export interface OpenApiOptions {
+  /** Extra component schemas (e.g. a JSON Schema referenced by $ref). */
+  schemas?: Record<string, object>;
+  /** Spec routes not built yet: kept out of the operations (they answer 501), listed in the description. */
+  plannedRoutes?: readonly PlannedRoute[];
+}
+
+function serviceDescription(service: ServiceDefinition, planned: readonly PlannedRoute[]): string {
+  const parts = [
+    `${service.description}.`,
+    'Authenticate with an API key (`X-API-Key: sv_…` or `Authorization: Bearer sv_…`) or a user\'s JWT with `X-SELECTED-TENANT` (and optionally `X-SELECTED-ENV`); a tenant-wide credential narrows itself to one customer with `X-Scope-Key`. Each operation lists the scopes it requires.',
+    'Errors use one shape, the `Error` schema: `{ error, message, status, request_id, details? }`; validation failures name every field in `details`. ' +
+      'Lists take `limit` (1–200, default 50) and `cursor`, and answer `{ data, next_cursor }`.',
+  ];
+  if (planned.length) {
+    parts.push(
+      `Planned endpoints answer 501 until they are built and are not described here; see docs/ and the platform API specification:\n\n${planned.map((r) => `- \`${r.method} ${r.path.replace(/:(\w+)/g, '{$1}')}\`: ${r.summary}`).join('\n')}`,
+    );
+  }
+  return parts.join('\n\n');
+}
+
+export function buildOpenApiDocument(app: INestApplication, service: ServiceDefinition, options: OpenApiOptions = {}): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle(`${service.title} service`)
-    .setDescription(
-      `${service.description}.\n\nErrors use one shape: \`{ error, message, status, request_id, details? }\`. ` +
-        'Lists take `limit` (1–200, default 50) and `cursor`, and answer `{ data, next_cursor }`.',
-    )
+    .setDescription(serviceDescription(service, options.plannedRoutes ?? []))
     .setVersion('1.0.0')
-    .addServer('/')
-    .addApiKey({ type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'An API key (sv_live_… or sv_test_…)' }, 'api_key')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'An API key, or a JWT with X-SELECTED-TENANT' }, 'bearer')
+    .addServer('/', 'The gateway (or the service itself)')
     .build();
-  return SwaggerModule.createDocument(app, config, { operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}` });
+  config.info.contact = { name: 'Workflow automation platform' };
+  // Nest names operations `<Controller>.<method>`; the completion step prefixes the service.
+  const document = SwaggerModule.createDocument(app, config, { operationIdFactory: (controller, method) => `${controller}.${method}` });
+  return completeOpenApiDocument(document, { service: service.name, tags: tagDescriptions(), schemas: options.schemas });
 }
 
 /**
@@ -40,9 +62,8 @@ export function docsAccess(authenticator: Authenticator, docsPublic: boolean) {
   };
 }
 
-export function mountDocs(app: INestApplication, service: ServiceDefinition, docsPublic: boolean, schemas: Record<string, object> = {}): OpenAPIObject {
-  const document = buildOpenApiDocument(app, service);
-  document.components = { ...document.components, schemas: { ...(document.components?.schemas ?? {}), ...(schemas as Record<string, never>) } };
+export function mountDocs(app: INestApplication, service: ServiceDefinition, docsPublic: boolean, options: OpenApiOptions = {}): OpenAPIObject {
+  const document = buildOpenApiDocument(app, service, options);
   app.use([DOCS_JSON_PATH, DOCS_UI_PATH], docsAccess(app.get(Authenticator), docsPublic));
   SwaggerModule.setup(DOCS_UI_PATH.slice(1), app, document, {
     jsonDocumentUrl: DOCS_JSON_PATH.slice(1),

@@ -102,7 +102,7 @@ export class PlatformModule {
         authModule(config, options.authenticator),
         options.module,
       ],
-      controllers: [HealthController, ...(options.plannedRoutes?.length ? [plannedRoutesController(definition.name, options.plannedRoutes)] : [])],
+      controllers: [HealthController, ...(options.plannedRoutes?.length ? [plannedRoutesController(options.plannedRoutes)] : [])],
       providers: [
         { provide: SERVICE_CONFIG, useValue: config },
         { provide: SERVICE_DEFINITION, useValue: definition },

@@ -3,7 +3,7 @@ import { IsDateString, IsIn, IsOptional, IsString, MaxLength } from 'class-valid
 import { PageQueryDto } from '@platform/service';
 
 export class AuditLogQueryDto extends PageQueryDto {
-  @ApiPropertyOptional({ example: 'ci-deployer' })
+  @ApiPropertyOptional({ example: 'ci-deployer', description: 'Uses of keys with this name only' })
   @IsOptional()
   @IsString()
   @MaxLength(100)
@@ -15,17 +15,17 @@ export class AuditLogQueryDto extends PageQueryDto {
   @MaxLength(2048)
   endpoint?: string;
 
-  @ApiPropertyOptional({ enum: ['success', 'error'] })
+  @ApiPropertyOptional({ enum: ['success', 'error'], example: 'error', description: 'Successful (2xx/3xx) or failed uses only' })
   @IsOptional()
   @IsIn(['success', 'error'])
   status?: 'success' | 'error';
 
-  @ApiPropertyOptional({ example: '2026-11-01T00:00:00Z' })
+  @ApiPropertyOptional({ format: 'date-time', example: '2026-11-01T00:00:00Z', description: 'Uses at or after this time (ISO 8601)' })
   @IsOptional()
   @IsDateString({ strict: true })
   from?: string;
 
-  @ApiPropertyOptional({ example: '2026-12-01T00:00:00Z' })
+  @ApiPropertyOptional({ format: 'date-time', example: '2026-12-01T00:00:00Z', description: 'Uses before this time (ISO 8601)' })
   @IsOptional()
   @IsDateString({ strict: true })
   to?: string;

@@ -8,39 +8,39 @@ export class CreateCustomerRequestDto {
   @Length(1, 200)
   name!: string;
 
-  @ApiPropertyOptional({ example: 'crm-4711', description: 'Your own identifier, unique per data plane' })
+  @ApiPropertyOptional({ type: String, nullable: true, minLength: 1, maxLength: 200, example: 'crm-4711', description: 'Your own identifier, unique per data plane' })
   @ValidateIf((o: CreateCustomerRequestDto) => o.external_id !== undefined && o.external_id !== null)
   @IsString()
   @Length(1, 200)
   external_id?: string | null;
 
-  @ApiPropertyOptional({ example: { plan: 'gold' } })
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, example: { plan: 'gold' }, description: 'Free-form JSON object' })
   @IsOptional()
   @IsObject()
   metadata?: Record<string, unknown>;
 }
 
 export class UpdateCustomerRequestDto {
-  @ApiPropertyOptional({ example: 'Globex Corp.' })
+  @ApiPropertyOptional({ example: 'Globex Corp.', minLength: 1, maxLength: 200 })
   @IsOptional()
   @IsString()
   @Length(1, 200)
   name?: string;
 
-  @ApiPropertyOptional({ example: 'crm-4711' })
+  @ApiPropertyOptional({ type: String, nullable: true, minLength: 1, maxLength: 200, example: 'crm-4711', description: 'null clears it' })
   @ValidateIf((o: UpdateCustomerRequestDto) => o.external_id !== undefined && o.external_id !== null)
   @IsString()
   @Length(1, 200)
   external_id?: string | null;
 
-  @ApiPropertyOptional({ example: { plan: 'platinum' } })
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, example: { plan: 'platinum' }, description: 'Replaces the stored metadata' })
   @IsOptional()
   @IsObject()
   metadata?: Record<string, unknown>;
 }
 
 export class ListCustomersQueryDto extends PageQueryDto {
-  @ApiPropertyOptional({ example: 'crm-4711' })
+  @ApiPropertyOptional({ example: 'crm-4711', description: 'The customer with this external id' })
   @IsOptional()
   @IsString()
   @Length(1, 200)

@@ -1,3 +1,37 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { COLUMN_TYPES } from '../data-table.record.js';
+
+export class ColumnResponseDto {
+  @ApiProperty({ example: 'amount' })
+  name!: string;
+
+  @ApiProperty({ enum: COLUMN_TYPES, example: 'number' })
+  type!: string;
+
+  @ApiProperty({ example: true })
+  nullable!: boolean;
+
+  @ApiProperty({ example: false })
+  unique!: boolean;
+}
+
+export class DataTableResponseDto {
+  @ApiProperty({ example: 'orders' })
+  name!: string;
+
+  @ApiProperty({ type: [ColumnResponseDto] })
+  columns!: ColumnResponseDto[];
+
+  @ApiProperty({ type: 'array', items: { type: 'array', items: { type: 'string' } }, example: [['status', 'paid_at']] })
+  indexes!: string[][];
+
+  @ApiProperty({ format: 'date-time', example: '2026-11-22T10:00:00.000Z' })
+  created_at!: string;
+
+  @ApiProperty({ format: 'date-time', example: '2026-11-22T10:00:00.000Z' })
+  updated_at!: string;
+}
+
 export const DATA_TABLE_EXAMPLE = {
   name: 'orders',
   columns: [

@@ -22,7 +22,7 @@ export class ResourceRequestDto {
   @IsObject()
   config!: Record<string, unknown>;
 
-  @ApiPropertyOptional({ example: 'Orders database, read replica', maxLength: 1000, nullable: true })
+  @ApiPropertyOptional({ type: String, example: 'Orders database, read replica', maxLength: 1000, nullable: true })
   @ValidateIf((o: ResourceRequestDto) => o.description !== undefined && o.description !== null)
   @IsString()
   @MaxLength(1000)
@@ -48,7 +48,7 @@ export class PatchResourceRequestDto {
   @IsObject()
   config?: Record<string, unknown>;
 
-  @ApiPropertyOptional({ example: 'Orders database (pgbouncer)', maxLength: 1000, nullable: true })
+  @ApiPropertyOptional({ type: String, example: 'Orders database (pgbouncer)', maxLength: 1000, nullable: true, description: 'null clears it' })
   @ValidateIf((o: PatchResourceRequestDto) => o.description !== undefined && o.description !== null)
   @IsString()
   @MaxLength(1000)
@@ -56,7 +56,7 @@ export class PatchResourceRequestDto {
 }
 
 export class ListResourcesQueryDto extends PageQueryDto {
-  @ApiPropertyOptional({ example: 'postgres' })
+  @ApiPropertyOptional({ example: 'postgres', description: 'Resources of this type only' })
   @IsOptional()
   @IsString()
   @Length(1, 64)

@@ -14,7 +14,7 @@ export class CreateSecretRequestDto {
   @MaxLength(MAX_SECRET_BYTES, { message: `must be at most ${MAX_SECRET_BYTES} bytes (UTF-8)` })
   value!: string;
 
-  @ApiPropertyOptional({ example: 'Stripe key used by the billing workflows', maxLength: 1000, nullable: true })
+  @ApiPropertyOptional({ type: String, example: 'Stripe key used by the billing workflows', maxLength: 1000, nullable: true })
   @ValidateIf((o: CreateSecretRequestDto) => o.description !== undefined && o.description !== null)
   @IsString()
   @MaxLength(1000)

@@ -7,13 +7,13 @@ export class SecretResponseDto {
   @ApiProperty({ example: 'Stripe key used by the billing workflows', nullable: true, type: String })
   description!: string | null;
 
-  @ApiProperty({ example: '2026-11-22T10:00:00.000Z' })
+  @ApiProperty({ format: 'date-time', example: '2026-11-22T10:00:00.000Z' })
   created_at!: string;
 
-  @ApiProperty({ example: '2026-11-22T10:00:00.000Z' })
+  @ApiProperty({ format: 'date-time', example: '2026-11-22T10:00:00.000Z' })
   updated_at!: string;
 
-  @ApiProperty({ example: null, nullable: true, type: String, description: 'Last time a workflow run or connection read the value.' })
+  @ApiProperty({ example: null, nullable: true, type: String, format: 'date-time', description: 'Last time a workflow run or connection read the value.' })
   last_read_at!: string | null;
 }
 
