@@ -9,4 +9,4 @@ npx dpdm --no-warning --no-tree --progress false --exit-code circular:1 'apps/*/
 echo "==> linting"
 npx eslint . --max-warnings 0
 echo "==> checking formatting"
-npx prettier --check --log-level warn .
+npx prettier --check --log-level warn '**/*.{ts,js,mjs}'
