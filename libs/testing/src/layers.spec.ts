@@ -1,0 +1,42 @@
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from '@jest/globals';
+import { REPO_ROOT } from '@platform/launcher';
+
+interface Manifest {
+  name: string;
+  dependencies?: Record<string, string>;
+}
+
+/** The platform's own packages by name: every folder of the workspaces in package.json. */
+const WORKSPACES: Record<string, string> = {};
+for (const folder of ['libs', 'apps', 'clients']) {
+  for (const name of readdirSync(join(REPO_ROOT, folder))) {
+    const file = join(REPO_ROOT, folder, name, 'package.json');
+    if (existsSync(file)) WORKSPACES[(JSON.parse(readFileSync(file, 'utf8')) as Manifest).name] = join(REPO_ROOT, folder, name);
+  }
+}
+
+/** Every production dependency a workspace pulls in, following the platform's own packages. */
+function productionDependencies(name: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(name)) return seen;
+  seen.add(name);
+  const folder = WORKSPACES[name];
+  if (!folder) return seen;
+  const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as Manifest;
+  for (const dependency of Object.keys(manifest.dependencies ?? {})) productionDependencies(dependency, seen);
+  return seen;
+}
+
+const SERVICE_FRAMEWORK = /^(@nestjs\/|typeorm$|pg$|@nats-io\/|nats$)/;
+
+describe('libraries in layers', () => {
+  it('keeps NestJS, TypeORM, PostgreSQL and NATS out of the gateway', () => {
+    expect([...productionDependencies('@platform/gateway')].filter((d) => SERVICE_FRAMEWORK.test(d))).toEqual([]);
+  });
+
+  it('keeps @platform/common a leaf: no other platform package and no service framework', () => {
+    const deps = [...productionDependencies('@platform/common')].filter((d) => d !== '@platform/common');
+    expect(deps.filter((d) => d.startsWith('@platform/') || SERVICE_FRAMEWORK.test(d))).toEqual([]);
+  });
+});
