@@ -45,7 +45,7 @@ export class SchedulerJob extends PeriodicJob {
       const plan = planDue(scheduleOf(trigger), trigger.next_fire_at!, now, this.config.TRIGGER_MISFIRE_GRACE_MS, trigger.misfire ?? 'fire_once');
       for (const at of plan.fire) {
         const row = await this.claim(m, trigger, at, now);
-        if (row) claimed.push(row);
+        if (row?.status === 'pending') claimed.push(row);
       }
       if (plan.skipped > 0 && trigger.misfire === 'skip') {
         await executionsRepository.claim(m, {
