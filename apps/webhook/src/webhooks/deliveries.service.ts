@@ -8,6 +8,7 @@ import { RunStarter } from './run-starter.js';
 import { verifyStandardWebhook, verifyToken, type VerifyResult } from './signature.js';
 import type { DeliveryRow, WebhookRow } from './webhook.record.js';
 import { WebhookErrors } from './webhooks.errors.js';
+import { receivingRepository } from './receiving.repository.js';
 import { deliveriesRepository, webhooksRepository } from './webhooks.repository.js';
 import { WebhooksService } from './webhooks.service.js';
 import { SyncWaiter } from './sync-waiter.js';
@@ -58,10 +59,11 @@ export class DeliveriesService {
   async receive(id: string, incoming: IncomingDelivery): Promise<ReceiveAnswer> {
     const owner = await this.owner(id);
     if (!owner) throw WebhookErrors.notFound();
-    const intake = await this.db.run(owner, (m) => this.intake(m, owner, id, incoming));
+    const intake = await this.intake(owner, id, incoming);
     if (intake.kind === 'rejected') throw WebhookErrors.unauthorized();
     if (intake.kind === 'duplicate') {
-      const runId = intake.first.run_id ?? (intake.first.outcome === 'accepted' ? await this.startAndRecord(owner, intake.first) : null);
+      const runId =
+        intake.first.run_id ?? (intake.first.outcome === 'accepted' && !intake.first.start_error ? await this.startAndRecord(owner, intake.first) : null);
       return { status: 200, body: { run_id: runId, delivery_id: intake.first.id, duplicate: true } };
     }
     const runId = await this.startAndRecord(owner, intake.delivery);
@@ -109,15 +111,20 @@ export class DeliveriesService {
   async startAndRecord(owner: TenantContext, delivery: DeliveryRow): Promise<string | null> {
     const outcome = await this.starter.start(delivery);
     if (outcome.runId !== null) {
-      await this.db.run(owner, (m) => deliveriesRepository.recordStart(m, delivery.id, outcome.runId, null), { asyncCommit: true });
+      await receivingRepository.recordStart(this.db, owner, delivery.id, outcome.runId, null, true);
       return outcome.runId;
     }
-    if (outcome.permanent) await this.db.run(owner, (m) => deliveriesRepository.recordStart(m, delivery.id, null, outcome.error));
+    if (outcome.permanent) await receivingRepository.recordStart(this.db, owner, delivery.id, null, outcome.error, false);
     return null;
   }
 
-  private async intake(m: Parameters<Parameters<TenantDb['run']>[1]>[0], owner: Owner, id: string, incoming: IncomingDelivery): Promise<Intake> {
-    const webhook = await webhooksRepository.get(m, id);
+  /**
+   * Verify, then record: the delivery is committed (synchronously) before the caller answers.
+   * The webhook is read and the delivery written in two round trips rather than one transaction:
+   * a webhook disabled in between accepts this one delivery, as if it had arrived a moment earlier.
+   */
+  private async intake(owner: Owner, id: string, incoming: IncomingDelivery): Promise<Intake> {
+    const webhook = await receivingRepository.find(this.db, owner, id);
     if (!webhook) {
       this.owners.delete(id);
       throw WebhookErrors.notFound();
@@ -139,42 +146,37 @@ export class DeliveriesService {
       body: incoming.raw,
       contentType: incoming.contentType,
     };
-    if (!verdict.ok) {
-      await deliveriesRepository.insert(m, {
-        ...base,
-        id: newId(),
-        outcome: 'rejected',
-        reason: verdict.reason,
-        statusCode: 401,
-        dedupeKey: null,
-        runInput: null,
-      });
-      return { kind: 'rejected' };
+    try {
+      if (!verdict.ok) {
+        await receivingRepository.record(
+          this.db,
+          owner,
+          { ...base, id: newId(), outcome: 'rejected', reason: verdict.reason, statusCode: 401, dedupeKey: null, runInput: null },
+          newId(),
+        );
+        return { kind: 'rejected' };
+      }
+      const deliveryId = newId();
+      const runInput = {
+        body: this.parsedBody(incoming),
+        headers: base.headers,
+        query: incoming.query,
+        method: incoming.method,
+        webhook_id: id,
+        delivery_id: deliveryId,
+      };
+      const row = await receivingRepository.record(
+        this.db,
+        owner,
+        { ...base, id: deliveryId, outcome: 'accepted', reason: null, statusCode: 202, dedupeKey: this.dedupeKey(header), runInput },
+        newId(),
+      );
+      return row.id === deliveryId ? { kind: 'accepted', delivery: row, webhook } : { kind: 'duplicate', first: row, webhook };
+    } catch (error) {
+      // The webhook was deleted between the read and the write.
+      if ((error as { code?: string }).code === '23503') throw WebhookErrors.notFound();
+      throw error;
     }
-    const dedupeKey = this.dedupeKey(webhook, header);
-    const deliveryId = newId();
-    const runInput = {
-      body: this.parsedBody(incoming),
-      headers: base.headers,
-      query: incoming.query,
-      method: incoming.method,
-      webhook_id: id,
-      delivery_id: deliveryId,
-    };
-    const delivery = await deliveriesRepository.insert(m, { ...base, id: deliveryId, outcome: 'accepted', reason: null, statusCode: 202, dedupeKey, runInput });
-    if (delivery) return { kind: 'accepted', delivery, webhook };
-    const first = await deliveriesRepository.byDedupeKey(m, id, dedupeKey!);
-    if (!first) throw new Error('a duplicate delivery has no first delivery');
-    await deliveriesRepository.insert(m, {
-      ...base,
-      id: newId(),
-      outcome: 'duplicate',
-      reason: `duplicate of ${first.id}`,
-      statusCode: 200,
-      dedupeKey: null,
-      runInput: null,
-    });
-    return { kind: 'duplicate', first, webhook };
   }
 
   private verify(owner: Owner, webhook: WebhookRow, incoming: IncomingDelivery, header: (n: string) => string | undefined): VerifyResult {
@@ -189,7 +191,7 @@ export class DeliveriesService {
     );
   }
 
-  private dedupeKey(webhook: WebhookRow, header: (n: string) => string | undefined): string | null {
+  private dedupeKey(header: (n: string) => string | undefined): string | null {
     const key = header('webhook-id') ?? header('idempotency-key');
     return key ? key.slice(0, 255) : null;
   }

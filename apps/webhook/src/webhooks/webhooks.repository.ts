@@ -149,7 +149,7 @@ export const webhooksRepository = {
 };
 
 export const deliveriesRepository = {
-  /** Undefined when a delivery with the same dedupe key exists already (a duplicate). */
+  /** Undefined when a delivery with the same dedupe key exists already (replays have none). */
   async insert(m: EntityManager, d: NewDelivery): Promise<DeliveryRow | undefined> {
     const rows = await m.query<DeliveryRow[]>(
       `insert into webhook.deliveries (tenant_id, environment_id, scope_id, id, webhook_id, workflow_id, method, headers, body, content_type, outcome, reason, status_code, dedupe_key, run_input, replay_of)
@@ -178,11 +178,6 @@ export const deliveriesRepository = {
     return rows[0];
   },
 
-  async byDedupeKey(m: EntityManager, webhookId: string, key: string): Promise<DeliveryRow | undefined> {
-    const rows = await m.query<DeliveryRow[]>(`select ${DELIVERY_COLUMNS} from webhook.deliveries where webhook_id = $1 and dedupe_key = $2`, [webhookId, key]);
-    return rows[0];
-  },
-
   async get(m: EntityManager, webhookId: string, id: string): Promise<DeliveryRow | undefined> {
     const rows = await m.query<DeliveryRow[]>(`select ${DELIVERY_COLUMNS} from webhook.deliveries where webhook_id = $1 and id = $2`, [webhookId, id]);
     return rows[0];
@@ -196,14 +191,6 @@ export const deliveriesRepository = {
         order by id desc limit $6`,
       [webhookId, f.beforeId, f.outcome ?? null, f.from ?? null, f.to ?? null, f.limit + 1],
     );
-  },
-
-  async recordStart(m: EntityManager, id: string, runId: string | null, startError: string | null): Promise<void> {
-    await m.query(`update webhook.deliveries set run_id = coalesce($2, run_id), start_error = $3, start_attempts = start_attempts + 1 where id = $1`, [
-      id,
-      runId,
-      startError,
-    ]);
   },
 
   /** SystemDb: accepted deliveries older than `graceMs` whose run has not started (the reconciler). */
