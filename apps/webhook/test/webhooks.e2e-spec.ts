@@ -227,6 +227,20 @@ describe('webhooks end to end', () => {
     expect(run.output).toEqual({ got: { q: 'hi' } });
   });
 
+  it('sync mode answers 202 with the run id when the run outlives timeout_ms, and reports a failed run', async () => {
+    const slow = await createWorkflow(a, [{ id: 'wait', type: 'delay', input: { seconds: 5 } }]);
+    const hook = await createWebhook(a, slow, { verification: { type: 'none' }, response: { mode: 'sync', timeout_ms: 300 } });
+    const res = await gw(hook.url as string, { body: { q: 1 } });
+    expect(res.status).toBe(202);
+    expect(res.body).toMatchObject({ run_id: expect.any(String), status: 'running' });
+
+    const failing = await createWorkflow(a, [{ id: 'boom', type: 'fail', input: { message: 'nope', code: 'bad' } }]);
+    const hook2 = await createWebhook(a, failing, { verification: { type: 'none' }, response: { mode: 'sync', timeout_ms: 20_000 } });
+    const failed = await gw(hook2.url as string, { body: {}, timeoutMs: 30_000 });
+    expect(failed.status).toBe(200);
+    expect(failed.body).toMatchObject({ status: 'failed', error: { code: 'bad' } });
+  });
+
   it('keeps tenants apart: another tenant gets 404s identical to an unknown id', async () => {
     const workflowId = await createWorkflow(a);
     const hook = await createWebhook(a, workflowId);

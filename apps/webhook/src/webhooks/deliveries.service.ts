@@ -66,8 +66,9 @@ export class DeliveriesService {
         intake.first.run_id ?? (intake.first.outcome === 'accepted' && !intake.first.start_error ? await this.startAndRecord(owner, intake.first) : null);
       return { status: 200, body: { run_id: runId, delivery_id: intake.first.id, duplicate: true } };
     }
-    const runId = await this.startAndRecord(owner, intake.delivery);
-    if (intake.webhook.response_mode === 'sync' && runId) {
+    const sync = intake.webhook.response_mode === 'sync';
+    const runId = await this.startAndRecord(owner, intake.delivery, sync ? (id) => this.sync.expect(id) : undefined);
+    if (sync && runId) {
       return this.sync.wait(owner, runId, intake.delivery.id, intake.webhook.timeout_ms ?? 10_000);
     }
     return { status: 202, body: { run_id: runId, delivery_id: intake.delivery.id } };
@@ -108,9 +109,10 @@ export class DeliveriesService {
   }
 
   /** Starts a delivery's run and records the outcome; null when the run service could not be reached. */
-  async startAndRecord(owner: TenantContext, delivery: DeliveryRow): Promise<string | null> {
+  async startAndRecord(owner: TenantContext, delivery: DeliveryRow, onRunId?: (runId: string) => void): Promise<string | null> {
     const outcome = await this.starter.start(delivery);
     if (outcome.runId !== null) {
+      onRunId?.(outcome.runId);
       await receivingRepository.recordStart(this.db, owner, delivery.id, outcome.runId, null, true);
       return outcome.runId;
     }
