@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
+import { WebhooksModule } from './webhooks/webhooks.module.js';
 
 /** The service's features; platform concerns (health, auth, database, NATS) come from bootstrapService. */
-@Module({})
+@Module({ imports: [WebhooksModule] })
 export class AppModule {}

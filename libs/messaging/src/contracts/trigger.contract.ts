@@ -1,3 +1,6 @@
+import type { WorkQueueSpec } from '../jetstream/work-queue.js';
+import { RunSubjects } from './run.contract.js';
+
 /** Subjects the trigger service answers or emits. Added here as its features are built. */
 export const TriggerSubjects = {} as const;
 
@@ -6,3 +9,24 @@ export type TriggerRequests = Record<never, never>;
 
 /** None yet: added here as the service's features are built. */
 export type TriggerEvents = Record<never, never>;
+
+/**
+ * The platform events event triggers consume, captured durably: a JetStream work-queue stream
+ * over the run service's core-NATS status events (a stream captures plain publishes), so an
+ * event published while no trigger replica runs is handled when one starts. The items are the
+ * events' packets as published (`{ pattern, data: { context, data } }`), not work envelopes.
+ */
+export const TRIGGER_EVENTS_QUEUE: WorkQueueSpec = {
+  stream: 'TRIGGER_EVENTS',
+  subjects: [
+    RunSubjects.executionStarted,
+    RunSubjects.executionCompleted,
+    RunSubjects.executionFailed,
+    RunSubjects.executionCancelled,
+    RunSubjects.executionTimedOut,
+  ],
+  consumer: 'trigger-events',
+  maxDeliver: 10,
+  ackWaitMs: 30_000,
+  deadLetterSubject: 'trigger.events.dead',
+};

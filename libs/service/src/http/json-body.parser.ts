@@ -22,7 +22,9 @@ export function jsonBodyParser(limit: number) {
   const parse = json({
     limit,
     type: ['application/json', 'application/*+json'],
-    verify: (_req, _res, buffer) => {
+    verify: (req, _res, buffer) => {
+      // Kept for routes that must see the bytes as sent (webhook signatures are over the raw body).
+      (req as IncomingMessage & { rawBody?: Buffer }).rawBody = buffer;
       const violation = findJsonDepthViolation(buffer);
       if (violation) throw new JsonTooDeepError(violation.field);
     },

@@ -1,0 +1,122 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsBoolean, IsIn, IsInt, IsISO8601, IsOptional, IsString, IsUUID, Max, MaxLength, Min, MinLength, ValidateIf, ValidateNested } from 'class-validator';
+
+export const TRIGGER_KINDS = ['schedule', 'event', 'webhook'] as const;
+export type TriggerKind = (typeof TRIGGER_KINDS)[number];
+export const MISFIRE_POLICIES = ['fire_once', 'skip'] as const;
+export type MisfirePolicy = (typeof MISFIRE_POLICIES)[number];
+export const EVENT_TYPES = [
+  'run.execution.succeeded',
+  'run.execution.failed',
+  'run.execution.cancelled',
+  'run.execution.timed_out',
+  'run.execution.started',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export class ScheduleDto {
+  @ApiPropertyOptional({ example: '*/5 * * * *', description: '5 fields, or 6 with seconds first; exactly one of cron and interval_seconds' })
+  @ValidateIf((o: ScheduleDto) => o.interval_seconds === undefined || o.cron !== undefined)
+  @IsString()
+  @MaxLength(200)
+  cron?: string;
+
+  @ApiPropertyOptional({ example: 60, minimum: 1 })
+  @ValidateIf((o: ScheduleDto) => o.cron === undefined || o.interval_seconds !== undefined)
+  @IsInt()
+  @Min(1)
+  @Max(366 * 86_400)
+  interval_seconds?: number;
+
+  @ApiPropertyOptional({ example: 'Europe/Paris', default: 'UTC' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  timezone?: string;
+
+  @ApiPropertyOptional({ format: 'date-time' })
+  @IsOptional()
+  @IsISO8601()
+  start_at?: string;
+
+  @ApiPropertyOptional({ format: 'date-time' })
+  @IsOptional()
+  @IsISO8601()
+  end_at?: string;
+
+  @ApiPropertyOptional({ enum: MISFIRE_POLICIES, default: 'fire_once', description: 'Ticks missed while no replica ran: fire the latest once, or skip them' })
+  @IsOptional()
+  @IsIn(MISFIRE_POLICIES)
+  misfire?: MisfirePolicy;
+}
+
+export class EventDto {
+  @ApiProperty({ enum: EVENT_TYPES, example: 'run.execution.failed' })
+  @IsIn(EVENT_TYPES)
+  type!: EventType;
+
+  @ApiPropertyOptional({ example: "workflow_id = '0194…'", description: 'JSONata over the event; the trigger fires when it is true' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(4000)
+  filter?: string;
+}
+
+class TriggerFieldsDto {
+  @ApiPropertyOptional({ description: 'The run input: a literal object, or a JSONata expression (string) over the tick or event' })
+  @IsOptional()
+  input?: Record<string, unknown> | string;
+
+  @ApiPropertyOptional({ type: ScheduleDto })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => ScheduleDto)
+  schedule?: ScheduleDto;
+
+  @ApiPropertyOptional({ type: EventDto })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => EventDto)
+  event?: EventDto;
+
+  @ApiPropertyOptional({ format: 'uuid' })
+  @IsOptional()
+  @IsUUID()
+  webhook_id?: string;
+
+  @ApiPropertyOptional({ default: true })
+  @IsOptional()
+  @IsBoolean()
+  enabled?: boolean;
+}
+
+export class CreateTriggerRequestDto extends TriggerFieldsDto {
+  @ApiProperty({ example: 'nightly-report' })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
+  name!: string;
+
+  @ApiProperty({ format: 'uuid' })
+  @IsUUID()
+  workflow_id!: string;
+
+  @ApiProperty({ enum: TRIGGER_KINDS })
+  @IsIn(TRIGGER_KINDS)
+  type!: TriggerKind;
+}
+
+export class UpdateTriggerRequestDto extends TriggerFieldsDto {
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
+  name?: string;
+
+  @ApiPropertyOptional({ format: 'uuid' })
+  @IsOptional()
+  @IsUUID()
+  workflow_id?: string;
+}

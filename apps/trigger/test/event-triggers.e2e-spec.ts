@@ -1,0 +1,92 @@
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { call, createTenant, e2eEnvironment, withKey, type TestTenant } from '@platform/testing';
+
+const env = e2eEnvironment();
+type Json = Record<string, unknown> & { data?: Record<string, unknown>[] };
+const gw = (path: string, request?: Parameters<typeof call>[2]) => call<Json>(env.gatewayUrl, path, request);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    await sleep(200);
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+async function createWorkflow(tenant: TestTenant, steps: unknown[]): Promise<string> {
+  const res = await gw('/api/v1/workflow/workflows', { headers: withKey(tenant.test_key), body: { name: `wf-${randomUUID().slice(0, 8)}`, steps } });
+  if (res.status !== 201) throw new Error(`workflow not created: ${res.status} ${res.text}`);
+  return res.body.id as string;
+}
+
+async function runToEnd(tenant: TestTenant, workflowId: string): Promise<string> {
+  const res = await gw('/v1/automations/run', { headers: withKey(tenant.test_key), body: { automation_id: workflowId, input: {} } });
+  expect(res.status).toBe(202);
+  const runId = res.body.run_id as string;
+  await eventually('the run to finish', async () => {
+    const r = await gw(`/run/executions/${runId}`, { headers: withKey(tenant.test_key) });
+    return ['succeeded', 'failed'].includes(r.body.status as string) ? r.body : undefined;
+  });
+  return runId;
+}
+
+describe('event triggers end to end', () => {
+  let a: TestTenant;
+  let b: TestTenant;
+
+  beforeAll(async () => {
+    [a, b] = await Promise.all([createTenant(env.gatewayUrl, env.adminToken, 'events-a'), createTenant(env.gatewayUrl, env.adminToken, 'events-b')]);
+  });
+
+  it('fires on run.execution.failed when the filter holds, not for a succeeding run nor for another tenant', async () => {
+    const failing = await createWorkflow(a, [{ id: 'boom', type: 'fail', input: { message: 'no luck', code: 'bad' } }]);
+    const succeeding = await createWorkflow(a, [{ id: 'ok', type: 'transform', input: { fine: true } }]);
+    const handler = await createWorkflow(a, [{ id: 'note', type: 'transform', input: { failed: '{% input.failed_run %}' } }]);
+    const filter = `workflow_id = "${failing}" or workflow_id = "${succeeding}"`;
+    const created = await gw('/triggers', {
+      headers: withKey(a.test_key),
+      body: {
+        name: 'on-failure',
+        workflow_id: handler,
+        type: 'event',
+        event: { type: 'run.execution.failed', filter },
+        input: '{ "failed_run": event.execution_id, "code": event.error.code }',
+      },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ type: 'event', status: 'enabled', event: { type: 'run.execution.failed', filter }, next_fire_at: null });
+    const id = created.body.id as string;
+    // Tenant B's trigger with a filter that would match anything: never sees tenant A's events.
+    const bHandler = await createWorkflow(b, [{ id: 'x', type: 'transform', input: {} }]);
+    const bTrigger = await gw('/triggers', {
+      headers: withKey(b.test_key),
+      body: { name: 'spy', workflow_id: bHandler, type: 'event', event: { type: 'run.execution.failed' } },
+    });
+    expect(bTrigger.status).toBe(201);
+
+    await runToEnd(a, succeeding);
+    const failedRun = await runToEnd(a, failing);
+
+    const execution = await eventually('the trigger execution', async () => {
+      const rows = (await gw(`/triggers/${id}/executions`, { headers: withKey(a.test_key) })).body.data ?? [];
+      return rows.find((e) => e.status === 'started');
+    });
+    const run = await eventually('the handler run', async () => {
+      const r = await gw(`/run/executions/${execution.run_id as string}`, { headers: withKey(a.test_key) });
+      return r.body.status === 'succeeded' ? r.body : undefined;
+    });
+    expect(run.input).toEqual({ failed_run: failedRun, code: 'bad' });
+    expect(run.trigger).toEqual({ type: 'event', id });
+
+    await sleep(1500);
+    const all = (await gw(`/triggers/${id}/executions`, { headers: withKey(a.test_key) })).body.data ?? [];
+    expect(all).toHaveLength(1);
+    expect((await gw(`/triggers/${bTrigger.body.id as string}/executions`, { headers: withKey(b.test_key) })).body.data).toHaveLength(0);
+    const handlerRuns = (await gw(`/run/executions?workflow_id=${handler}`, { headers: withKey(a.test_key) })).body.data ?? [];
+    expect(handlerRuns).toHaveLength(1);
+  });
+});

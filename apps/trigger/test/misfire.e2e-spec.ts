@@ -1,0 +1,103 @@
+import { randomUUID } from 'node:crypto';
+import { readdirSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { call, createTenant, e2eEnvironment, serviceEntry, startProcess, withKey, type TestTenant } from '@platform/testing';
+
+const env = e2eEnvironment();
+type Json = Record<string, unknown> & { data?: Record<string, unknown>[] };
+const gw = (path: string, request?: Parameters<typeof call>[2]) => call<Json>(env.gatewayUrl, path, request);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function triggerPids(): number[] {
+  return readdirSync(env.pidDir)
+    .filter((f) => f.startsWith('trigger.'))
+    .map((f) => Number(f.split('.')[1]));
+}
+
+async function exited(pid: number): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+    await sleep(50);
+  }
+  throw new Error(`process ${pid} did not exit`);
+}
+
+describe('schedules missed while no trigger replica ran', () => {
+  let tenant: TestTenant;
+
+  beforeAll(async () => {
+    tenant = await createTenant(env.gatewayUrl, env.adminToken, 'misfire');
+  });
+
+  it('fires the missed stretch once with fire_once, records it skipped with skip, then carries on', async () => {
+    const wf = await gw('/api/v1/workflow/workflows', {
+      headers: withKey(tenant.test_key),
+      body: { name: `wf-${randomUUID().slice(0, 8)}`, steps: [{ id: 't', type: 'transform', input: { ok: true } }] },
+    });
+    const make = async (misfire: string) =>
+      (
+        await gw('/triggers', {
+          headers: withKey(tenant.test_key),
+          body: { name: misfire, workflow_id: wf.body.id, type: 'schedule', schedule: { cron: '* * * * * *', misfire } },
+        })
+      ).body.id as string;
+    const once = await make('fire_once');
+    const skip = await make('skip');
+    await sleep(1500);
+
+    // Every trigger replica down for ~6 s; the one that comes back counts a tick over 2 s late as missed.
+    const pids = triggerPids();
+    expect(pids.length).toBeGreaterThan(0);
+    for (const pid of pids) process.kill(pid, 'SIGKILL');
+    for (const pid of pids) await exited(pid);
+    const downFrom = Date.now();
+    await sleep(6000);
+    const upAt = Date.now();
+    await startProcess({
+      name: 'trigger',
+      entry: serviceEntry('trigger'),
+      env: { ...env.serviceEnv.trigger, TRIGGER_MISFIRE_GRACE_MS: '2000' },
+      healthUrl: `${env.serviceUrls.trigger}/actuator/health`,
+      pidDir: env.pidDir,
+    });
+    await sleep(3000);
+    for (const id of [once, skip]) await gw(`/triggers/${id}/disable`, { method: 'PUT', headers: withKey(tenant.test_key) });
+
+    type Row = { t: number; lag: number; status: string; error: string | null };
+    const list = async (id: string): Promise<Row[]> =>
+      ((await gw(`/triggers/${id}/executions?limit=200`, { headers: withKey(tenant.test_key) })).body.data ?? []).map((e) => ({
+        t: Date.parse(e.scheduled_for as string),
+        lag: Date.parse(e.fired_at as string) - Date.parse(e.scheduled_for as string),
+        status: e.status as string,
+        error: (e.error as string | null) ?? null,
+      }));
+    /** Ticks in order; the outage is the one gap; what follows it is the first tick fired after the restart. */
+    const afterOutage = (rows: Row[]) => {
+      const ticks = rows.filter((e) => e.status !== 'skipped').sort((x, y) => x.t - y.t);
+      expect(new Set(ticks.map((e) => e.t)).size).toBe(ticks.length);
+      const gaps = ticks.slice(1).map((e, i) => ({ size: e.t - ticks[i].t, next: e }));
+      const big = gaps.filter((g) => g.size > 1000);
+      expect(big).toHaveLength(1);
+      expect(big[0].size).toBeGreaterThanOrEqual(3000);
+      expect(gaps.filter((g) => g.next.t > big[0].next.t).every((g) => g.size === 1000)).toBe(true);
+      return big[0].next;
+    };
+
+    // fire_once: the latest missed tick (older than the grace period when the replica came back) fires once.
+    const onceRows = await list(once);
+    expect(afterOutage(onceRows).lag).toBeGreaterThan(2000);
+    expect(onceRows.filter((e) => e.status === 'skipped')).toHaveLength(0);
+
+    // skip: none of the missed ticks fires; one execution records how many were skipped.
+    const skipRows = await list(skip);
+    expect(afterOutage(skipRows).lag).toBeLessThan(2500);
+    const skipped = skipRows.filter((e) => e.status === 'skipped');
+    expect(skipped).toHaveLength(1);
+    expect(skipped[0].error).toMatch(/tick\(s\) missed/);
+    expect(downFrom).toBeLessThan(upAt);
+  }, 90_000);
+});

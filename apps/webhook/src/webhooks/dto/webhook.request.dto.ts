@@ -1,0 +1,92 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min, MinLength, ValidateIf, ValidateNested } from 'class-validator';
+
+export const VERIFICATION_TYPES = ['hmac', 'token', 'none'] as const;
+export type VerificationType = (typeof VERIFICATION_TYPES)[number];
+export const RESPONSE_MODES = ['async', 'sync'] as const;
+export type ResponseMode = (typeof RESPONSE_MODES)[number];
+
+export class VerificationDto {
+  @ApiProperty({ enum: VERIFICATION_TYPES, example: 'hmac', description: 'hmac: Standard Webhooks signatures; token: a static secret in a header; none' })
+  @IsIn(VERIFICATION_TYPES)
+  type!: VerificationType;
+
+  @ApiPropertyOptional({ example: 'X-Webhook-Token', description: 'The header carrying the token (type token only)' })
+  @ValidateIf((o: VerificationDto) => o.type === 'token' || o.header !== undefined)
+  @IsString()
+  @Matches(/^[A-Za-z0-9-]{1,100}$/, { message: 'must be an HTTP header name' })
+  header?: string;
+}
+
+export class ResponseDto {
+  @ApiProperty({ enum: RESPONSE_MODES, example: 'async' })
+  @IsIn(RESPONSE_MODES)
+  mode!: ResponseMode;
+
+  @ApiPropertyOptional({ example: 10000, minimum: 100, maximum: 60000, description: 'sync only: how long to wait for the run' })
+  @ValidateIf((o: ResponseDto) => o.mode === 'sync' || o.timeout_ms !== undefined)
+  @IsInt()
+  @Min(100)
+  @Max(60_000)
+  timeout_ms?: number;
+}
+
+export class CreateWebhookRequestDto {
+  @ApiProperty({ example: 'stripe-events' })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
+  name!: string;
+
+  @ApiProperty({ format: 'uuid' })
+  @IsUUID()
+  workflow_id!: string;
+
+  @ApiProperty({ type: VerificationDto })
+  @ValidateNested()
+  @Type(() => VerificationDto)
+  verification!: VerificationDto;
+
+  @ApiPropertyOptional({ type: ResponseDto, description: 'Default { mode: "async" }' })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => ResponseDto)
+  response?: ResponseDto;
+
+  @ApiPropertyOptional({ default: true })
+  @IsOptional()
+  @IsBoolean()
+  enabled?: boolean;
+}
+
+export class UpdateWebhookRequestDto {
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
+  name?: string;
+
+  @ApiPropertyOptional({ format: 'uuid' })
+  @IsOptional()
+  @IsUUID()
+  workflow_id?: string;
+
+  @ApiPropertyOptional({ type: VerificationDto, description: 'Changing the type to hmac or token makes a new secret, returned once' })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => VerificationDto)
+  verification?: VerificationDto;
+
+  @ApiPropertyOptional({ type: ResponseDto })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => ResponseDto)
+  response?: ResponseDto;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsBoolean()
+  enabled?: boolean;
+}

@@ -1,0 +1,20 @@
+import type { Request } from 'express';
+import { WebhookErrors } from './webhooks.errors.js';
+
+/**
+ * The body exactly as sent: JSON bodies were read by the service's JSON parser, which keeps the
+ * bytes (`rawBody`); any other body is still unread and is read here, up to `limit` bytes.
+ */
+export async function readRawBody(req: Request, limit: number): Promise<Buffer> {
+  const kept = (req as Request & { rawBody?: Buffer }).rawBody;
+  if (kept) return kept;
+  if (req.readableEnded || (req as Request & { _body?: boolean })._body) return Buffer.alloc(0);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) throw WebhookErrors.tooLarge(limit);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}

@@ -1,0 +1,26 @@
+import { Module } from '@nestjs/common';
+import { resolveMasterKey, type ServiceConfig } from '@platform/common';
+import { SERVICE_CONFIG } from '@platform/service';
+import { DeliveriesService } from './deliveries.service.js';
+import { DeliveryReconcilerJob } from './delivery-reconciler.job.js';
+import { ReceiverController } from './receiver.controller.js';
+import { RunStarter } from './run-starter.js';
+import { SecretBox } from './secret-box.js';
+import { SyncWaiter } from './sync-waiter.js';
+import { WebhooksController } from './webhooks.controller.js';
+import { WebhooksService } from './webhooks.service.js';
+
+/** Incoming webhooks: management, the public receiving route, durable deliveries and their runs. */
+@Module({
+  // The receiving route first: `/webhooks/in/:id` must never be read as `/webhooks/:id/...`.
+  controllers: [ReceiverController, WebhooksController],
+  providers: [
+    { provide: SecretBox, useFactory: (config: ServiceConfig) => new SecretBox(resolveMasterKey(config)), inject: [SERVICE_CONFIG] },
+    WebhooksService,
+    DeliveriesService,
+    RunStarter,
+    SyncWaiter,
+    DeliveryReconcilerJob,
+  ],
+})
+export class WebhooksModule {}

@@ -1,0 +1,87 @@
+import { randomUUID } from 'node:crypto';
+import { readdirSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { call, createTenant, e2eEnvironment, serviceEntry, startProcess, withKey, type TestTenant } from '@platform/testing';
+import { sign } from '../src/webhooks/signature.js';
+
+const env = e2eEnvironment();
+type Json = Record<string, unknown> & { data?: Record<string, unknown>[] };
+const gw = (path: string, request?: Parameters<typeof call>[2]) => call<Json>(env.gatewayUrl, path, request);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function runPid(): number {
+  const file = readdirSync(env.pidDir).find((f) => f.startsWith('run.'));
+  if (!file) throw new Error('no run process');
+  return Number(file.split('.')[1]);
+}
+
+async function exited(pid: number): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+    await sleep(50);
+  }
+  throw new Error(`process ${pid} did not exit`);
+}
+
+describe('webhook deliveries through a run-service outage', () => {
+  let tenant: TestTenant;
+
+  beforeAll(async () => {
+    tenant = await createTenant(env.gatewayUrl, env.adminToken, 'webhook-outage');
+  });
+
+  it('accepts deliveries while the run service is down and starts each run once when it is back', async () => {
+    const wf = await gw('/api/v1/workflow/workflows', {
+      headers: withKey(tenant.test_key),
+      body: { name: `wf-${randomUUID().slice(0, 8)}`, steps: [{ id: 'echo', type: 'transform', input: { got: '{% input.body %}' } }] },
+    });
+    expect(wf.status).toBe(201);
+    const hook = await gw('/webhooks', {
+      headers: withKey(tenant.test_key),
+      body: { name: 'outage', workflow_id: wf.body.id, verification: { type: 'hmac' } },
+    });
+    const secret = hook.body.secret as string;
+    const deliver = (i: number) => {
+      const id = `msg_${i}_${randomUUID()}`;
+      const ts = Math.floor(Date.now() / 1000);
+      const body = JSON.stringify({ i });
+      return gw(hook.body.url as string, {
+        headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(ts), 'webhook-signature': sign(secret, id, ts, body) },
+        body,
+      });
+    };
+
+    const pid = runPid();
+    process.kill(pid, 'SIGKILL');
+    await exited(pid);
+    const answers = await Promise.all([0, 1, 2, 3, 4].map(deliver));
+    expect(answers.map((a) => a.status)).toEqual([202, 202, 202, 202, 202]);
+    expect(answers.every((a) => a.body.run_id === null && typeof a.body.delivery_id === 'string')).toBe(true);
+
+    await startProcess({
+      name: 'run',
+      entry: serviceEntry('run'),
+      env: env.serviceEnv.run,
+      healthUrl: `${env.serviceUrls.run}/actuator/health`,
+      pidDir: env.pidDir,
+    });
+
+    const deadline = Date.now() + 30_000;
+    let logs: Record<string, unknown>[] = [];
+    while (Date.now() < deadline) {
+      logs = (await gw(`/webhooks/${hook.body.id as string}/logs`, { headers: withKey(tenant.test_key) })).body.data ?? [];
+      if (logs.length === 5 && logs.every((d) => typeof d.run_id === 'string')) break;
+      await sleep(250);
+    }
+    expect(logs.map((d) => d.outcome)).toEqual(['accepted', 'accepted', 'accepted', 'accepted', 'accepted']);
+    expect(new Set(logs.map((d) => d.run_id)).size).toBe(5);
+    await sleep(2500);
+    const runs = (await gw(`/run/executions?workflow_id=${wf.body.id as string}`, { headers: withKey(tenant.test_key) })).body.data ?? [];
+    expect(runs).toHaveLength(5);
+    expect(new Set(runs.map((r) => r.id))).toEqual(new Set(logs.map((d) => d.run_id)));
+  }, 90_000);
+});

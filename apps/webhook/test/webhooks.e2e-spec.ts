@@ -1,0 +1,290 @@
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { call, createTenant, e2eEnvironment, withKey, type TestTenant } from '@platform/testing';
+import { sign } from '../src/webhooks/signature.js';
+
+const env = e2eEnvironment();
+type Json = Record<string, unknown> & { data?: Record<string, unknown>[]; details?: { field: string }[] };
+const gw = (path: string, request?: Parameters<typeof call>[2]) => call<Json>(env.gatewayUrl, path, request);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    await sleep(100);
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+async function createWorkflow(tenant: TestTenant, steps: unknown[] = [{ id: 'echo', type: 'transform', input: { got: '{% input.body %}' } }]): Promise<string> {
+  const res = await gw('/api/v1/workflow/workflows', { headers: withKey(tenant.test_key), body: { name: `wf-${randomUUID().slice(0, 8)}`, steps } });
+  if (res.status !== 201) throw new Error(`workflow not created: ${res.status} ${res.text}`);
+  return res.body.id as string;
+}
+
+async function createWebhook(tenant: TestTenant, workflowId: string, extra: Record<string, unknown> = {}): Promise<Json> {
+  const res = await gw('/webhooks', {
+    headers: withKey(tenant.test_key),
+    body: { name: 'hook', workflow_id: workflowId, verification: { type: 'hmac' }, ...extra },
+  });
+  expect(res.status).toBe(201);
+  return res.body;
+}
+
+/** A Standard Webhooks delivery as a sender makes it. */
+function signed(secret: string, body: string, options: { id?: string; timestamp?: number; tamper?: string } = {}) {
+  const id = options.id ?? `msg_${randomUUID()}`;
+  const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000);
+  return {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'webhook-id': id,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': sign(secret, id, timestamp, body),
+    },
+    body: options.tamper ?? body,
+  };
+}
+
+async function executionsOf(tenant: TestTenant, workflowId: string): Promise<Record<string, unknown>[]> {
+  const all: Record<string, unknown>[] = [];
+  let cursor: string | null = null;
+  do {
+    const page: Json = (
+      await gw(`/run/executions?workflow_id=${workflowId}&limit=200${cursor ? `&cursor=${cursor}` : ''}`, { headers: withKey(tenant.test_key) })
+    ).body;
+    all.push(...(page.data ?? []));
+    cursor = (page.next_cursor as string | null) ?? null;
+  } while (cursor);
+  return all;
+}
+
+describe('webhooks end to end', () => {
+  let a: TestTenant;
+  let b: TestTenant;
+
+  beforeAll(async () => {
+    [a, b] = await Promise.all([createTenant(env.gatewayUrl, env.adminToken, 'webhooks-a'), createTenant(env.gatewayUrl, env.adminToken, 'webhooks-b')]);
+  });
+
+  it('starts a run for a validly signed delivery and logs it with its secrets masked', async () => {
+    const workflowId = await createWorkflow(a);
+    const hook = await createWebhook(a, workflowId);
+    expect(hook).toMatchObject({
+      id: expect.any(String),
+      url: `/webhooks/in/${hook.id as string}`,
+      verification: { type: 'hmac' },
+      response: { mode: 'async' },
+      enabled: true,
+    });
+    expect(hook.secret).toMatch(/^whsec_/);
+    const got = await gw(`/webhooks/${hook.id as string}`, { headers: withKey(a.test_key) });
+    expect(got.body.secret).toBeUndefined();
+
+    const res = await gw(hook.url as string, signed(hook.secret as string, JSON.stringify({ order: 42 })));
+    expect(res.status).toBe(202);
+    expect(res.body).toEqual({ run_id: expect.any(String), delivery_id: expect.any(String) });
+    const run = await eventually('the run to finish', async () => {
+      const r = await gw(`/run/executions/${res.body.run_id as string}`, { headers: withKey(a.test_key) });
+      return r.body.status === 'succeeded' ? r.body : undefined;
+    });
+    expect(run.trigger).toEqual({ type: 'webhook', id: hook.id });
+    expect(run.output).toEqual({ got: { order: 42 } });
+
+    const logs = await gw(`/webhooks/${hook.id as string}/logs`, { headers: withKey(a.test_key) });
+    expect(logs.status).toBe(200);
+    expect(logs.body.data).toHaveLength(1);
+    expect(logs.body.data![0]).toMatchObject({
+      id: res.body.delivery_id,
+      outcome: 'accepted',
+      status_code: 202,
+      run_id: res.body.run_id,
+      method: 'POST',
+      body: '{"order":42}',
+      content_type: 'application/json',
+    });
+    expect((logs.body.data![0].headers as Record<string, string>)['webhook-signature']).toBe('***');
+  });
+
+  it('refuses a tampered body, a stale timestamp and a wrong secret with 401, logged as rejected', async () => {
+    const workflowId = await createWorkflow(a);
+    const hook = await createWebhook(a, workflowId);
+    const other = await createWebhook(a, workflowId);
+    const url = hook.url as string;
+    const body = JSON.stringify({ amount: 1 });
+    expect((await gw(url, signed(hook.secret as string, body, { tamper: JSON.stringify({ amount: 1000 }) }))).status).toBe(401);
+    expect((await gw(url, signed(hook.secret as string, body, { timestamp: Math.floor(Date.now() / 1000) - 600 }))).status).toBe(401);
+    const wrong = await gw(url, signed(other.secret as string, body));
+    expect(wrong.status).toBe(401);
+    expect(wrong.body).toMatchObject({ status: 401, error: 'Unauthorized' });
+    expect((await gw(url, { body })).status).toBe(401);
+
+    const logs = await gw(`/webhooks/${hook.id as string}/logs?outcome=rejected`, { headers: withKey(a.test_key) });
+    expect(logs.body.data).toHaveLength(4);
+    expect(logs.body.data!.every((d) => d.outcome === 'rejected' && d.status_code === 401 && d.run_id === null)).toBe(true);
+    expect(logs.body.data!.map((d) => d.reason)).toContain('webhook-timestamp is outside the 5-minute tolerance');
+    expect(await executionsOf(a, workflowId)).toHaveLength(0);
+    // A rotated secret: the old one stops at once.
+    const rotated = await gw(`/webhooks/${hook.id as string}/rotate-secret`, { method: 'POST', headers: withKey(a.test_key) });
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.secret).toMatch(/^whsec_/);
+    expect((await gw(url, signed(hook.secret as string, body))).status).toBe(401);
+    expect((await gw(url, signed(rotated.body.secret as string, body))).status).toBe(202);
+  });
+
+  it('starts one run for the same webhook-id delivered twice, answering the first run id', async () => {
+    const workflowId = await createWorkflow(a);
+    const hook = await createWebhook(a, workflowId);
+    const delivery = signed(hook.secret as string, JSON.stringify({ n: 1 }), { id: 'msg_same' });
+    const first = await gw(hook.url as string, delivery);
+    const second = await gw(hook.url as string, delivery);
+    expect(first.status).toBe(202);
+    expect(second.status).toBe(200);
+    expect(second.body).toEqual({ run_id: first.body.run_id, delivery_id: first.body.delivery_id, duplicate: true });
+    await sleep(500);
+    expect(await executionsOf(a, workflowId)).toHaveLength(1);
+    const dup = await gw(`/webhooks/${hook.id as string}/logs?outcome=duplicate`, { headers: withKey(a.test_key) });
+    expect(dup.body.data).toHaveLength(1);
+  });
+
+  it('verifies a static token header, accepts form and text bodies byte for byte, and dedupes by Idempotency-Key', async () => {
+    const workflowId = await createWorkflow(a);
+    const hook = await createWebhook(a, workflowId, { verification: { type: 'token', header: 'X-Hook-Token' } });
+    const url = hook.url as string;
+    const token = hook.secret as string;
+    expect(hook.verification).toEqual({ type: 'token', header: 'X-Hook-Token' });
+    expect((await gw(url, { body: { x: 1 }, headers: { 'x-hook-token': 'nope' } })).status).toBe(401);
+    const form = await gw(url, { body: 'a=1&b=two', headers: { 'x-hook-token': token, 'content-type': 'application/x-www-form-urlencoded' } });
+    expect(form.status).toBe(202);
+    const text = await gw(url, { body: 'plain  text\n', headers: { 'x-hook-token': token, 'content-type': 'text/plain', 'idempotency-key': 'k1' } });
+    expect(text.status).toBe(202);
+    const again = await gw(url, { body: 'plain  text\n', headers: { 'x-hook-token': token, 'content-type': 'text/plain', 'idempotency-key': 'k1' } });
+    expect(again.body.run_id).toBe(text.body.run_id);
+    const run = await eventually('the form run', async () => {
+      const r = await gw(`/run/executions/${form.body.run_id as string}`, { headers: withKey(a.test_key) });
+      return r.body.status === 'succeeded' ? r.body : undefined;
+    });
+    expect(run.output).toEqual({ got: { a: '1', b: 'two' } });
+    const logs = await gw(`/webhooks/${hook.id as string}/logs?outcome=accepted`, { headers: withKey(a.test_key) });
+    expect(logs.body.data!.map((d) => d.body)).toEqual(['plain  text\n', 'a=1&b=two']);
+    expect((logs.body.data![0].headers as Record<string, string>)['x-hook-token']).toBe('***');
+  });
+
+  it('answers 404 for an unknown, malformed or disabled webhook alike', async () => {
+    const workflowId = await createWorkflow(a);
+    const hook = await createWebhook(a, workflowId, { verification: { type: 'none' } });
+    const unknown = await gw(`/webhooks/in/${randomUUID()}`, { body: {} });
+    expect(unknown.status).toBe(404);
+    expect((await gw('/webhooks/in/not-a-uuid', { body: {} })).status).toBe(404);
+    expect((await gw(hook.url as string, { body: {} })).status).toBe(202);
+    const disabled = await gw(`/webhooks/${hook.id as string}`, { method: 'PATCH', headers: withKey(a.test_key), body: { enabled: false } });
+    expect(disabled.body.enabled).toBe(false);
+    const off = await gw(hook.url as string, { body: {} });
+    expect(off.status).toBe(404);
+    expect({ ...off.body, request_id: null }).toEqual({ ...unknown.body, request_id: null });
+  });
+
+  it('starts exactly 200 runs for 200 concurrent deliveries', async () => {
+    const workflowId = await createWorkflow(a);
+    const hook = await createWebhook(a, workflowId);
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => gw(hook.url as string, { ...signed(hook.secret as string, JSON.stringify({ i })), timeoutMs: 60_000 })),
+    );
+    expect(answers.map((r) => r.status).filter((s) => s !== 202)).toEqual([]);
+    expect(new Set(answers.map((r) => r.body.run_id)).size).toBe(200);
+    const runs = await eventually(
+      '200 executions',
+      async () => {
+        const list = await executionsOf(a, workflowId);
+        return list.length >= 200 ? list : undefined;
+      },
+      60_000,
+    );
+    await sleep(1000);
+    expect(await executionsOf(a, workflowId)).toHaveLength(runs.length);
+    expect(runs).toHaveLength(200);
+  }, 120_000);
+
+  it('sync mode answers the finished run, replay starts a new run from the stored request', async () => {
+    const workflowId = await createWorkflow(a);
+    const hook = await createWebhook(a, workflowId, { verification: { type: 'none' }, response: { mode: 'sync', timeout_ms: 20_000 } });
+    expect(hook.response).toEqual({ mode: 'sync', timeout_ms: 20_000 });
+    const res = await gw(hook.url as string, { body: { q: 'hi' }, timeoutMs: 30_000 });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ run_id: expect.any(String), delivery_id: expect.any(String), status: 'succeeded' });
+
+    const replay = await gw(`/webhooks/${hook.id as string}/logs/${res.body.delivery_id as string}/replay`, { method: 'POST', headers: withKey(a.test_key) });
+    expect(replay.status).toBe(202);
+    expect(replay.body.run_id).not.toBe(res.body.run_id);
+    expect(replay.body.replay_of).toBe(res.body.delivery_id);
+    const run = await eventually('the replayed run', async () => {
+      const r = await gw(`/run/executions/${replay.body.run_id as string}`, { headers: withKey(a.test_key) });
+      return r.body.status === 'succeeded' ? r.body : undefined;
+    });
+    expect(run.output).toEqual({ got: { q: 'hi' } });
+  });
+
+  it('sync mode answers 202 with the run id when the run outlives timeout_ms, and reports a failed run', async () => {
+    const slow = await createWorkflow(a, [{ id: 'wait', type: 'delay', input: { seconds: 5 } }]);
+    const hook = await createWebhook(a, slow, { verification: { type: 'none' }, response: { mode: 'sync', timeout_ms: 300 } });
+    const res = await gw(hook.url as string, { body: { q: 1 } });
+    expect(res.status).toBe(202);
+    expect(res.body).toMatchObject({ run_id: expect.any(String), status: 'running' });
+
+    const failing = await createWorkflow(a, [{ id: 'boom', type: 'fail', input: { message: 'nope', code: 'bad' } }]);
+    const hook2 = await createWebhook(a, failing, { verification: { type: 'none' }, response: { mode: 'sync', timeout_ms: 20_000 } });
+    const failed = await gw(hook2.url as string, { body: {}, timeoutMs: 30_000 });
+    expect(failed.status).toBe(200);
+    expect(failed.body).toMatchObject({ status: 'failed', error: { code: 'bad' } });
+  });
+
+  it('keeps tenants apart: another tenant gets 404s identical to an unknown id', async () => {
+    const workflowId = await createWorkflow(a);
+    const hook = await createWebhook(a, workflowId);
+    const id = hook.id as string;
+    const unknown = randomUUID();
+    for (const [method, suffix, body] of [
+      ['GET', '', undefined],
+      ['PATCH', '', { name: 'x' }],
+      ['DELETE', '', undefined],
+      ['GET', '/logs', undefined],
+      ['POST', '/rotate-secret', undefined],
+    ] as const) {
+      const theirs = await gw(`/webhooks/${id}${suffix}`, { method, headers: withKey(b.test_key), body });
+      const none = await gw(`/webhooks/${unknown}${suffix}`, { method, headers: withKey(b.test_key), body });
+      expect([method, suffix, theirs.status]).toEqual([method, suffix, 404]);
+      expect({ ...theirs.body, request_id: null }).toEqual({ ...none.body, request_id: null });
+    }
+    const list = await gw('/webhooks', { headers: withKey(b.test_key) });
+    expect(list.body.data!.map((w) => w.id)).not.toContain(id);
+    // The live key sees the production environment: not the sandbox webhook either.
+    expect((await gw(`/webhooks/${id}`, { headers: withKey(a.live_key) })).status).toBe(404);
+    expect((await gw(`/webhooks/${id}`, { headers: withKey(a.test_key) })).status).toBe(200);
+  });
+
+  it('lists with filters and cursor pagination, and refuses bad input naming the field', async () => {
+    const workflowId = await createWorkflow(a);
+    for (let i = 0; i < 3; i++) await createWebhook(a, workflowId);
+    const page1 = await gw(`/webhooks?workflow_id=${workflowId}&limit=2`, { headers: withKey(a.test_key) });
+    expect(page1.body.data).toHaveLength(2);
+    const page2 = await gw(`/webhooks?workflow_id=${workflowId}&limit=2&cursor=${page1.body.next_cursor as string}`, { headers: withKey(a.test_key) });
+    expect(page2.body.data).toHaveLength(1);
+    expect(page2.body.next_cursor).toBeNull();
+
+    const bad = async (body: Record<string, unknown>, field: string) => {
+      const res = await gw('/webhooks', { headers: withKey(a.test_key), body });
+      expect(res.status).toBe(400);
+      expect(res.body.details!.map((d) => d.field)).toContain(field);
+    };
+    await bad({ name: 'x', workflow_id: 'nope', verification: { type: 'hmac' } }, 'workflow_id');
+    await bad({ name: 'x', workflow_id: workflowId, verification: { type: 'magic' } }, 'verification.type');
+    await bad({ name: 'x', workflow_id: workflowId, verification: { type: 'token' } }, 'verification.header');
+    await bad({ name: 'x', workflow_id: workflowId, verification: { type: 'none' }, response: { mode: 'sync', timeout_ms: 5 } }, 'response.timeout_ms');
+    await bad({ workflow_id: workflowId, verification: { type: 'none' } }, 'name');
+    expect((await gw('/webhooks/not-a-uuid', { headers: withKey(a.test_key) })).status).toBe(400);
+    expect((await gw('/webhooks?outcome=x', { headers: withKey(a.test_key) })).status).toBe(400);
+  });
+});

@@ -1,0 +1,103 @@
+// Triggers and webhooks: accepted webhook deliveries per second through the gateway (HMAC
+// verification on, async mode: each one written durably, deduplicated and its run started),
+// and the delay from a schedule's tick to its run's start with two trigger replicas' worth of
+// per-second schedules.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
+import { call, createTenant } from '@platform/testing';
+import { progress, row } from '../harness.js';
+
+export const name = 'triggers';
+export const services = ['account', 'run', 'webhook', 'trigger'];
+const adminToken = randomBytes(32).toString('base64url');
+// Webhook senders are anonymous callers; the per-IP limit would cap one sender at 300/min.
+export const env = { PLATFORM_ADMIN_TOKEN: adminToken, MASTER_KEY: randomBytes(32).toString('base64'), RATE_LIMIT_ENABLED: 'false' };
+
+function webhookLoad(args) {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [resolve(import.meta.dirname, 'webhook-load.js'), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (c) => (out += c));
+    child.on('exit', (code) => (code === 0 ? done(JSON.parse(out.trim().split('\n').pop())) : fail(new Error(`webhook load exited ${code}`))));
+  });
+}
+
+const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+
+async function all(gatewayUrl, headers, path) {
+  const rows = [];
+  let cursor = null;
+  do {
+    const page = (await call(gatewayUrl, `${path}${path.includes('?') ? '&' : '?'}limit=200${cursor ? `&cursor=${cursor}` : ''}`, { headers })).body;
+    rows.push(...(page.data ?? []));
+    cursor = page.next_cursor ?? null;
+  } while (cursor);
+  return rows;
+}
+
+export async function run({ platform, duration, connections }) {
+  const gatewayUrl = platform.gatewayUrl;
+  const tenant = await createTenant(gatewayUrl, adminToken, 'bench');
+  const headers = { 'x-api-key': tenant.test_key };
+  const workflow = (
+    await call(gatewayUrl, '/api/v1/workflow/workflows', {
+      headers,
+      body: { name: 'bench-hook', steps: [{ id: 't', type: 'transform', input: { n: '{% input.body.n %}' } }] },
+    })
+  ).body.id;
+  const hook = (await call(gatewayUrl, '/webhooks', { headers, body: { name: 'bench', workflow_id: workflow, verification: { type: 'hmac' } } })).body;
+  const url = `${gatewayUrl}${hook.url}`;
+
+  progress('warming up');
+  await webhookLoad([url, hook.secret, '3', String(connections)]);
+  progress(`webhook deliveries, ${duration} s at ${connections} connections`);
+  const w = await webhookLoad([url, hook.secret, String(duration), String(connections)]);
+  // The same deliveries with the workflow disabled: verified, written and deduplicated as before,
+  // the run service refusing at once; what intake costs without the engine running every run.
+  const disabled = await call(gatewayUrl, `/api/v1/workflow/workflows/${workflow}`, { method: 'PATCH', headers, body: { status: 'disabled' } });
+  progress(`intake only (workflow disabled: ${disabled.status}), ${duration} s at ${connections} connections`);
+  const intake = await webhookLoad([url, hook.secret, String(duration), String(connections)]);
+
+  // Let the run service drain the runs the deliveries started before measuring ticks.
+  progress('schedules: 20 per-second triggers for 15 s');
+  await new Promise((r) => setTimeout(r, 5000));
+  const tickWorkflow = (
+    await call(gatewayUrl, '/api/v1/workflow/workflows', {
+      headers,
+      body: { name: 'bench-tick', steps: [{ id: 't', type: 'transform', input: { ok: true } }] },
+    })
+  ).body.id;
+  const triggers = [];
+  for (let i = 0; i < 20; i++) {
+    const t = (
+      await call(gatewayUrl, '/triggers', {
+        headers,
+        body: { name: `tick-${i}`, workflow_id: tickWorkflow, type: 'schedule', schedule: { cron: '* * * * * *' } },
+      })
+    ).body;
+    triggers.push(t.id);
+  }
+  await new Promise((r) => setTimeout(r, 15_000));
+  for (const id of triggers) await call(gatewayUrl, `/triggers/${id}/disable`, { method: 'PUT', headers });
+  await new Promise((r) => setTimeout(r, 3000));
+  const runs = new Map((await all(gatewayUrl, headers, `/run/executions?workflow_id=${tickWorkflow}`)).map((r) => [r.id, r]));
+  const delays = [];
+  let ticks = 0;
+  for (const id of triggers) {
+    for (const e of await all(gatewayUrl, headers, `/triggers/${id}/executions`)) {
+      ticks++;
+      const r = runs.get(e.run_id);
+      if (r?.created_at) delays.push(Date.parse(r.created_at) - Date.parse(e.scheduled_for));
+    }
+  }
+  delays.sort((a, b) => a - b);
+  const p50 = percentile(delays, 50) ?? NaN;
+  const p99 = percentile(delays, 99) ?? NaN;
+  return [
+    row(`webhook delivery (HMAC, async), ${connections} conns`, w),
+    row(`webhook intake only (run refused), ${connections} conns`, intake),
+    `webhooks: ${Math.round(w.rps)} accepted deliveries/s (target ≥ 1,500), p50 ${w.p50} ms, p99 ${w.p99} ms; codes ${JSON.stringify(w.codes)}`,
+    `schedules: ${ticks} ticks of 20 per-second triggers, ${delays.length} runs; tick → run created p50 ${p50} ms, p99 ${p99} ms (target < 500 ms)`,
+  ];
+}
