@@ -208,13 +208,13 @@ describe('webhooks end to end', () => {
     expect(runs).toHaveLength(200);
   }, 120_000);
 
-  it('sync mode answers the finished run, replay starts a new run from the stored request', async () => {
+  it('sync mode answers the finished run with its output, replay starts a new run from the stored request', async () => {
     const workflowId = await createWorkflow(a);
     const hook = await createWebhook(a, workflowId, { verification: { type: 'none' }, response: { mode: 'sync', timeout_ms: 20_000 } });
     expect(hook.response).toEqual({ mode: 'sync', timeout_ms: 20_000 });
     const res = await gw(hook.url as string, { body: { q: 'hi' }, timeoutMs: 30_000 });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ run_id: expect.any(String), delivery_id: expect.any(String), status: 'succeeded' });
+    expect(res.body).toMatchObject({ run_id: expect.any(String), delivery_id: expect.any(String), status: 'succeeded', output: { got: { q: 'hi' } } });
 
     const replay = await gw(`/webhooks/${hook.id as string}/logs/${res.body.delivery_id as string}/replay`, { method: 'POST', headers: withKey(a.test_key) });
     expect(replay.status).toBe(202);

@@ -1,6 +1,16 @@
 import { Controller } from '@nestjs/common';
 import { EventPattern, MessagePattern } from '@nestjs/microservices';
-import { RunSubjects, StartExecutionRequest, TaskCompletedEvent, TaskSubjects, TenantPayload, type StartExecutionResponse, type TenantMessage } from '@platform/messaging';
+import {
+  GetExecutionRequest,
+  RunSubjects,
+  StartExecutionRequest,
+  TaskCompletedEvent,
+  TaskSubjects,
+  TenantPayload,
+  type ExecutionSummary,
+  type StartExecutionResponse,
+  type TenantMessage,
+} from '@platform/messaging';
 import { ExecutionStarter } from './execution.starter.js';
 import { ExecutionsService } from './executions.service.js';
 
@@ -16,6 +26,12 @@ export class ExecutionsHandler {
   async start(@TenantPayload(StartExecutionRequest) { tenant, body }: TenantMessage<StartExecutionRequest>): Promise<StartExecutionResponse> {
     const { execution, status } = await this.starter.start(tenant, { ...body, trigger: { type: body.trigger.type, id: body.trigger.id ?? null } });
     return { runId: execution.id, status };
+  }
+
+  /** An execution's outcome, for callers that heard its final event (sync webhooks). */
+  @MessagePattern(RunSubjects.executionsGet)
+  get(@TenantPayload(GetExecutionRequest) { tenant, body }: TenantMessage<GetExecutionRequest>): Promise<ExecutionSummary> {
+    return this.executions.summary(tenant, body.executionId);
   }
 
   /** An approval step's human task was completed: record the decision and resume the run. */

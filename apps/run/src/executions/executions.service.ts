@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Principal } from '@platform/auth';
 import { ConflictError, NotFoundError, decodeCursor, newId, toPage, type Page } from '@platform/common';
 import { TenantDb, type TenantContext } from '@platform/db';
-import { Bus, messageContext, RunSubjects, type TaskCompletedEvent } from '@platform/messaging';
+import { Bus, messageContext, RunSubjects, type ExecutionSummary, type TaskCompletedEvent } from '@platform/messaging';
 import { ExecutionEvents } from '../engine/execution.events.js';
 import { isFinished, type ExecutionRow, type LogLine, type StepRecord } from '../engine/execution.records.js';
 import { RunDispatcher } from '../engine/runner/run.dispatcher.js';
@@ -65,6 +65,13 @@ export class ExecutionsService {
     });
     if (!found) throw new NotFoundError('Execution');
     return toExecutionResponse(found.execution, found.steps);
+  }
+
+  /** Status, output and error only: what a caller waiting on a run needs, without its steps. */
+  async summary(ctx: TenantContext, id: string): Promise<ExecutionSummary> {
+    const execution = await this.db.run(ctx, (m) => executionsRepository.get(m, id));
+    if (!execution) throw new NotFoundError('Execution');
+    return { id: execution.id, status: execution.status, output: execution.output ?? null, error: execution.error ?? null };
   }
 
   async list(principal: Principal, q: ListExecutionsQueryDto): Promise<Page<ReturnType<typeof toExecutionResponse>>> {

@@ -1,7 +1,7 @@
 import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import type { Subscription } from '@nats-io/transport-node';
 import type { TenantContext } from '@platform/db';
-import { Bus, RunSubjects, type ExecutionStatusEvent } from '@platform/messaging';
+import { Bus, messageContext, RunSubjects, type ExecutionStatusEvent } from '@platform/messaging';
 
 interface Waiter {
   tenantId: string;
@@ -77,6 +77,16 @@ export class SyncWaiter implements OnModuleInit, OnModuleDestroy {
             });
           });
     if (!event) return { status: 202, body: { run_id: runId, delivery_id: deliveryId, status: 'running' } };
-    return { status: 200, body: { run_id: runId, delivery_id: deliveryId, status: event.status, error: event.error ?? null } };
+    return { status: 200, body: { run_id: runId, delivery_id: deliveryId, status: event.status, output: await this.outputOf(owner, runId), error: event.error ?? null } };
+  }
+
+  /** Events do not carry outputs (they may be large): the run service answers it once it is final. */
+  private async outputOf(owner: TenantContext, runId: string): Promise<unknown> {
+    try {
+      return (await this.bus.request(RunSubjects.executionsGet, { executionId: runId }, messageContext(owner))).output;
+    } catch {
+      // The run finished; its output is one GET /run/executions/{id} away if the run service is busy.
+      return null;
+    }
   }
 }

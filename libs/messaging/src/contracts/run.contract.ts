@@ -6,6 +6,8 @@ import type { WorkQueueSpec } from '../jetstream/work-queue.js';
 export const RunSubjects = {
   /** Request: start an execution (triggers, webhooks, portal). */
   executionsStart: 'run.executions.start',
+  /** Request: an execution's status, output and error (webhooks answer sync deliveries with it). */
+  executionsGet: 'run.executions.get',
   executionStarted: 'run.execution.started',
   executionCompleted: 'run.execution.completed',
   executionFailed: 'run.execution.failed',
@@ -52,6 +54,19 @@ export class StartExecutionRequest {
   @IsString()
   @Length(1, 255)
   idempotencyKey?: string;
+}
+
+/** `run.executions.get`: one execution of the caller's tenant (404 otherwise). */
+export class GetExecutionRequest {
+  @IsUUID()
+  executionId!: string;
+}
+
+export interface ExecutionSummary {
+  id: string;
+  status: string;
+  output: unknown;
+  error: { code: string; message: string; step_id: string | null } | null;
 }
 
 export interface StartExecutionResponse {
@@ -113,6 +128,7 @@ export class ExecutionWorkItem {
 
 export interface RunRequests {
   [RunSubjects.executionsStart]: { request: StartExecutionRequest; response: StartExecutionResponse };
+  [RunSubjects.executionsGet]: { request: GetExecutionRequest; response: ExecutionSummary };
 }
 
 export interface RunEvents {
