@@ -50,6 +50,11 @@ export class GatewayConfig extends ProcessConfig {
   @Min(1)
   RATE_LIMIT_ANONYMOUS_PER_MINUTE: number = 300;
 
+  /** Deliveries per window to one public webhook address (`/webhooks/in/{id}`), whoever sends them. */
+  @IsInt()
+  @Min(1)
+  RATE_LIMIT_WEBHOOK_PER_MINUTE: number = 6000;
+
   @IsInt()
   @Min(1)
   @Max(86_400)

@@ -57,6 +57,14 @@ describe('identifyCaller', () => {
     expect(identifyCaller({ authorization: 'Bearer ' }, '192.0.2.7')).toEqual({ class: 'anonymous', id: 'ip:192.0.2.7' });
     expect(identifyCaller({}, undefined)).toEqual({ class: 'anonymous', id: 'ip:unknown' });
   });
+
+  it('counts a delivery to a public webhook address against the webhook, whoever sends it', () => {
+    const id = '01A20705-FCFB-764E-9B07-6974EB4BDC59';
+    expect(identifyCaller({}, '192.0.2.7', `/webhooks/in/${id}`)).toEqual({ class: 'webhook', id: `webhook:${id.toLowerCase()}` });
+    expect(identifyCaller({}, '192.0.2.8', `/webhooks/in/${id}?x=1`)).toEqual({ class: 'webhook', id: `webhook:${id.toLowerCase()}` });
+    expect(identifyCaller({}, '192.0.2.7', '/webhooks/in/not-an-id')).toEqual({ class: 'anonymous', id: 'ip:192.0.2.7' });
+    expect(identifyCaller({}, '192.0.2.7', `/webhooks/${id}`)).toEqual({ class: 'anonymous', id: 'ip:192.0.2.7' });
+  });
 });
 
 describe('jwtSubject', () => {

@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 
 /** Which limit applies: the kind of credential a request carries. */
-export type CallerClass = 'live' | 'test' | 'user' | 'anonymous';
+export type CallerClass = 'live' | 'test' | 'user' | 'anonymous' | 'webhook';
 
 export interface Caller {
   class: CallerClass;
-  /** The counter's id: `key:<sha256>`, `user:<sha256>` or `ip:<address>`; never a raw credential. */
+  /** The counter's id: `key:<sha256>`, `user:<sha256>`, `webhook:<id>` or `ip:<address>`; never a raw credential. */
   id: string;
 }
 
@@ -20,7 +20,15 @@ const BEARER = /^bearer[ \t]+/i;
  * Bearer` with a key prefix) is counted per key; any other bearer token is a JWT, counted per
  * user and selected tenant; a request without credentials is counted per client address.
  */
-export function identifyCaller(headers: IncomingHttpHeaders, remoteAddress: string | undefined): Caller {
+const WEBHOOK_INTAKE = /^\/webhooks\/in\/([0-9a-fA-F-]{36})(?:[/?]|$)/;
+
+/**
+ * A delivery to a public webhook address is counted against that webhook, not its sender's
+ * address: Stripe or GitHub send every customer's deliveries from a few addresses.
+ */
+export function identifyCaller(headers: IncomingHttpHeaders, remoteAddress: string | undefined, path = ''): Caller {
+  const webhook = WEBHOOK_INTAKE.exec(path);
+  if (webhook) return { class: 'webhook', id: `webhook:${webhook[1].toLowerCase()}` };
   // Node has already stripped the whitespace around header values.
   const apiKey = headers['x-api-key'];
   if (typeof apiKey === 'string') {

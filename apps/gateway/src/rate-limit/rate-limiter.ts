@@ -38,6 +38,7 @@ export function createRateLimiter(config: GatewayConfig, logger: Logger): RateLi
     test: config.RATE_LIMIT_TEST_PER_MINUTE,
     user: config.RATE_LIMIT_USER_PER_MINUTE,
     anonymous: config.RATE_LIMIT_ANONYMOUS_PER_MINUTE,
+    webhook: config.RATE_LIMIT_WEBHOOK_PER_MINUTE,
   };
   const windowSeconds = config.RATE_LIMIT_WINDOW_SECONDS;
   const ttlMs = windowSeconds * 1000;
@@ -82,7 +83,7 @@ export function createRateLimiter(config: GatewayConfig, logger: Logger): RateLi
         next(req, res, route);
         return;
       }
-      const caller = identifyCaller(req.headers, req.socket.remoteAddress);
+      const caller = identifyCaller(req.headers, req.socket.remoteAddress, req.url);
       const limit = limits[caller.class];
       const window = currentWindow(Date.now(), windowSeconds);
       redis.rateLimitHit(`${prefix}:${caller.id}:${window.number}`, ttlMs).then(

@@ -37,6 +37,7 @@ describe('limitExceededMessage', () => {
     ['test', 'API key'],
     ['user', 'user'],
     ['anonymous', 'client'],
+    ['webhook', 'webhook'],
   ] as const)('names the %s caller as this %s', (callerClass, noun) => {
     expect(limitExceededMessage(600, 60, callerClass)).toBe(`Rate limit exceeded: 600 requests per 60 s for this ${noun}`);
   });

@@ -23,7 +23,7 @@ export function retryAfterSeconds(nowMs: number, resetSeconds: number): number {
   return Math.max(1, Math.ceil(resetSeconds - nowMs / 1000));
 }
 
-const NOUNS: Record<CallerClass, string> = { live: 'API key', test: 'API key', user: 'user', anonymous: 'client' };
+const NOUNS: Record<CallerClass, string> = { live: 'API key', test: 'API key', user: 'user', anonymous: 'client', webhook: 'webhook' };
 
 /** The message of the 429's error body. */
 export function limitExceededMessage(limit: number, windowSeconds: number, callerClass: CallerClass): string {
