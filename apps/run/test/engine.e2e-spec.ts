@@ -95,6 +95,28 @@ describe('the execution engine end to end', () => {
     expect(late).toMatchObject({ status: 'timed_out', error: { code: 'timed_out' } });
   });
 
+  it('keeps the values of set steps across a wait, those set in a finished loop and inside a branch too', async () => {
+    const done = await runToEnd(a, [
+      { id: 'remember', type: 'set', input: { factor: 3, at: '{% $now() %}' } },
+      { id: 'each', type: 'loop', items: '{% [1, 2] %}', steps: [{ id: 'acc', type: 'set', input: { last: '{% item %}' } }] },
+      {
+        id: 'branch',
+        type: 'condition',
+        if: '{% true %}',
+        then: [
+          { id: 'inner', type: 'set', input: { inner: 'yes' } },
+          { id: 'wait', type: 'delay', input: { seconds: 1 } },
+        ],
+      },
+      {
+        id: 'after',
+        type: 'transform',
+        input: { factor: '{% vars.factor %}', last: '{% vars.last %}', inner: '{% vars.inner %}', same: '{% vars.at = steps.remember.output.at %}' },
+      },
+    ]);
+    expect(done).toMatchObject({ status: 'succeeded', output: { factor: 3, last: 2, inner: 'yes', same: true } });
+  });
+
   it('cancels a waiting execution; cancelling a finished one is 409', async () => {
     const runId = await start(a, await createWorkflow(a, [{ id: 'wait', type: 'delay', input: { seconds: 30 } }]));
     await waitFor(a, runId, ['waiting']);

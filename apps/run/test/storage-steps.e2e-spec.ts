@@ -47,6 +47,37 @@ describe('workflows using storage: secrets, data tables and files', () => {
     expect(missing).toMatchObject({ status: 'failed', error: { code: 'secret_missing' } });
   });
 
+  it('resolves secrets named with - and . (written secrets.`name` or secrets."name") and redacts them, in vars after a wait too', async () => {
+    const dashed = `sk-${Math.random().toString(36).slice(2)}`;
+    const dotted = `pw.${Math.random().toString(36).slice(2)}`;
+    for (const [name, value] of [
+      ['stripe-key', dashed],
+      ['db.password', dotted],
+    ]) {
+      expect((await gw('/storage/secrets', { headers: withKey(tenant.test_key), body: { name, value } })).status).toBe(201);
+    }
+    const done = await runToEnd(tenant, [
+      {
+        id: 'use',
+        type: 'transform',
+        input: { header: '{% "Bearer " & secrets.`stripe-key` %}', lengths: '{% [$length(secrets.`stripe-key`), $length(secrets."db.password")] %}' },
+      },
+      { id: 'keep', type: 'set', input: { dsn: '{% "postgres://app:" & secrets.`db.password` & "@db" %}' } },
+      { id: 'wait', type: 'delay', input: { seconds: 1 } },
+      { id: 'after', type: 'transform', input: { same: '{% vars.dsn = "postgres://app:" & secrets.`db.password` & "@db" %}', dsn: '{% vars.dsn %}' } },
+    ]);
+    expect(done).toMatchObject({ status: 'succeeded', output: { same: true, dsn: 'postgres://app:[redacted]@db' } });
+    expect((done.steps as Json[]).find((s) => s.id === 'use')?.output).toEqual({ header: 'Bearer [redacted]', lengths: [dashed.length, dotted.length] });
+    const stored = await db.query<{ everything: string }>(
+      `select (select string_agg(coalesce(input::text, '') || coalesce(output::text, ''), '') from run.execution_steps where execution_id = $1) ||
+              (select coalesce(output::text, '') from run.executions where id = $1) as everything`,
+      [done.id],
+    );
+    const everything = JSON.stringify(done) + stored.rows[0].everything;
+    expect(everything).not.toContain(dashed);
+    expect(everything).not.toContain(dotted);
+  });
+
   it('inserts and queries data table rows from steps', async () => {
     const done = await runToEnd(
       tenant,

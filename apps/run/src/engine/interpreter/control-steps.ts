@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { StepDefinition } from '../steps/step-executor.js';
 import { AbortRun, FailSignal, StepFailure, StopSignal, WaitSignal, combineWaits } from './signals.js';
 import type { Scope, StepRunner } from './step-runner.js';
@@ -46,6 +47,27 @@ async function set(run: StepRunner, step: StepDefinition, scope: Scope, path: st
   const values = (await run.evaluateInput(step, scope)) as Record<string, unknown>;
   Object.assign(scope.vars, values);
   return run.succeed(step, path, values, values);
+}
+
+/**
+ * A replayed `set` step stores its recorded values again, so a run that waited or moved to another
+ * worker sees the variables it had (in the scope the step is in, like a first run). The record is
+ * redacted: where evaluating the input again gives what was recorded once redacted, those values
+ * (with the secrets in them) are used; otherwise (a `$now()`, a changed input) the recorded ones.
+ */
+export async function replaySet(run: StepRunner, step: StepDefinition, scope: Scope, recorded: unknown): Promise<unknown> {
+  const again = await run.evaluateInput(step, scope).catch(() => undefined);
+  const values = again !== undefined && isDeepStrictEqual(run.host.redactor.redact(again), recorded) ? again : recorded;
+  if (values && typeof values === 'object') Object.assign(scope.vars, values);
+  return values;
+}
+
+/**
+ * A finished loop, branch or parallel is not gone into again on replay: the `set` steps that ran
+ * inside it store their recorded values (all lists share one `vars`), in the order they ran.
+ */
+export function replaySetsWithin(run: StepRunner, scope: Scope, path: string): void {
+  for (const r of run.history.setsWithin(path)) if (r.output && typeof r.output === 'object') Object.assign(scope.vars, r.output);
 }
 
 async function stop(run: StepRunner, step: StepDefinition, scope: Scope, path: string): Promise<never> {

@@ -29,6 +29,20 @@ export class History {
   }
 
   /**
+   * The `set` steps that succeeded inside the step at `path` (a finished loop, branch or parallel),
+   * in the order they ran, so a replay that does not go into it still stores their values.
+   */
+  setsWithin(path: string): StepRecord[] {
+    const prefix = `${path}/`;
+    const sets: StepRecord[] = [];
+    for (const [recorded, list] of this.byPath) {
+      if (!recorded.startsWith(prefix)) continue;
+      for (const r of list) if (r.type === 'set' && r.status === 'succeeded') sets.push(r);
+    }
+    return sets.sort((a, b) => new Date(a.finished_at ?? 0).getTime() - new Date(b.finished_at ?? 0).getTime());
+  }
+
+  /**
    * The branch of a condition or switch at `path` that an earlier run already went into (a step
    * inside it was recorded), so a replay takes it again even if its expression would now decide
    * otherwise ($now(), a changed secret). With nothing recorded inside, deciding again is safe.

@@ -6,7 +6,7 @@ import { StepRegistry } from '../step-registry.js';
 import type { StepDefinition } from '../steps/step-executor.js';
 import { TransformStep } from '../steps/transform.step.js';
 
-function host(recorded: NewStepRecord[]): InterpreterHost {
+function host(recorded: NewStepRecord[], secrets: Record<string, string> = {}): InterpreterHost {
   return {
     executionId: 'e',
     workerId: 'w',
@@ -14,7 +14,7 @@ function host(recorded: NewStepRecord[]): InterpreterHost {
     tenant: { tenantId: 't', environmentId: 'env', scopeId: null, requestId: 'req-1' },
     settings: { allowPrivateNetworks: false, httpResponseLimitBytes: 1, httpDefaultTimeoutMs: 1, codeTimeoutMs: 1, codeMemoryLimitBytes: 1 },
     signal: new AbortController().signal,
-    redactor: new Redactor({}),
+    redactor: new Redactor(secrets),
     record: (record) => {
       recorded.push(record);
       return Promise.resolve();
@@ -39,11 +39,18 @@ const succeeded = (path: string, output: unknown): StepRecord => ({
   finished_at: new Date(),
 });
 
-async function replay(steps: StepDefinition[], history: StepRecord[], input: unknown) {
+/** A `set` step's record; `at` orders records by when they finished. */
+const setRecord = (path: string, output: unknown, at = 0): StepRecord => ({
+  ...succeeded(path, output),
+  type: 'set',
+  finished_at: new Date(1_700_000_000_000 + at),
+});
+
+async function replay(steps: StepDefinition[], history: StepRecord[], input: unknown, secrets: Record<string, string> = {}) {
   const registry = new StepRegistry();
   registry.register(new TransformStep());
   const recorded: NewStepRecord[] = [];
-  const outcome = await new Interpreter(registry, host(recorded), history, { input, execution: {}, secrets: {} }).run(steps);
+  const outcome = await new Interpreter(registry, host(recorded, secrets), history, { input, execution: {}, secrets }).run(steps);
   return { outcome, ran: recorded.map((r) => r.path) };
 }
 
@@ -86,5 +93,51 @@ describe('replaying control steps', () => {
     expect((await replay(steps, [succeeded('sw/1/one', { v: 'y' })], { kind: 'x' })).outcome).toEqual({ status: 'succeeded', output: { v: 'y2' } });
     expect((await replay(steps, [succeeded('sw/default/one', { v: 'd' })], { kind: 'y' })).outcome).toEqual({ status: 'succeeded', output: { v: 'd2' } });
     expect((await replay(steps, [], { kind: 'y' })).outcome).toEqual({ status: 'succeeded', output: { v: 'y2' } });
+  });
+});
+
+describe('replaying set steps', () => {
+  const delay: StepDefinition = { id: 'd', type: 'delay', input: { seconds: 60 } };
+  const read: StepDefinition = { id: 't', type: 'transform', input: { v: '{% vars.x %}' } };
+
+  it('stores the recorded values again after a wait, not values evaluated anew', async () => {
+    const steps: StepDefinition[] = [{ id: 's', type: 'set', input: { x: '{% $now() %}' } }, delay, read];
+    const { outcome, ran } = await replay(steps, [setRecord('s', { x: 'then' }), succeeded('d', { waited_until: 'x' })], {});
+    expect(outcome).toEqual({ status: 'succeeded', output: { v: 'then' } });
+    expect(ran).toEqual(['t']);
+  });
+
+  it('restores a value holding a secret with the secret, not the redacted record', async () => {
+    const steps: StepDefinition[] = [{ id: 's', type: 'set', input: { x: '{% "Bearer " & secrets.TOKEN %}' } }, delay, read];
+    const history = [setRecord('s', { x: 'Bearer [redacted]' }), succeeded('d', { waited_until: 'x' })];
+    const { outcome } = await replay(steps, history, {}, { TOKEN: 'tok_12345' });
+    expect(outcome).toEqual({ status: 'succeeded', output: { v: 'Bearer tok_12345' } });
+  });
+
+  it('stores the values of set steps inside a loop that finished before the wait, in the order they ran', async () => {
+    const steps: StepDefinition[] = [
+      { id: 'l', type: 'loop', items: '{% [1, 2, 3] %}', steps: [{ id: 's', type: 'set', input: { x: '{% item %}' } }] },
+      delay,
+      read,
+    ];
+    const history = [
+      setRecord('l/2/s', { x: 3 }, 3),
+      setRecord('l/0/s', { x: 1 }, 1),
+      setRecord('l/1/s', { x: 2 }, 2),
+      succeeded('l', [{ x: 1 }, { x: 2 }, { x: 3 }]),
+      succeeded('d', {}),
+    ];
+    const { outcome, ran } = await replay(steps, history, {});
+    expect(outcome).toEqual({ status: 'succeeded', output: { v: 3 } });
+    expect(ran).toEqual(['t']);
+  });
+
+  it('stores the values of a set step inside a branch that is still running', async () => {
+    const steps: StepDefinition[] = [
+      { id: 'c', type: 'condition', if: '{% true %}', then: [{ id: 's', type: 'set', input: { x: '{% input.v %}' } }, delay, read] },
+    ];
+    const { outcome, ran } = await replay(steps, [setRecord('c/then/s', { x: 'kept' }), succeeded('c/then/d', {})], { v: 'changed' });
+    expect(outcome).toEqual({ status: 'succeeded', output: { v: 'kept' } });
+    expect(ran).toEqual(['c/then/t', 'c']);
   });
 });

@@ -4,7 +4,7 @@ import { ExpressionError, evaluate } from '../expressions.js';
 import type { StepRegistry } from '../step-registry.js';
 import type { StepContext, StepDefinition } from '../steps/step-executor.js';
 import { runAttempts } from './attempts.js';
-import { CONTROL_STEPS } from './control-steps.js';
+import { CONTROL_STEPS, replaySet, replaySetsWithin } from './control-steps.js';
 import { History } from './history.js';
 import { AbortRun, FailSignal, StepFailure, StopSignal, WaitSignal } from './signals.js';
 import type { InterpreterHost, RecordedStep, Scope, StepRunner } from './step-runner.js';
@@ -22,6 +22,9 @@ export type Outcome =
  * loop); a step whose success is recorded is not run again, its recorded output is used. So after
  * a crash, a delay or an approval, running the definition again continues where it stopped, and
  * each step's success is recorded once (the database enforces it).
+ *
+ * A replayed `set` step stores its recorded values in `vars` again (replaySet, and replaySetsWithin
+ * for those inside a finished loop or branch), so variables survive every wait and takeover.
  *
  * Control steps live in control-steps.ts, an action step's attempts (retry, timeout, backoff) in
  * attempts.ts; both reach the interpreter through StepRunner.
@@ -78,7 +81,11 @@ export class Interpreter implements StepRunner {
 
   private async runStep(step: StepDefinition, scope: Scope, path: string): Promise<unknown> {
     const done = this.history.done(path);
-    if (done) return done.output;
+    if (done) {
+      if (step.type === 'set' && done.status === 'succeeded') return replaySet(this, step, scope, done.output);
+      replaySetsWithin(this, scope, path);
+      return done.output;
+    }
     const failed = this.history.finalFailure(path);
     if (failed?.error) throw new StepFailure({ ...failed.error, retryable: false });
     this.checkAbort();
