@@ -752,6 +752,282 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/triggers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List triggers
+         * @description Triggers of the environment; filter by type, status and workflow.
+         *
+         *     Requires the scope `triggers:read` (a key with `*` has every scope).
+         */
+        get: operations["trigger_triggers_list"];
+        put?: never;
+        /**
+         * Create a trigger
+         * @description A schedule (`schedule.cron` or `schedule.interval_seconds`), event (`event.type`, optional JSONata `event.filter`) or webhook (`webhook_id`) trigger of a workflow; `input` is the run input, a literal object or a JSONata expression over the tick or event. An enabled schedule starts from now.
+         *
+         *     Requires the scope `triggers:write` (a key with `*` has every scope).
+         */
+        post: operations["trigger_triggers_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/triggers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a trigger
+         * @description One trigger by id, with its next tick when it is an enabled schedule.
+         *
+         *     Requires the scope `triggers:read` (a key with `*` has every scope).
+         */
+        get: operations["trigger_triggers_get"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a trigger
+         * @description Deletes a trigger and its executions; runs it already started go on.
+         *
+         *     Requires the scope `triggers:write` (a key with `*` has every scope).
+         */
+        delete: operations["trigger_triggers_delete"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a trigger
+         * @description Changes the fields sent; a changed schedule restarts from now.
+         *
+         *     Requires the scope `triggers:write` (a key with `*` has every scope).
+         */
+        patch: operations["trigger_triggers_update"];
+        trace?: never;
+    };
+    "/triggers/{id}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Enable a trigger
+         * @description Starts firing again; a schedule restarts from now (ticks missed while disabled are not fired). Enabling an enabled trigger changes nothing.
+         *
+         *     Requires the scope `triggers:write` (a key with `*` has every scope).
+         */
+        put: operations["trigger_triggers_enable"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/triggers/{id}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Disable a trigger
+         * @description Stops firing at once: once this answers, no replica fires it. Disabling a disabled trigger changes nothing.
+         *
+         *     Requires the scope `triggers:write` (a key with `*` has every scope).
+         */
+        put: operations["trigger_triggers_disable"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/triggers/{id}/executions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the executions of a trigger
+         * @description Each firing of the trigger, newest first: when it was due, the run it started, or why it was skipped or failed; filter by status.
+         *
+         *     Requires the scope `triggers:read` (a key with `*` has every scope).
+         */
+        get: operations["trigger_triggers_executions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/in/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive a webhook delivery
+         * @description The public receiving address of a webhook (its `url`): no platform credential. A webhook with `hmac` verification checks the Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`) against the raw body; one with `token` verification compares its header with the token; `none` checks nothing. Each request is recorded in the delivery log before the answer. An accepted delivery starts the workflow: `async` webhooks answer 202 at once; `sync` webhooks wait up to `timeout_ms` for the run and answer 200 with its final status, or 202 with `running`. A repeated `webhook-id` (or `Idempotency-Key`) is not run again: 200 with the first delivery and its run. An unknown or disabled webhook answers 404.
+         */
+        post: operations["webhook_receiver_receive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhooks
+         * @description Webhooks of the environment, without their secrets; filter by workflow and enabled.
+         *
+         *     Requires the scope `webhooks:read` (a key with `*` has every scope).
+         */
+        get: operations["webhook_webhooks_list"];
+        put?: never;
+        /**
+         * Create a webhook
+         * @description A receiving address (`url`) that runs the workflow with each accepted delivery. With `hmac` or `token` verification the answer carries the secret (`secret`): this answer only, store it now.
+         *
+         *     Requires the scope `webhooks:write` (a key with `*` has every scope).
+         */
+        post: operations["webhook_webhooks_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a webhook
+         * @description One webhook by id, without its secret.
+         *
+         *     Requires the scope `webhooks:read` (a key with `*` has every scope).
+         */
+        get: operations["webhook_webhooks_get"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook
+         * @description Deletes a webhook and its delivery log; its receiving address answers 404 from then on.
+         *
+         *     Requires the scope `webhooks:write` (a key with `*` has every scope).
+         */
+        delete: operations["webhook_webhooks_delete"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a webhook
+         * @description Changes the fields sent. Changing the verification type to `hmac` or `token` makes a new secret, returned in this answer only.
+         *
+         *     Requires the scope `webhooks:write` (a key with `*` has every scope).
+         */
+        patch: operations["webhook_webhooks_update"];
+        trace?: never;
+    };
+    "/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the secret of a webhook
+         * @description Replaces the signing secret or token: the new one is in this answer only, and the old one stops verifying at once. A webhook without verification is answered unchanged.
+         *
+         *     Requires the scope `webhooks:write` (a key with `*` has every scope).
+         */
+        post: operations["webhook_webhooks_rotate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the deliveries of a webhook
+         * @description The delivery log, newest first: each request received (headers masked, the first 64 KiB of the body), its outcome and the run it started; filter by outcome and time.
+         *
+         *     Requires the scope `webhooks:read` (a key with `*` has every scope).
+         */
+        get: operations["webhook_webhooks_logs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/logs/{deliveryId}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replay a delivery
+         * @description Starts the workflow again with a stored, accepted delivery: a copy is recorded as a new delivery (`replay_of`) and starts a new run.
+         *
+         *     Requires the scope `webhooks:write` (a key with `*` has every scope).
+         */
+        post: operations["webhook_webhooks_replay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/storage/files/upload": {
         parameters: {
             query?: never;
@@ -2347,6 +2623,588 @@ export interface components {
             concurrency?: number;
             /** @description parallel: step lists run at once */
             branches?: components["schemas"]["WorkflowStep"][][];
+        };
+        TriggerResponseDto: {
+            /**
+             * Format: uuid
+             * @example 0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8e01
+             */
+            id: string;
+            /** @example nightly-report */
+            name: string;
+            /**
+             * Format: uuid
+             * @description The workflow each firing runs
+             * @example 0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e
+             */
+            workflow_id: string;
+            /**
+             * @example schedule
+             * @enum {string}
+             */
+            type: "schedule" | "event" | "webhook";
+            /**
+             * @example enabled
+             * @enum {string}
+             */
+            status: "enabled" | "disabled";
+            /**
+             * @description The run input: a literal object, or a JSONata expression over the tick or event; null for none
+             * @example {
+             *       "report": "daily"
+             *     }
+             */
+            input: ({
+                [key: string]: unknown;
+            } | null) | (string | null);
+            /**
+             * @description The schedule (schedule triggers; null for the others)
+             * @example {
+             *       "cron": "0 2 * * *",
+             *       "interval_seconds": null,
+             *       "timezone": "Europe/Paris",
+             *       "start_at": null,
+             *       "end_at": null,
+             *       "misfire": "fire_once"
+             *     }
+             */
+            schedule?: {
+                /**
+                 * @description The cron expression (null for an interval)
+                 * @example 0 2 * * *
+                 */
+                cron: string | null;
+                /**
+                 * @description The interval (null for a cron expression)
+                 * @example 3600
+                 */
+                interval_seconds: number | null;
+                /** @example Europe/Paris */
+                timezone: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T00:00:00.000Z
+                 */
+                start_at: string | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-12-31T23:59:59.000Z
+                 */
+                end_at: string | null;
+                /**
+                 * @example fire_once
+                 * @enum {string}
+                 */
+                misfire: "fire_once" | "skip";
+            } | null;
+            /**
+             * @description The platform event that fires it (event triggers; null for the others)
+             * @example {
+             *       "type": "run.execution.failed",
+             *       "filter": null
+             *     }
+             */
+            event?: {
+                /**
+                 * @example run.execution.failed
+                 * @enum {string}
+                 */
+                type: "run.execution.succeeded" | "run.execution.failed" | "run.execution.cancelled" | "run.execution.timed_out" | "run.execution.started";
+                /**
+                 * @description JSONata over the event
+                 * @example workflow_id = '0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e'
+                 */
+                filter: string | null;
+            } | null;
+            /**
+             * Format: uuid
+             * @description The webhook that fires it (webhook triggers; null for the others)
+             * @example 0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8e04
+             */
+            webhook_id: string | null;
+            /**
+             * Format: date-time
+             * @description The next tick of an enabled schedule; null otherwise
+             * @example 2026-11-23T01:00:00.000Z
+             */
+            next_fire_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            updated_at: string;
+        };
+        ScheduleDto: {
+            /**
+             * @description 5 fields, or 6 with seconds first; exactly one of cron and interval_seconds
+             * @example *\/5 * * * *
+             */
+            cron?: string;
+            /** @example 60 */
+            interval_seconds?: number;
+            /**
+             * @default UTC
+             * @example Europe/Paris
+             */
+            timezone: string;
+            /**
+             * Format: date-time
+             * @description No tick before this time
+             * @example 2026-11-22T00:00:00.000Z
+             */
+            start_at?: string;
+            /**
+             * Format: date-time
+             * @description No tick after this time
+             * @example 2026-12-31T23:59:59.000Z
+             */
+            end_at?: string;
+            /**
+             * @description Ticks missed while no replica ran: fire the latest once, or skip them
+             * @default fire_once
+             * @example fire_once
+             * @enum {string}
+             */
+            misfire: "fire_once" | "skip";
+        };
+        EventDto: {
+            /**
+             * @example run.execution.failed
+             * @enum {string}
+             */
+            type: "run.execution.succeeded" | "run.execution.failed" | "run.execution.cancelled" | "run.execution.timed_out" | "run.execution.started";
+            /**
+             * @description JSONata over the event; the trigger fires when it is true
+             * @example workflow_id = '0194…'
+             */
+            filter?: string;
+        };
+        CreateTriggerRequestDto: {
+            /**
+             * @description The run input: a literal object, or a JSONata expression (string) over the tick or event
+             * @example {
+             *       "report": "daily"
+             *     }
+             */
+            input?: {
+                [key: string]: unknown;
+            } | string;
+            /**
+             * @description Schedule triggers: when to fire
+             * @example {
+             *       "cron": "0 2 * * *",
+             *       "timezone": "Europe/Paris"
+             *     }
+             */
+            schedule?: components["schemas"]["ScheduleDto"];
+            /**
+             * @description Event triggers: the platform event that fires it
+             * @example {
+             *       "type": "run.execution.failed"
+             *     }
+             */
+            event?: components["schemas"]["EventDto"];
+            /**
+             * Format: uuid
+             * @description Webhook triggers: the webhook whose deliveries fire it
+             * @example 0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8e04
+             */
+            webhook_id?: string;
+            /**
+             * @default true
+             * @example true
+             */
+            enabled: boolean;
+            /** @example nightly-report */
+            name: string;
+            /**
+             * Format: uuid
+             * @description The workflow each firing runs
+             * @example 0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e
+             */
+            workflow_id: string;
+            /**
+             * @example schedule
+             * @enum {string}
+             */
+            type: "schedule" | "event" | "webhook";
+        };
+        UpdateTriggerRequestDto: {
+            /**
+             * @description The run input: a literal object, or a JSONata expression (string) over the tick or event
+             * @example {
+             *       "report": "daily"
+             *     }
+             */
+            input?: {
+                [key: string]: unknown;
+            } | string;
+            /**
+             * @description Schedule triggers: when to fire
+             * @example {
+             *       "cron": "0 2 * * *",
+             *       "timezone": "Europe/Paris"
+             *     }
+             */
+            schedule?: components["schemas"]["ScheduleDto"];
+            /**
+             * @description Event triggers: the platform event that fires it
+             * @example {
+             *       "type": "run.execution.failed"
+             *     }
+             */
+            event?: components["schemas"]["EventDto"];
+            /**
+             * Format: uuid
+             * @description Webhook triggers: the webhook whose deliveries fire it
+             * @example 0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8e04
+             */
+            webhook_id?: string;
+            /**
+             * @default true
+             * @example true
+             */
+            enabled: boolean;
+            /** @example nightly-report */
+            name?: string;
+            /**
+             * Format: uuid
+             * @example 0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e
+             */
+            workflow_id?: string;
+        };
+        TriggerExecutionResponseDto: {
+            /**
+             * Format: uuid
+             * @example 0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8e02
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @example 0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8e01
+             */
+            trigger_id: string;
+            /**
+             * Format: date-time
+             * @description The tick (or event time) it fired for
+             * @example 2026-11-22T01:00:00.000Z
+             */
+            scheduled_for: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T01:00:00.120Z
+             */
+            fired_at: string;
+            /**
+             * Format: uuid
+             * @description The run it started (null when none was started)
+             * @example 0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8e03
+             */
+            run_id: string | null;
+            /**
+             * @example started
+             * @enum {string}
+             */
+            status: "pending" | "started" | "skipped" | "failed";
+            /**
+             * @description Why it was skipped or failed
+             * @example workflow is disabled
+             */
+            error: string | null;
+        };
+        DeliveryReceivedResponseDto: {
+            /**
+             * Format: uuid
+             * @description The run it started: poll GET /run/executions/{run_id}. Null when the run service could not be reached; the run is started later
+             * @example 0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8e03
+             */
+            run_id: string | null;
+            /**
+             * Format: uuid
+             * @description The stored delivery (GET /webhooks/{id}/logs)
+             * @example 0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8e05
+             */
+            delivery_id: string;
+            /**
+             * @description A repeated webhook-id (or Idempotency-Key): the first delivery and its run
+             * @example true
+             */
+            duplicate?: boolean;
+            /**
+             * @description sync mode: the run status when it finished in time, `running` when it did not
+             * @example succeeded
+             * @enum {string}
+             */
+            status?: "running" | "succeeded" | "failed" | "cancelled" | "timed_out";
+            /**
+             * @description sync mode: why the run failed
+             * @example {
+             *       "code": "http_error",
+             *       "message": "POST https://hooks.example.com/big answered 502",
+             *       "step_id": "notify"
+             *     }
+             */
+            error?: {
+                /** @example http_error */
+                code?: string;
+                /** @example POST https://hooks.example.com/big answered 502 */
+                message?: string;
+                /** @example notify */
+                step_id?: string | null;
+            } | null;
+        };
+        WebhookVerificationResponseDto: {
+            /**
+             * @description hmac: Standard Webhooks signatures; token: a static secret in a header; none
+             * @example hmac
+             * @enum {string}
+             */
+            type: "hmac" | "token" | "none";
+            /**
+             * @description The header carrying the token (type token only)
+             * @example X-Webhook-Token
+             */
+            header?: string;
+        };
+        WebhookResponseModeDto: {
+            /**
+             * @description async: 202 at once; sync: wait for the run (up to timeout_ms)
+             * @example async
+             * @enum {string}
+             */
+            mode: "async" | "sync";
+            /**
+             * @description sync only: how long to wait for the run
+             * @example 10000
+             */
+            timeout_ms?: number;
+        };
+        WebhookResponseDto: {
+            /**
+             * Format: uuid
+             * @example 0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8e04
+             */
+            id: string;
+            /** @example stripe-events */
+            name: string;
+            /**
+             * Format: uuid
+             * @description The workflow each accepted delivery runs
+             * @example 0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e
+             */
+            workflow_id: string;
+            /**
+             * @description The public receiving path, on the gateway
+             * @example /webhooks/in/0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8e04
+             */
+            url: string;
+            /**
+             * @example {
+             *       "type": "hmac"
+             *     }
+             */
+            verification: components["schemas"]["WebhookVerificationResponseDto"];
+            /**
+             * @example {
+             *       "mode": "async"
+             *     }
+             */
+            response: components["schemas"]["WebhookResponseModeDto"];
+            /** @example true */
+            enabled: boolean;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            updated_at: string;
+            /**
+             * @description The signing secret (hmac, `whsec_…`) or token: only in the answer that made it (create, rotate, a change of verification type); store it now
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw3J8N7WzqD1A=
+             */
+            secret?: string;
+        };
+        VerificationDto: {
+            /**
+             * @description hmac: Standard Webhooks signatures; token: a static secret in a header; none
+             * @example hmac
+             * @enum {string}
+             */
+            type: "hmac" | "token" | "none";
+            /**
+             * @description The header carrying the token (type token only)
+             * @example X-Webhook-Token
+             */
+            header?: string;
+        };
+        ResponseDto: {
+            /**
+             * @example async
+             * @enum {string}
+             */
+            mode: "async" | "sync";
+            /**
+             * @description sync only: how long to wait for the run
+             * @example 10000
+             */
+            timeout_ms?: number;
+        };
+        CreateWebhookRequestDto: {
+            /** @example stripe-events */
+            name: string;
+            /**
+             * Format: uuid
+             * @description The workflow each accepted delivery runs
+             * @example 0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e
+             */
+            workflow_id: string;
+            /**
+             * @example {
+             *       "type": "hmac"
+             *     }
+             */
+            verification: components["schemas"]["VerificationDto"];
+            /**
+             * @description Default { mode: "async" }
+             * @example {
+             *       "mode": "async"
+             *     }
+             */
+            response?: components["schemas"]["ResponseDto"];
+            /**
+             * @default true
+             * @example true
+             */
+            enabled: boolean;
+        };
+        UpdateWebhookRequestDto: {
+            /** @example stripe-events */
+            name?: string;
+            /**
+             * Format: uuid
+             * @example 0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e
+             */
+            workflow_id?: string;
+            /**
+             * @description Changing the type to hmac or token makes a new secret, returned once
+             * @example {
+             *       "type": "token",
+             *       "header": "X-Webhook-Token"
+             *     }
+             */
+            verification?: components["schemas"]["VerificationDto"];
+            /**
+             * @example {
+             *       "mode": "sync",
+             *       "timeout_ms": 10000
+             *     }
+             */
+            response?: components["schemas"]["ResponseDto"];
+            /**
+             * @description A disabled webhook answers 404 to deliveries
+             * @example false
+             */
+            enabled?: boolean;
+        };
+        DeliveryResponseDto: {
+            /**
+             * Format: uuid
+             * @example 0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8e05
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @example 0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8e04
+             */
+            webhook_id: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            received_at: string;
+            /** @example POST */
+            method: string;
+            /**
+             * @description The request headers; credentials, the signature and the token header are masked (`***`)
+             * @example {
+             *       "content-type": "application/json",
+             *       "webhook-id": "msg_2KWPBgLlAfxdpx2AI54pPJ85f4W",
+             *       "webhook-timestamp": "1795341600",
+             *       "webhook-signature": "***"
+             *     }
+             */
+            headers: {
+                [key: string]: string;
+            };
+            /**
+             * @description The body as sent (UTF-8), its first 64 KiB
+             * @example {"type":"invoice.paid","amount":4200}
+             */
+            body: string;
+            /**
+             * @description Whether the body was longer than the 64 KiB shown
+             * @example false
+             */
+            body_truncated: boolean;
+            /** @example application/json */
+            content_type: string | null;
+            /**
+             * @description accepted (a run was or will be started), duplicate (a repeated webhook-id), rejected (signature or token failed)
+             * @example accepted
+             * @enum {string}
+             */
+            outcome: "accepted" | "duplicate" | "rejected";
+            /**
+             * @description Why it was rejected, or why its run could not be started
+             * @example signature does not match
+             */
+            reason: string | null;
+            /**
+             * @description The status the sender was answered
+             * @example 202
+             */
+            status_code: number;
+            /**
+             * Format: uuid
+             * @description The run it started (null when none was started)
+             * @example 0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8e03
+             */
+            run_id: string | null;
+            /**
+             * Format: uuid
+             * @description The delivery this one replays
+             * @example 0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8e07
+             */
+            replay_of: string | null;
+        };
+        DeliveryReplayedResponseDto: {
+            /**
+             * Format: uuid
+             * @description The new run (null when the run service could not be reached; it is started later)
+             * @example 0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8e03
+             */
+            run_id: string | null;
+            /**
+             * Format: uuid
+             * @description The new delivery, a copy of the replayed one
+             * @example 0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8e06
+             */
+            delivery_id: string;
+            /**
+             * Format: uuid
+             * @description The delivery replayed
+             * @example 0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8e05
+             */
+            replay_of: string;
         };
         FileResponseDto: {
             /**
@@ -7993,6 +8851,2011 @@ export interface operations {
                 };
             };
             /** @description The execution has already finished */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    trigger_triggers_list: {
+        parameters: {
+            query?: {
+                /** @description Items per page */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's next_cursor */
+                cursor?: string;
+                /** @description Only triggers of this type */
+                type?: "schedule" | "event" | "webhook";
+                /** @description Only enabled or only disabled triggers */
+                status?: "enabled" | "disabled";
+                /** @description Only triggers of this workflow */
+                workflow_id?: string;
+            };
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page, in the route's order; `next_cursor` is null on the last page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TriggerResponseDto"][];
+                        /**
+                         * @description Pass as `cursor` for the next page; null on the last page
+                         * @example null
+                         */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `triggers:read` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    trigger_triggers_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateTriggerRequestDto"];
+            };
+        };
+        responses: {
+            /** @description The trigger */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8e01",
+                     *       "name": "nightly-report",
+                     *       "workflow_id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e",
+                     *       "type": "schedule",
+                     *       "status": "enabled",
+                     *       "input": {
+                     *         "report": "daily"
+                     *       },
+                     *       "schedule": {
+                     *         "cron": "0 2 * * *",
+                     *         "interval_seconds": null,
+                     *         "timezone": "Europe/Paris",
+                     *         "start_at": null,
+                     *         "end_at": null,
+                     *         "misfire": "fire_once"
+                     *       },
+                     *       "event": null,
+                     *       "webhook_id": null,
+                     *       "next_fire_at": "2026-11-23T01:00:00.000Z",
+                     *       "created_at": "2026-11-22T10:00:00.000Z",
+                     *       "updated_at": "2026-11-22T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TriggerResponseDto"];
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             *
+             *     The body is not JSON, or nests deeper than 100 levels
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `triggers:write` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the limit (`BODY_LIMIT_BYTES`, default 10 MiB; uploads `UPLOAD_LIMIT_BYTES`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a media type this route takes (`Content-Type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    trigger_triggers_get: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path: {
+                /** @description The trigger's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The trigger */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8e01",
+                     *       "name": "nightly-report",
+                     *       "workflow_id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e",
+                     *       "type": "schedule",
+                     *       "status": "enabled",
+                     *       "input": {
+                     *         "report": "daily"
+                     *       },
+                     *       "schedule": {
+                     *         "cron": "0 2 * * *",
+                     *         "interval_seconds": null,
+                     *         "timezone": "Europe/Paris",
+                     *         "start_at": null,
+                     *         "end_at": null,
+                     *         "misfire": "fire_once"
+                     *       },
+                     *       "event": null,
+                     *       "webhook_id": null,
+                     *       "next_fire_at": "2026-11-23T01:00:00.000Z",
+                     *       "created_at": "2026-11-22T10:00:00.000Z",
+                     *       "updated_at": "2026-11-22T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TriggerResponseDto"];
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `triggers:read` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource for this caller (its tenant, environment and customer scope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    trigger_triggers_delete: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path: {
+                /** @description The trigger's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `triggers:write` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource for this caller (its tenant, environment and customer scope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    trigger_triggers_update: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path: {
+                /** @description The trigger's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateTriggerRequestDto"];
+            };
+        };
+        responses: {
+            /** @description The trigger */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8e01",
+                     *       "name": "nightly-report",
+                     *       "workflow_id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e",
+                     *       "type": "schedule",
+                     *       "status": "enabled",
+                     *       "input": {
+                     *         "report": "daily"
+                     *       },
+                     *       "schedule": {
+                     *         "cron": "0 2 * * *",
+                     *         "interval_seconds": null,
+                     *         "timezone": "Europe/Paris",
+                     *         "start_at": null,
+                     *         "end_at": null,
+                     *         "misfire": "fire_once"
+                     *       },
+                     *       "event": null,
+                     *       "webhook_id": null,
+                     *       "next_fire_at": "2026-11-23T01:00:00.000Z",
+                     *       "created_at": "2026-11-22T10:00:00.000Z",
+                     *       "updated_at": "2026-11-22T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TriggerResponseDto"];
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             *
+             *     The body is not JSON, or nests deeper than 100 levels
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `triggers:write` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource for this caller (its tenant, environment and customer scope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the limit (`BODY_LIMIT_BYTES`, default 10 MiB; uploads `UPLOAD_LIMIT_BYTES`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a media type this route takes (`Content-Type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    trigger_triggers_enable: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path: {
+                /** @description The trigger's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The trigger */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8e01",
+                     *       "name": "nightly-report",
+                     *       "workflow_id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e",
+                     *       "type": "schedule",
+                     *       "status": "enabled",
+                     *       "input": {
+                     *         "report": "daily"
+                     *       },
+                     *       "schedule": {
+                     *         "cron": "0 2 * * *",
+                     *         "interval_seconds": null,
+                     *         "timezone": "Europe/Paris",
+                     *         "start_at": null,
+                     *         "end_at": null,
+                     *         "misfire": "fire_once"
+                     *       },
+                     *       "event": null,
+                     *       "webhook_id": null,
+                     *       "next_fire_at": "2026-11-23T01:00:00.000Z",
+                     *       "created_at": "2026-11-22T10:00:00.000Z",
+                     *       "updated_at": "2026-11-22T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TriggerResponseDto"];
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `triggers:write` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource for this caller (its tenant, environment and customer scope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    trigger_triggers_disable: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path: {
+                /** @description The trigger's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The trigger */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8e01",
+                     *       "name": "nightly-report",
+                     *       "workflow_id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e",
+                     *       "type": "schedule",
+                     *       "status": "disabled",
+                     *       "input": {
+                     *         "report": "daily"
+                     *       },
+                     *       "schedule": {
+                     *         "cron": "0 2 * * *",
+                     *         "interval_seconds": null,
+                     *         "timezone": "Europe/Paris",
+                     *         "start_at": null,
+                     *         "end_at": null,
+                     *         "misfire": "fire_once"
+                     *       },
+                     *       "event": null,
+                     *       "webhook_id": null,
+                     *       "next_fire_at": null,
+                     *       "created_at": "2026-11-22T10:00:00.000Z",
+                     *       "updated_at": "2026-11-22T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TriggerResponseDto"];
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `triggers:write` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource for this caller (its tenant, environment and customer scope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    trigger_triggers_executions: {
+        parameters: {
+            query?: {
+                /** @description Items per page */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's next_cursor */
+                cursor?: string;
+                /** @description Only executions with this status */
+                status?: "pending" | "started" | "skipped" | "failed";
+            };
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path: {
+                /** @description The trigger's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page, in the route's order; `next_cursor` is null on the last page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TriggerExecutionResponseDto"][];
+                        /**
+                         * @description Pass as `cursor` for the next page; null on the last page
+                         * @example null
+                         */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `triggers:read` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource for this caller (its tenant, environment and customer scope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    webhook_receiver_receive: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The deduplication key when there is no `webhook-id`: a repeated key answers 200 with the first delivery and its run */
+                "Idempotency-Key"?: string;
+                /** @description Standard Webhooks: space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` signatures with the webhook secret (the base64 after `whsec_`); one valid one suffices. Required with hmac verification. */
+                "webhook-signature"?: string;
+                /** @description Standard Webhooks: Unix time in seconds of the sending, signed; refused more than 5 minutes from now. Required with hmac verification. */
+                "webhook-timestamp"?: string;
+                /** @description Standard Webhooks: the message id, signed; also the deduplication key (a repeated id answers 200 with the first delivery and its run). Required with hmac verification. */
+                "webhook-id"?: string;
+            };
+            path: {
+                /** @description The webhook's id, the last segment of its `url` (an unknown or disabled webhook answers 404) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The delivery, as the sender sends it (up to `BODY_LIMIT_BYTES`). The run input is `{ body, headers, query, method, webhook_id, delivery_id }`, `body` parsed from JSON or a form, else the text. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "invoice.paid",
+                 *       "data": {
+                 *         "invoice_id": "in_4711",
+                 *         "amount": 4200,
+                 *         "currency": "eur"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    [key: string]: unknown;
+                };
+                /**
+                 * @example {
+                 *       "event": "invoice.paid",
+                 *       "invoice_id": "in_4711"
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    [key: string]: string;
+                };
+                /** @example invoice in_4711 paid */
+                "text/plain": string;
+                /** @example <event type="invoice.paid"><invoice>in_4711</invoice></event> */
+                "application/xml": string;
+                "application/octet-stream": string;
+            };
+        };
+        responses: {
+            /** @description A repeated `webhook-id` or `Idempotency-Key` (`duplicate`: the first delivery and its run), or in sync mode the run finished: its final `status` and `error` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryReceivedResponseDto"];
+                };
+            };
+            /** @description Accepted: the delivery is recorded and its run started (async mode, or sync mode when the run did not finish within `timeout_ms`: `status` is `running`) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryReceivedResponseDto"];
+                };
+            };
+            /**
+             * @description The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             *
+             *     The body is not JSON, or nests deeper than 100 levels
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The signature or token is missing or invalid, or the timestamp is outside the 5-minute tolerance (the delivery is logged as rejected) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource for this caller (its tenant, environment and customer scope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than `BODY_LIMIT_BYTES` (default 10 MiB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a media type this route takes (`Content-Type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    webhook_webhooks_list: {
+        parameters: {
+            query?: {
+                /** @description Items per page */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's next_cursor */
+                cursor?: string;
+                /** @description Only webhooks of this workflow */
+                workflow_id?: string;
+                /** @description Only enabled (true) or only disabled (false) webhooks */
+                enabled?: boolean;
+            };
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page, in the route's order; `next_cursor` is null on the last page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookResponseDto"][];
+                        /**
+                         * @description Pass as `cursor` for the next page; null on the last page
+                         * @example null
+                         */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `webhooks:read` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    webhook_webhooks_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookRequestDto"];
+            };
+        };
+        responses: {
+            /** @description The webhook, with its secret (hmac, token) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8e04",
+                     *       "name": "stripe-events",
+                     *       "workflow_id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e",
+                     *       "url": "/webhooks/in/0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8e04",
+                     *       "verification": {
+                     *         "type": "hmac"
+                     *       },
+                     *       "response": {
+                     *         "mode": "async"
+                     *       },
+                     *       "enabled": true,
+                     *       "created_at": "2026-11-22T10:00:00.000Z",
+                     *       "updated_at": "2026-11-22T10:00:00.000Z",
+                     *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw3J8N7WzqD1A="
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookResponseDto"];
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             *
+             *     The body is not JSON, or nests deeper than 100 levels
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `webhooks:write` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the limit (`BODY_LIMIT_BYTES`, default 10 MiB; uploads `UPLOAD_LIMIT_BYTES`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a media type this route takes (`Content-Type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    webhook_webhooks_get: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path: {
+                /** @description The webhook's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhook */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8e04",
+                     *       "name": "stripe-events",
+                     *       "workflow_id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e",
+                     *       "url": "/webhooks/in/0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8e04",
+                     *       "verification": {
+                     *         "type": "hmac"
+                     *       },
+                     *       "response": {
+                     *         "mode": "async"
+                     *       },
+                     *       "enabled": true,
+                     *       "created_at": "2026-11-22T10:00:00.000Z",
+                     *       "updated_at": "2026-11-22T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookResponseDto"];
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `webhooks:read` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource for this caller (its tenant, environment and customer scope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    webhook_webhooks_delete: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path: {
+                /** @description The webhook's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `webhooks:write` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource for this caller (its tenant, environment and customer scope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    webhook_webhooks_update: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path: {
+                /** @description The webhook's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWebhookRequestDto"];
+            };
+        };
+        responses: {
+            /** @description The webhook (with `secret` when a new one was made) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8e04",
+                     *       "name": "stripe-events",
+                     *       "workflow_id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e",
+                     *       "url": "/webhooks/in/0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8e04",
+                     *       "verification": {
+                     *         "type": "hmac"
+                     *       },
+                     *       "response": {
+                     *         "mode": "async"
+                     *       },
+                     *       "enabled": true,
+                     *       "created_at": "2026-11-22T10:00:00.000Z",
+                     *       "updated_at": "2026-11-22T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookResponseDto"];
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             *
+             *     The body is not JSON, or nests deeper than 100 levels
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `webhooks:write` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource for this caller (its tenant, environment and customer scope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the limit (`BODY_LIMIT_BYTES`, default 10 MiB; uploads `UPLOAD_LIMIT_BYTES`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a media type this route takes (`Content-Type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    webhook_webhooks_rotate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path: {
+                /** @description The webhook's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhook, with its new secret */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8e04",
+                     *       "name": "stripe-events",
+                     *       "workflow_id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e",
+                     *       "url": "/webhooks/in/0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8e04",
+                     *       "verification": {
+                     *         "type": "hmac"
+                     *       },
+                     *       "response": {
+                     *         "mode": "async"
+                     *       },
+                     *       "enabled": true,
+                     *       "created_at": "2026-11-22T10:00:00.000Z",
+                     *       "updated_at": "2026-11-22T10:00:00.000Z",
+                     *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw3J8N7WzqD1A="
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookResponseDto"];
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `webhooks:write` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource for this caller (its tenant, environment and customer scope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    webhook_webhooks_logs: {
+        parameters: {
+            query?: {
+                /** @description Items per page */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's next_cursor */
+                cursor?: string;
+                /** @description Only deliveries with this outcome */
+                outcome?: "accepted" | "duplicate" | "rejected";
+                /** @description Only deliveries received at or after this time */
+                from?: string;
+                /** @description Only deliveries received before this time */
+                to?: string;
+            };
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path: {
+                /** @description The webhook's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page, in the route's order; `next_cursor` is null on the last page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DeliveryResponseDto"][];
+                        /**
+                         * @description Pass as `cursor` for the next page; null on the last page
+                         * @example null
+                         */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `webhooks:read` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource for this caller (its tenant, environment and customer scope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    webhook_webhooks_replay: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path: {
+                /** @description The webhook's id */
+                id: string;
+                /** @description The delivery's id */
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted: the new delivery and its run */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "run_id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8e03",
+                     *       "delivery_id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8e06",
+                     *       "replay_of": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8e05"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DeliveryReplayedResponseDto"];
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `webhooks:write` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such webhook, or no such delivery of it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Only accepted deliveries can be replayed */
             409: {
                 headers: {
                     [name: string]: unknown;

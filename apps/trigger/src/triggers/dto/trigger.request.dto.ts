@@ -35,17 +35,22 @@ export class ScheduleDto {
   @MaxLength(100)
   timezone?: string;
 
-  @ApiPropertyOptional({ format: 'date-time' })
+  @ApiPropertyOptional({ format: 'date-time', example: '2026-11-22T00:00:00.000Z', description: 'No tick before this time' })
   @IsOptional()
   @IsISO8601()
   start_at?: string;
 
-  @ApiPropertyOptional({ format: 'date-time' })
+  @ApiPropertyOptional({ format: 'date-time', example: '2026-12-31T23:59:59.000Z', description: 'No tick after this time' })
   @IsOptional()
   @IsISO8601()
   end_at?: string;
 
-  @ApiPropertyOptional({ enum: MISFIRE_POLICIES, default: 'fire_once', description: 'Ticks missed while no replica ran: fire the latest once, or skip them' })
+  @ApiPropertyOptional({
+    enum: MISFIRE_POLICIES,
+    default: 'fire_once',
+    example: 'fire_once',
+    description: 'Ticks missed while no replica ran: fire the latest once, or skip them',
+  })
   @IsOptional()
   @IsIn(MISFIRE_POLICIES)
   misfire?: MisfirePolicy;
@@ -64,28 +69,36 @@ export class EventDto {
 }
 
 class TriggerFieldsDto {
-  @ApiPropertyOptional({ description: 'The run input: a literal object, or a JSONata expression (string) over the tick or event' })
+  @ApiPropertyOptional({
+    anyOf: [{ type: 'object', additionalProperties: true }, { type: 'string' }],
+    description: 'The run input: a literal object, or a JSONata expression (string) over the tick or event',
+    example: { report: 'daily' },
+  })
   @IsOptional()
   input?: Record<string, unknown> | string;
 
-  @ApiPropertyOptional({ type: ScheduleDto })
+  @ApiPropertyOptional({ type: ScheduleDto, description: 'Schedule triggers: when to fire', example: { cron: '0 2 * * *', timezone: 'Europe/Paris' } })
   @IsOptional()
   @ValidateNested()
   @Type(() => ScheduleDto)
   schedule?: ScheduleDto;
 
-  @ApiPropertyOptional({ type: EventDto })
+  @ApiPropertyOptional({ type: EventDto, description: 'Event triggers: the platform event that fires it', example: { type: 'run.execution.failed' } })
   @IsOptional()
   @ValidateNested()
   @Type(() => EventDto)
   event?: EventDto;
 
-  @ApiPropertyOptional({ format: 'uuid' })
+  @ApiPropertyOptional({
+    format: 'uuid',
+    example: '0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8e04',
+    description: 'Webhook triggers: the webhook whose deliveries fire it',
+  })
   @IsOptional()
   @IsUUID()
   webhook_id?: string;
 
-  @ApiPropertyOptional({ default: true })
+  @ApiPropertyOptional({ default: true, example: true })
   @IsOptional()
   @IsBoolean()
   enabled?: boolean;
@@ -98,24 +111,24 @@ export class CreateTriggerRequestDto extends TriggerFieldsDto {
   @MaxLength(200)
   name!: string;
 
-  @ApiProperty({ format: 'uuid' })
+  @ApiProperty({ format: 'uuid', example: '0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e', description: 'The workflow each firing runs' })
   @IsUUID()
   workflow_id!: string;
 
-  @ApiProperty({ enum: TRIGGER_KINDS })
+  @ApiProperty({ enum: TRIGGER_KINDS, example: 'schedule' })
   @IsIn(TRIGGER_KINDS)
   type!: TriggerKind;
 }
 
 export class UpdateTriggerRequestDto extends TriggerFieldsDto {
-  @ApiPropertyOptional()
+  @ApiPropertyOptional({ example: 'nightly-report' })
   @IsOptional()
   @IsString()
   @MinLength(1)
   @MaxLength(200)
   name?: string;
 
-  @ApiPropertyOptional({ format: 'uuid' })
+  @ApiPropertyOptional({ format: 'uuid', example: '0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e' })
   @IsOptional()
   @IsUUID()
   workflow_id?: string;

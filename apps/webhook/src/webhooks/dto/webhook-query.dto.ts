@@ -4,12 +4,12 @@ import { IsBoolean, IsIn, IsISO8601, IsOptional, IsUUID } from 'class-validator'
 import { PageQueryDto } from '@platform/service';
 
 export class ListWebhooksQueryDto extends PageQueryDto {
-  @ApiPropertyOptional({ format: 'uuid' })
+  @ApiPropertyOptional({ format: 'uuid', example: '0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e', description: 'Only webhooks of this workflow' })
   @IsOptional()
   @IsUUID()
   workflow_id?: string;
 
-  @ApiPropertyOptional()
+  @ApiPropertyOptional({ type: Boolean, example: true, description: 'Only enabled (true) or only disabled (false) webhooks' })
   @IsOptional()
   @Transform(({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value))
   @IsBoolean()
@@ -20,17 +20,17 @@ export const OUTCOMES = ['accepted', 'duplicate', 'rejected'] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
 export class ListDeliveriesQueryDto extends PageQueryDto {
-  @ApiPropertyOptional({ enum: OUTCOMES })
+  @ApiPropertyOptional({ enum: OUTCOMES, example: 'rejected', description: 'Only deliveries with this outcome' })
   @IsOptional()
   @IsIn(OUTCOMES)
   outcome?: Outcome;
 
-  @ApiPropertyOptional({ format: 'date-time' })
+  @ApiPropertyOptional({ format: 'date-time', example: '2026-11-22T00:00:00.000Z', description: 'Only deliveries received at or after this time' })
   @IsOptional()
   @IsISO8601()
   from?: string;
 
-  @ApiPropertyOptional({ format: 'date-time' })
+  @ApiPropertyOptional({ format: 'date-time', example: '2026-11-23T00:00:00.000Z', description: 'Only deliveries received before this time' })
   @IsOptional()
   @IsISO8601()
   to?: string;

@@ -39,53 +39,57 @@ export class CreateWebhookRequestDto {
   @MaxLength(200)
   name!: string;
 
-  @ApiProperty({ format: 'uuid' })
+  @ApiProperty({ format: 'uuid', example: '0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e', description: 'The workflow each accepted delivery runs' })
   @IsUUID()
   workflow_id!: string;
 
-  @ApiProperty({ type: VerificationDto })
+  @ApiProperty({ type: VerificationDto, example: { type: 'hmac' } })
   @ValidateNested()
   @Type(() => VerificationDto)
   verification!: VerificationDto;
 
-  @ApiPropertyOptional({ type: ResponseDto, description: 'Default { mode: "async" }' })
+  @ApiPropertyOptional({ type: ResponseDto, description: 'Default { mode: "async" }', example: { mode: 'async' } })
   @IsOptional()
   @ValidateNested()
   @Type(() => ResponseDto)
   response?: ResponseDto;
 
-  @ApiPropertyOptional({ default: true })
+  @ApiPropertyOptional({ default: true, example: true })
   @IsOptional()
   @IsBoolean()
   enabled?: boolean;
 }
 
 export class UpdateWebhookRequestDto {
-  @ApiPropertyOptional()
+  @ApiPropertyOptional({ example: 'stripe-events' })
   @IsOptional()
   @IsString()
   @MinLength(1)
   @MaxLength(200)
   name?: string;
 
-  @ApiPropertyOptional({ format: 'uuid' })
+  @ApiPropertyOptional({ format: 'uuid', example: '0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e' })
   @IsOptional()
   @IsUUID()
   workflow_id?: string;
 
-  @ApiPropertyOptional({ type: VerificationDto, description: 'Changing the type to hmac or token makes a new secret, returned once' })
+  @ApiPropertyOptional({
+    type: VerificationDto,
+    description: 'Changing the type to hmac or token makes a new secret, returned once',
+    example: { type: 'token', header: 'X-Webhook-Token' },
+  })
   @IsOptional()
   @ValidateNested()
   @Type(() => VerificationDto)
   verification?: VerificationDto;
 
-  @ApiPropertyOptional({ type: ResponseDto })
+  @ApiPropertyOptional({ type: ResponseDto, example: { mode: 'sync', timeout_ms: 10000 } })
   @IsOptional()
   @ValidateNested()
   @Type(() => ResponseDto)
   response?: ResponseDto;
 
-  @ApiPropertyOptional()
+  @ApiPropertyOptional({ example: false, description: 'A disabled webhook answers 404 to deliveries' })
   @IsOptional()
   @IsBoolean()
   enabled?: boolean;
