@@ -26,11 +26,15 @@ const agent = new Agent({ keepAlive: true, maxSockets: Number(connections) });
 const body = JSON.stringify({ automation_id: workflowId, input: { x: 21 } });
 function start() {
   return new Promise((resolve, reject) => {
-    const req = request(`${gatewayUrl}/v1/automations/run`, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'x-api-key': key, 'content-length': Buffer.byteLength(body) } }, (res) => {
-      let text = '';
-      res.on('data', (c) => (text += c));
-      res.on('end', () => (res.statusCode === 202 ? resolve(JSON.parse(text).run_id) : reject(new Error(`${res.statusCode} ${text}`))));
-    });
+    const req = request(
+      `${gatewayUrl}/v1/automations/run`,
+      { method: 'POST', agent, headers: { 'content-type': 'application/json', 'x-api-key': key, 'content-length': Buffer.byteLength(body) } },
+      (res) => {
+        let text = '';
+        res.on('data', (c) => (text += c));
+        res.on('end', () => (res.statusCode === 202 ? resolve(JSON.parse(text).run_id) : reject(new Error(`${res.statusCode} ${text}`))));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -62,6 +66,18 @@ await Promise.all(Array.from({ length: Number(connections) }, client));
 const seconds = (performance.now() - began) / 1000;
 latencies.sort((a, b) => a - b);
 const at = (q) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] * 100) / 100;
-console.log(JSON.stringify({ rps: latencies.length / seconds, p50: at(0.5), p90: at(0.9), p99: at(0.99), total: latencies.length, failed, errors, ...(errorSamples.size ? { errorSamples: [...errorSamples] } : {}), codes: { succeeded: latencies.length } }));
+console.log(
+  JSON.stringify({
+    rps: latencies.length / seconds,
+    p50: at(0.5),
+    p90: at(0.9),
+    p99: at(0.99),
+    total: latencies.length,
+    failed,
+    errors,
+    ...(errorSamples.size ? { errorSamples: [...errorSamples] } : {}),
+    codes: { succeeded: latencies.length },
+  }),
+);
 agent.destroy();
 await nc.close();

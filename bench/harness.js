@@ -31,7 +31,9 @@ function runGenerator(args) {
 }
 
 export function row(label, r) {
-  const codes = Object.entries(r.codes).map(([k, v]) => `${k}:${v}`).join(' ');
+  const codes = Object.entries(r.codes)
+    .map(([k, v]) => `${k}:${v}`)
+    .join(' ');
   return `${label.padEnd(46)} ${String(Math.round(r.rps)).padStart(7)} req/s   p50 ${r.p50.toFixed(2).padStart(7)} ms   p99 ${r.p99.toFixed(2).padStart(7)} ms   ${codes}${r.errors ? `  errors:${r.errors}` : ''}`;
 }
 

@@ -13,7 +13,9 @@ const result = await autocannon({
   body: body || undefined,
 });
 const codes = Object.fromEntries(
-  Object.entries(result).filter(([k, v]) => /^\dxx$/.test(k) && v).map(([k, v]) => [k, v]),
+  Object.entries(result)
+    .filter(([k, v]) => /^\dxx$/.test(k) && v)
+    .map(([k, v]) => [k, v]),
 );
 console.log(
   JSON.stringify({

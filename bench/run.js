@@ -28,7 +28,11 @@ for (const suite of suites) {
   const namespace = `bench-${suite.name}-${process.pid}`;
   let platform;
   try {
-    platform = await startPlatform({ databaseUrl: database.url, services: suite.services, env: { LOG_LEVEL: 'warn', NATS_NAMESPACE: namespace, RATE_LIMIT_KEY_PREFIX: `rl-bench-${process.pid}`, ...(suite.env ?? {}) } });
+    platform = await startPlatform({
+      databaseUrl: database.url,
+      services: suite.services,
+      env: { LOG_LEVEL: 'warn', NATS_NAMESPACE: namespace, RATE_LIMIT_KEY_PREFIX: `rl-bench-${process.pid}`, ...(suite.env ?? {}) },
+    });
     const context = { platform, database, duration, connections };
     if (suite.prepare) await suite.prepare(context);
     report.push(`[${suite.name}]`, ...(await suite.run(context)), '');

@@ -97,7 +97,9 @@ export async function run({ platform, duration, connections }) {
     if (res.status !== 201) throw new Error(`table creation failed: ${res.status} ${res.text}`);
   }
   const started = Date.now();
-  progress(`loading ${BIG.toLocaleString('en')} rows for tenant 0 and ${SMALL.toLocaleString('en')} for each of the others (bulk inserts of ${CHUNK.toLocaleString('en')})`);
+  progress(
+    `loading ${BIG.toLocaleString('en')} rows for tenant 0 and ${SMALL.toLocaleString('en')} for each of the others (bulk inserts of ${CHUNK.toLocaleString('en')})`,
+  );
   await fill(gw, tenants[0].test_key, BIG);
   for (const tenant of tenants.slice(1)) await fill(gw, tenant.test_key, SMALL);
   const loadSeconds = (Date.now() - started) / 1000;
@@ -108,7 +110,10 @@ export async function run({ platform, duration, connections }) {
   const body = JSON.stringify(QUERY);
   const check = await call(gw, '/v1/data/query', { headers, body: QUERY });
   if (check.status !== 200) throw new Error(`query failed: ${check.status} ${check.text}`);
-  const scanned = await call(gw, '/v1/data/query', { headers, body: { query: 'select count(*) as n from orders where region = $1 and amount > $2 and paid_at >= $3', params: QUERY.params } });
+  const scanned = await call(gw, '/v1/data/query', {
+    headers,
+    body: { query: 'select count(*) as n from orders where region = $1 and amount > $2 and paid_at >= $3', params: QUERY.params },
+  });
   const listUrl = `${gw}/storage/data-tables/orders/rows?status=paid&limit=50`;
 
   progress('warming up');

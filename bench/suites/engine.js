@@ -25,10 +25,15 @@ export async function run({ platform, duration, connections }) {
   const seconds = Math.max(20, duration);
   const tenant = await createTenant(platform.gatewayUrl, adminToken, 'bench');
   const headers = { 'x-api-key': tenant.test_key };
-  const create = async (steps) => (await call(platform.gatewayUrl, '/api/v1/workflow/workflows', { headers, body: { name: `bench-${steps.length}`, steps } })).body.id;
+  const create = async (steps) =>
+    (await call(platform.gatewayUrl, '/api/v1/workflow/workflows', { headers, body: { name: `bench-${steps.length}`, steps } })).body.id;
   const one = await create([{ id: 'double', type: 'transform', input: { value: '{% input.x * 2 %}' } }]);
   const five = await create(
-    Array.from({ length: 5 }, (_, i) => ({ id: `s${i}`, type: 'transform', input: { value: i === 0 ? '{% input.x %}' : `{% steps.s${i - 1}.output.value + 1 %}` } })),
+    Array.from({ length: 5 }, (_, i) => ({
+      id: `s${i}`,
+      type: 'transform',
+      input: { value: i === 0 ? '{% input.x %}' : `{% steps.s${i - 1}.output.value + 1 %}` },
+    })),
   );
   const namespace = platform.serviceEnv.run.NATS_NAMESPACE;
   const args = (wf, s) => [platform.gatewayUrl, tenant.test_key, wf, String(s), String(connections), namespace];

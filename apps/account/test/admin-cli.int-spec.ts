@@ -41,8 +41,13 @@ describe('npm run admin -- create-tenant', () => {
     await client.connect();
     try {
       const planes = await client.query(`select name, mode from account.environments where tenant_id = $1 order by name`, [tenant.tenant_id]);
-      expect(planes.rows).toEqual([{ name: 'production', mode: 'live' }, { name: 'sandbox', mode: 'test' }]);
-      const keys = await client.query(`select prefix, scopes, encode(key_hash, 'hex') as hash from account.api_keys where tenant_id = $1 order by mode`, [tenant.tenant_id]);
+      expect(planes.rows).toEqual([
+        { name: 'production', mode: 'live' },
+        { name: 'sandbox', mode: 'test' },
+      ]);
+      const keys = await client.query(`select prefix, scopes, encode(key_hash, 'hex') as hash from account.api_keys where tenant_id = $1 order by mode`, [
+        tenant.tenant_id,
+      ]);
       expect(keys.rows.map((r: { prefix: string }) => r.prefix)).toEqual([tenant.live_key.slice(0, 12), tenant.test_key.slice(0, 12)]);
       expect(JSON.stringify(keys.rows)).not.toContain(tenant.live_key);
       expect(JSON.stringify(keys.rows)).not.toContain(tenant.test_key.slice(12));
@@ -67,7 +72,10 @@ describe('npm run admin -- create-tenant', () => {
   });
 
   it('says what to do when the database is not there', async () => {
-    const result = await admin(['create-tenant', '--name', 'X', '--email', 'x@y.test'], { ...env, DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/platform_does_not_exist' });
+    const result = await admin(['create-tenant', '--name', 'X', '--email', 'x@y.test'], {
+      ...env,
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/platform_does_not_exist',
+    });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/does not exist|db:setup/);
   });

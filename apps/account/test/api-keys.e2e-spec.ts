@@ -2,7 +2,13 @@ import { beforeAll, describe, expect, it } from '@jest/globals';
 import { call, createTenant, e2eEnvironment, withKey, type TestTenant } from '@platform/testing';
 
 const env = e2eEnvironment();
-type Body = Record<string, unknown> & { data?: Record<string, unknown>[]; key?: string; id?: string; status?: string; details?: { field: string; message: string }[] };
+type Body = Record<string, unknown> & {
+  data?: Record<string, unknown>[];
+  key?: string;
+  id?: string;
+  status?: string;
+  details?: { field: string; message: string }[];
+};
 const gw = (path: string, request?: Parameters<typeof call>[2]) => call<Body>(env.gatewayUrl, path, request);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -23,10 +29,17 @@ describe('API keys end to end', () => {
     [a, b] = await Promise.all([createTenant(env.gatewayUrl, env.adminToken, 'keys-a'), createTenant(env.gatewayUrl, env.adminToken, 'keys-b')]);
   });
 
-  describe('the spec\'s error table', () => {
+  describe("the spec's error table", () => {
     it('401 for no credentials, a malformed key, a bad checksum and an unknown key, with the exact body', async () => {
       const unknown = a.test_key.slice(0, 8) + 'A'.repeat(40);
-      for (const headers of [{} as Record<string, string>, withKey('nope'), withKey(`${a.test_key.slice(0, -1)}${a.test_key.endsWith('x') ? 'y' : 'x'}`), withKey(unknown), { authorization: 'Bearer sv_live_short' }, { authorization: 'Basic abc' }]) {
+      for (const headers of [
+        {} as Record<string, string>,
+        withKey('nope'),
+        withKey(`${a.test_key.slice(0, -1)}${a.test_key.endsWith('x') ? 'y' : 'x'}`),
+        withKey(unknown),
+        { authorization: 'Bearer sv_live_short' },
+        { authorization: 'Basic abc' },
+      ]) {
         const res = await gw('/account/me', { headers });
         expect({ status: res.status, body: res.body }).toEqual({ status: 401, body: UNAUTHORIZED });
       }
@@ -52,12 +65,25 @@ describe('API keys end to end', () => {
   it('creates a key whose value is shown once, prefixed by its data plane', async () => {
     const created = await createKey(a, { name: 'ci-deployer', scopes: ['automations:run', 'data:read'] });
     expect(created.key).toMatch(/^sv_test_[0-9A-Za-z]{46}$/);
-    expect(created).toMatchObject({ name: 'ci-deployer', type: 'tenant', mode: 'test', data_plane_id: a.sandbox_data_plane_id, status: 'active', prefix: created.key.slice(0, 12), customer_id: null, expires_at: null, revoked_at: null });
+    expect(created).toMatchObject({
+      name: 'ci-deployer',
+      type: 'tenant',
+      mode: 'test',
+      data_plane_id: a.sandbox_data_plane_id,
+      status: 'active',
+      prefix: created.key.slice(0, 12),
+      customer_id: null,
+      expires_at: null,
+      revoked_at: null,
+    });
     const fetched = await gw(`/account/api-keys/${created.id}`, { headers: withKey(a.test_key) });
     expect(fetched.status).toBe(200);
     expect(fetched.body).not.toHaveProperty('key');
     expect(JSON.stringify(fetched.body)).not.toContain(created.key);
-    const live = await gw('/account/api-keys', { headers: withKey(a.live_key), body: { name: 'live-one', type: 'tenant', scopes: ['data:read'], data_plane_id: a.production_data_plane_id } });
+    const live = await gw('/account/api-keys', {
+      headers: withKey(a.live_key),
+      body: { name: 'live-one', type: 'tenant', scopes: ['data:read'], data_plane_id: a.production_data_plane_id },
+    });
     expect(live.status).toBe(201);
     expect(live.body.key).toMatch(/^sv_live_/);
   });
@@ -66,7 +92,10 @@ describe('API keys end to end', () => {
     const original = await createKey(a, { name: 'rotating', scopes: ['*'] });
     // Warm the cache of a service other than account with the old key.
     expect((await gw('/catalog/connectors', { headers: withKey(original.key) })).status).toBe(501);
-    const rotated = await gw(`/api/v1/workflow/data-planes/api-keys/${original.id}/rotate`, { headers: withKey(a.test_key), body: { transition_period_seconds: 2 } });
+    const rotated = await gw(`/api/v1/workflow/data-planes/api-keys/${original.id}/rotate`, {
+      headers: withKey(a.test_key),
+      body: { transition_period_seconds: 2 },
+    });
     expect(rotated.status).toBe(201);
     const next = rotated.body as Body & { key: string; id: string };
     expect(next.key).not.toBe(original.key);
@@ -108,7 +137,7 @@ describe('API keys end to end', () => {
   });
 
   describe('isolation', () => {
-    it('hides tenant A\'s keys from tenant B: list, get, rotate and revoke are 404', async () => {
+    it("hides tenant A's keys from tenant B: list, get, rotate and revoke are 404", async () => {
       const secret = await createKey(a, { name: 'a-only', scopes: ['data:read'] });
       const list = await gw('/account/api-keys', { headers: withKey(b.test_key) });
       expect((list.body.data ?? []).map((k) => k.id)).not.toContain(secret.id);
@@ -127,15 +156,24 @@ describe('API keys end to end', () => {
       const liveId = (liveKeys.body.data ?? [])[0]?.id as string;
       expect(liveId).toBeDefined();
       expect((await gw(`/account/api-keys/${liveId}`, { headers: withKey(a.test_key) })).status).toBe(404);
-      const intoProduction = await gw(`/api/v1/workflow/data-planes/${a.production_data_plane_id}/api-keys`, { headers: withKey(a.test_key), body: { name: 'x', type: 'tenant', scopes: ['*'] } });
+      const intoProduction = await gw(`/api/v1/workflow/data-planes/${a.production_data_plane_id}/api-keys`, {
+        headers: withKey(a.test_key),
+        body: { name: 'x', type: 'tenant', scopes: ['*'] },
+      });
       expect(intoProduction.status).toBe(404);
     });
 
     it('does not let a key grant more than it holds', async () => {
       const manager = await createKey(a, { name: 'manager', scopes: ['api_keys:manage', 'data:read'] });
-      const escalate = await gw(`/api/v1/workflow/data-planes/${a.sandbox_data_plane_id}/api-keys`, { headers: withKey(manager.key), body: { name: 'x', type: 'tenant', scopes: ['*'] } });
+      const escalate = await gw(`/api/v1/workflow/data-planes/${a.sandbox_data_plane_id}/api-keys`, {
+        headers: withKey(manager.key),
+        body: { name: 'x', type: 'tenant', scopes: ['*'] },
+      });
       expect(escalate.status).toBe(403);
-      const narrower = await gw(`/api/v1/workflow/data-planes/${a.sandbox_data_plane_id}/api-keys`, { headers: withKey(manager.key), body: { name: 'y', type: 'tenant', scopes: ['data:read'] } });
+      const narrower = await gw(`/api/v1/workflow/data-planes/${a.sandbox_data_plane_id}/api-keys`, {
+        headers: withKey(manager.key),
+        body: { name: 'y', type: 'tenant', scopes: ['data:read'] },
+      });
       expect(narrower.status).toBe(201);
     });
   });
@@ -190,10 +228,25 @@ describe('API keys end to end', () => {
     }
     expect(entries).toHaveLength(3);
     const errors = await gw(`/account/audit-logs?key_name=${encodeURIComponent(name)}&status=error`, { headers: withKey(a.test_key) });
-    expect(errors.body.data).toEqual([expect.objectContaining({ key_id: audited.id, method: 'POST', endpoint: '/v1/automations/run', status: 'error', http_status: 403, request_id: expect.any(String) })]);
-    const byEndpoint = await gw(`/account/audit-logs?key_name=${encodeURIComponent(name)}&endpoint=${encodeURIComponent('/account/me')}&from=${new Date(Date.now() - 60_000).toISOString()}`, { headers: withKey(a.test_key) });
+    expect(errors.body.data).toEqual([
+      expect.objectContaining({
+        key_id: audited.id,
+        method: 'POST',
+        endpoint: '/v1/automations/run',
+        status: 'error',
+        http_status: 403,
+        request_id: expect.any(String),
+      }),
+    ]);
+    const byEndpoint = await gw(
+      `/account/audit-logs?key_name=${encodeURIComponent(name)}&endpoint=${encodeURIComponent('/account/me')}&from=${new Date(Date.now() - 60_000).toISOString()}`,
+      { headers: withKey(a.test_key) },
+    );
     expect(byEndpoint.body.data).toHaveLength(2);
-    const future = await gw(`/account/audit-logs?key_name=${encodeURIComponent(name)}&from=${new Date(Date.now() + 60_000).toISOString()}&to=${new Date(Date.now() + 120_000).toISOString()}`, { headers: withKey(a.test_key) });
+    const future = await gw(
+      `/account/audit-logs?key_name=${encodeURIComponent(name)}&from=${new Date(Date.now() + 60_000).toISOString()}&to=${new Date(Date.now() + 120_000).toISOString()}`,
+      { headers: withKey(a.test_key) },
+    );
     expect(future.body.data).toEqual([]);
     // A window that simply holds nothing is an empty page: a future `from` with `to` left to default to now.
     const fromFuture = await gw(`/account/audit-logs?from=${new Date(Date.now() + 3_600_000).toISOString()}`, { headers: withKey(a.test_key) });
@@ -202,7 +255,13 @@ describe('API keys end to end', () => {
     const backwards = await gw(`/account/audit-logs?from=2026-11-02T00:00:00Z&to=2026-11-01T00:00:00Z`, { headers: withKey(a.test_key) });
     expect([backwards.status, backwards.body.details]).toEqual([400, [{ field: 'to', message: 'must not be before from' }]]);
     const usage = await gw(`/account/api-keys/${audited.id}/usage`, { headers: withKey(a.test_key) });
-    expect(usage.body).toMatchObject({ key_id: audited.id, total: 3, success: 2, error: 1, by_endpoint: expect.arrayContaining([{ endpoint: '/account/me', count: 2 }]) });
+    expect(usage.body).toMatchObject({
+      key_id: audited.id,
+      total: 3,
+      success: 2,
+      error: 1,
+      by_endpoint: expect.arrayContaining([{ endpoint: '/account/me', count: 2 }]),
+    });
     expect((await gw(`/account/api-keys/${audited.id}`, { headers: withKey(a.test_key) })).body.last_used_at).toEqual(expect.any(String));
     // Tenant B sees none of it.
     expect((await gw(`/account/audit-logs?key_name=${encodeURIComponent(name)}`, { headers: withKey(b.test_key) })).body.data).toEqual([]);

@@ -32,11 +32,18 @@ describe('bearer JWTs end to end', () => {
     for (const alg of ['RS256', 'ES256'] as const) {
       const res = await gw('/account/me', { headers: asUser(await token(claims, { alg }), a.tenant_id) });
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ type: 'user', id: user, email: 'dev@jwt.test', tenants: [a.tenant_id], tenant_id: a.tenant_id, environment_id: a.production_data_plane_id });
+      expect(res.body).toEqual({
+        type: 'user',
+        id: user,
+        email: 'dev@jwt.test',
+        tenants: [a.tenant_id],
+        tenant_id: a.tenant_id,
+        environment_id: a.production_data_plane_id,
+      });
     }
   });
 
-  it('selects the environment with X-SELECTED-ENV, and refuses another tenant\'s environment', async () => {
+  it("selects the environment with X-SELECTED-ENV, and refuses another tenant's environment", async () => {
     const jwt = await token(claims);
     const sandbox = await gw('/account/me', { headers: asUser(jwt, a.tenant_id, { 'x-selected-env': a.sandbox_data_plane_id }) });
     expect(sandbox.body.environment_id).toBe(a.sandbox_data_plane_id);
@@ -46,7 +53,7 @@ describe('bearer JWTs end to end', () => {
     expect({ status: foreign.status, body: foreign.body }).toEqual({ status: 403, body: FORBIDDEN });
   });
 
-  it('answers 400 with the spec\'s text when X-SELECTED-TENANT is missing', async () => {
+  it("answers 400 with the spec's text when X-SELECTED-TENANT is missing", async () => {
     const res = await gw('/account/me', { headers: asUser(await token(claims)) });
     expect({ status: res.status, body: res.body }).toEqual({ status: 400, body: TENANT_REQUIRED });
   });
@@ -92,7 +99,9 @@ describe('bearer JWTs end to end', () => {
     expect((await gw('/account/signup', { body: { tenant_name: 'X' } })).status).toBe(401);
     // Initial tenant creation is for the platform admin only.
     expect((await gw('/account/tenants', { headers: { authorization: `Bearer ${newcomer}` }, body: { name: 'X', owner_email: 'x@y.test' } })).status).toBe(403);
-    expect((await gw('/account/tenants', { headers: { authorization: `Bearer ${'w'.repeat(43)}` }, body: { name: 'X', owner_email: 'x@y.test' } })).status).toBe(401);
+    expect(
+      (await gw('/account/tenants', { headers: { authorization: `Bearer ${'w'.repeat(43)}` }, body: { name: 'X', owner_email: 'x@y.test' } })).status,
+    ).toBe(401);
     const bad = await gw('/account/tenants', { headers: { authorization: `Bearer ${env.adminToken}` }, body: { name: 'X', owner_email: 'not-an-email' } });
     expect(bad.status).toBe(400);
     expect((bad.body.details as { field: string }[])[0].field).toBe('owner_email');

@@ -25,7 +25,13 @@ export function createGatewayApp({ config, upstreams, logger }: GatewayDeps) {
   app.disable('etag');
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');
   const routes = new RouteTable();
-  const proxy = createProxy({ upstreams, timeoutMs: config.UPSTREAM_TIMEOUT_MS, bodyLimit: config.BODY_LIMIT_BYTES, uploadLimit: config.UPLOAD_LIMIT_BYTES, logger });
+  const proxy = createProxy({
+    upstreams,
+    timeoutMs: config.UPSTREAM_TIMEOUT_MS,
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    uploadLimit: config.UPLOAD_LIMIT_BYTES,
+    logger,
+  });
   const limiter = config.RATE_LIMIT_ENABLED ? createRateLimiter(config, logger) : undefined;
 
   app.get('/actuator/health', async (_req, res) => {
@@ -65,7 +71,10 @@ export function createGatewayApp({ config, upstreams, logger }: GatewayDeps) {
     const url = req.url ?? '/';
     if (logger.isLevelEnabled('info')) {
       res.once('finish', () => {
-        logger.info({ req_id: request.id, method: req.method, url, status: res.statusCode, ms: Math.round((performance.now() - started) * 100) / 100 }, 'request');
+        logger.info(
+          { req_id: request.id, method: req.method, url, status: res.statusCode, ms: Math.round((performance.now() - started) * 100) / 100 },
+          'request',
+        );
       });
     }
     const route = routes.match(url);

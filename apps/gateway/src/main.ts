@@ -27,7 +27,9 @@ server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
   const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
   const status = tooLarge ? 431 : 400;
   const body = JSON.stringify(errorBody(status, tooLarge ? 'Request headers are larger than 16 KiB' : 'Malformed HTTP request', randomUUID()));
-  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 });
 server.on('error', (error: NodeJS.ErrnoException) => {
   process.stderr.write(`\n[gateway] cannot listen on ${config.HOST}:${config.GATEWAY_PORT}: ${error.code ?? error.message}\n\n`);

@@ -30,7 +30,12 @@ describe('API docs access when DOCS_PUBLIC is false', () => {
     for (const path of ['/v3/api-docs', '/swagger-ui']) {
       const res = await call(url, path);
       expect(res.status).toBe(401);
-      expect(res.body).toEqual({ error: 'Unauthorized', message: 'Missing or invalid authentication credentials', status: 401, request_id: expect.any(String) });
+      expect(res.body).toEqual({
+        error: 'Unauthorized',
+        message: 'Missing or invalid authentication credentials',
+        status: 401,
+        request_id: expect.any(String),
+      });
     }
   });
 

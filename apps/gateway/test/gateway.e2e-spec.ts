@@ -48,7 +48,14 @@ describe('gateway and services, end to end', () => {
     const result = await validate(structuredClone(merged.body) as never);
     if (!result.valid) throw new Error(compileErrors(result));
     const paths = Object.keys(merged.body.paths as object);
-    for (const path of ['/run/executions', '/api/v1/workflow/workflows', '/v1/data/query', '/storage/files', '/account/api-keys', '/actuator/health/{service}']) {
+    for (const path of [
+      '/run/executions',
+      '/api/v1/workflow/workflows',
+      '/v1/data/query',
+      '/storage/files',
+      '/account/api-keys',
+      '/actuator/health/{service}',
+    ]) {
       expect(paths).toContain(path);
     }
     // Planned routes answer 501 and are kept out of the descriptions (each service's lists them).
@@ -66,7 +73,7 @@ describe('gateway and services, end to end', () => {
     ['/api/v1/workflow/data-planes/api-keys'],
     ['/storage/secrets'],
     ['/kb/knowledge-bases'],
-  ])('answers an anonymous call to %s with the spec\'s exact 401', async (path) => {
+  ])("answers an anonymous call to %s with the spec's exact 401", async (path) => {
     const res = await gw(path);
     expect(res.status).toBe(401);
     expect(res.body).toEqual({ ...UNAUTHORIZED, request_id: expect.any(String) });
@@ -149,7 +156,16 @@ describe('gateway and services, end to end', () => {
     const pidFile = readdirSync(env.pidDir).find((f) => f.startsWith(`${name}.`))!;
     process.kill(Number(pidFile.split('.')[1]), 'SIGTERM');
     const healthUrl = `${env.serviceUrls[name]}/actuator/health`;
-    for (let i = 0; i < 100 && (await fetch(healthUrl).then(() => true, () => false)); i++) await new Promise((r) => setTimeout(r, 100));
+    for (
+      let i = 0;
+      i < 100 &&
+      (await fetch(healthUrl).then(
+        () => true,
+        () => false,
+      ));
+      i++
+    )
+      await new Promise((r) => setTimeout(r, 100));
 
     const started = Date.now();
     const down = await gw('/subscription/current');

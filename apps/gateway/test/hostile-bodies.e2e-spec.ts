@@ -35,8 +35,7 @@ describe('hostile JSON bodies', () => {
     );
   });
 
-  const send = (path: string, body: string, method = 'POST') =>
-    call<ErrorAnswer>(env.gatewayUrl, path, { method, headers: withKey(tenant.test_key), body });
+  const send = (path: string, body: string, method = 'POST') => call<ErrorAnswer>(env.gatewayUrl, path, { method, headers: withKey(tenant.test_key), body });
 
   it.each([
     ['key creation', '/account/api-keys'],

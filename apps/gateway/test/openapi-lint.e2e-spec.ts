@@ -110,7 +110,9 @@ function hasExample(doc: Json, media: Json | undefined): boolean {
   const schema = resolve(doc, media.schema);
   if (!schema) return false;
   if (schema.example !== undefined || schema.format === 'binary') return true;
-  return Object.values((schema.properties ?? {}) as Json).some((p) => (p as Json).example !== undefined || (resolve(doc, p as Json) ?? {}).example !== undefined);
+  return Object.values((schema.properties ?? {}) as Json).some(
+    (p) => (p as Json).example !== undefined || (resolve(doc, p as Json) ?? {}).example !== undefined,
+  );
 }
 
 /** What spectral does not check: descriptions, security, error schema and examples on every operation. */

@@ -170,7 +170,12 @@ describe('gateway rate limits (Redis)', () => {
     expect(remainings).toEqual(['4', '3', '2', '1', '0']);
     const over = await get('/no/such/path');
     expect(over.status).toBe(429);
-    expect(over.body).toEqual({ error: 'Too Many Requests', message: 'Rate limit exceeded: 5 requests per 60 s for this client', status: 429, request_id: expect.any(String) });
+    expect(over.body).toEqual({
+      error: 'Too Many Requests',
+      message: 'Rate limit exceeded: 5 requests per 60 s for this client',
+      status: 429,
+      request_id: expect.any(String),
+    });
     expect(limitHeaders(over)).toMatchObject({ limit: '5', remaining: '0' });
   });
 
@@ -196,7 +201,11 @@ describe('gateway rate limits with Redis unavailable', () => {
     startedAt = Date.now();
     // A port nothing listens on: every connection attempt is refused.
     const unused = await freePort();
-    ({ url, gateway } = await startGateway({ REDIS_URL: `redis://127.0.0.1:${unused}`, RATE_LIMIT_TEST_PER_MINUTE: '3', RATE_LIMIT_ANONYMOUS_PER_MINUTE: '5' }));
+    ({ url, gateway } = await startGateway({
+      REDIS_URL: `redis://127.0.0.1:${unused}`,
+      RATE_LIMIT_TEST_PER_MINUTE: '3',
+      RATE_LIMIT_ANONYMOUS_PER_MINUTE: '5',
+    }));
   }, 60_000);
 
   afterAll(async () => {
@@ -207,7 +216,10 @@ describe('gateway rate limits with Redis unavailable', () => {
     const key = newKey('test');
     // More calls than either limit allows.
     for (let i = 0; i < 6; i++) {
-      for (const [path, headers] of [['/catalog/connectors', { 'x-api-key': key }], ['/no/such/path', {}]] as const) {
+      for (const [path, headers] of [
+        ['/catalog/connectors', { 'x-api-key': key }],
+        ['/no/such/path', {}],
+      ] as const) {
         const started = Date.now();
         const res = await call(url, path, { headers, timeoutMs: 2_000 });
         expect(Date.now() - started).toBeLessThan(2_000);
@@ -216,7 +228,10 @@ describe('gateway rate limits with Redis unavailable', () => {
         expect(limitHeaders(res)).toEqual({ limit: null, remaining: null, reset: null });
       }
     }
-    const warnings = gateway.tail().split('\n').filter((line) => line.includes('rate limiting unavailable'));
+    const warnings = gateway
+      .tail()
+      .split('\n')
+      .filter((line) => line.includes('rate limiting unavailable'));
     expect(warnings.length).toBeGreaterThanOrEqual(1);
     expect(warnings.length).toBeLessThanOrEqual(1 + Math.floor((Date.now() - startedAt) / 10_000));
   });

@@ -24,7 +24,13 @@ describe('customers and customer scopes end to end', () => {
     [c1, c2, bCustomer] = await Promise.all([make(a, 'Globex', 'crm-1'), make(a, 'Initech', 'crm-2'), make(b, 'Umbrella')]);
     const key = await gw('/account/api-keys', {
       headers: withKey(a.test_key),
-      body: { name: 'globex-key', type: 'customer', customer_id: c1, scopes: ['portal:read', 'portal:write', 'api_keys:manage'], data_plane_id: a.sandbox_data_plane_id },
+      body: {
+        name: 'globex-key',
+        type: 'customer',
+        customer_id: c1,
+        scopes: ['portal:read', 'portal:write', 'api_keys:manage'],
+        data_plane_id: a.sandbox_data_plane_id,
+      },
     });
     expect(key.status).toBe(201);
     expect(key.body).toMatchObject({ type: 'customer', customer_id: c1 });
@@ -63,7 +69,10 @@ describe('customers and customer scopes end to end', () => {
     // Its key management sees only its own customer's keys, and cannot mint tenant keys.
     const keys = await gw('/account/api-keys', { headers: withKey(customerKey) });
     expect((keys.body.data ?? []).every((k) => k.customer_id === c1)).toBe(true);
-    const tenantKey = await gw('/account/api-keys', { headers: withKey(customerKey), body: { name: 'x', type: 'tenant', scopes: ['portal:read'], data_plane_id: a.sandbox_data_plane_id } });
+    const tenantKey = await gw('/account/api-keys', {
+      headers: withKey(customerKey),
+      body: { name: 'x', type: 'tenant', scopes: ['portal:read'], data_plane_id: a.sandbox_data_plane_id },
+    });
     expect(tenantKey.status).toBe(403);
   });
 
@@ -76,7 +85,7 @@ describe('customers and customer scopes end to end', () => {
     }
   });
 
-  it('hides tenant A\'s customers from tenant B', async () => {
+  it("hides tenant A's customers from tenant B", async () => {
     expect((await gw(`/portal/customers/${c1}`, { headers: withKey(b.test_key) })).status).toBe(404);
     expect((await gw(`/portal/customers/${c1}`, { method: 'DELETE', headers: withKey(b.test_key) })).status).toBe(404);
     const list = await gw('/portal/customers', { headers: withKey(b.test_key) });

@@ -2,7 +2,17 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { call, createTenant, createTestDatabase, removeNatsNamespace, startPlatform, withKey, type RunningPlatform, type TestDatabase, type TestTenant } from '@platform/testing';
+import {
+  call,
+  createTenant,
+  createTestDatabase,
+  removeNatsNamespace,
+  startPlatform,
+  withKey,
+  type RunningPlatform,
+  type TestDatabase,
+  type TestTenant,
+} from '@platform/testing';
 import { env, runToEnd, type Json } from './engine-helpers.js';
 
 describe('action steps on the e2e platform (private networks refused)', () => {
@@ -12,10 +22,13 @@ describe('action steps on the e2e platform (private networks refused)', () => {
     tenant = await createTenant(env.gatewayUrl, env.adminToken, 'actions');
   });
 
-  it.each(['http://127.0.0.1:9/', 'http://169.254.169.254/latest/meta-data/', 'http://10.0.0.1/', 'http://[::1]/', 'http://2130706433/'])('refuses http.request to %s (SSRF)', async (url) => {
-    const done = await runToEnd(tenant, [{ id: 'fetch', type: 'http.request', input: { url } }]);
-    expect(done).toMatchObject({ status: 'failed', error: { code: 'ssrf_blocked', step_id: 'fetch' } });
-  });
+  it.each(['http://127.0.0.1:9/', 'http://169.254.169.254/latest/meta-data/', 'http://10.0.0.1/', 'http://[::1]/', 'http://2130706433/'])(
+    'refuses http.request to %s (SSRF)',
+    async (url) => {
+      const done = await runToEnd(tenant, [{ id: 'fetch', type: 'http.request', input: { url } }]);
+      expect(done).toMatchObject({ status: 'failed', error: { code: 'ssrf_blocked', step_id: 'fetch' } });
+    },
+  );
 
   it.each([
     ['require', "return require('fs').readFileSync('/etc/passwd', 'utf8')", 'code_error'],
@@ -27,7 +40,11 @@ describe('action steps on the e2e platform (private networks refused)', () => {
     const done = await runToEnd(tenant, [{ id: 'evil', type: 'code', input: { code } }]);
     expect(done.status).toBe('failed');
     expect((done.error as Json).code).toMatch(new RegExp(`^${expected}$`));
-    const fine = await runToEnd(tenant, [{ id: 'ok', type: 'code', input: { code: 'return { sum: input.a + input.b }', input: { a: 2, b: '{% input.b %}' } } }], { b: 3 });
+    const fine = await runToEnd(
+      tenant,
+      [{ id: 'ok', type: 'code', input: { code: 'return { sum: input.a + input.b }', input: { a: 2, b: '{% input.b %}' } } }],
+      { b: 3 },
+    );
     expect(fine).toMatchObject({ status: 'succeeded', output: { sum: 5 } });
     expect((await call(env.serviceUrls.run, '/actuator/health')).status).toBe(200);
   });
@@ -115,8 +132,14 @@ describe('http.request against a local server (a platform that allows private ne
   });
 
   it('cancels a running execution and aborts its running step', async () => {
-    const wf = await call<Json>(platform.gatewayUrl, '/run/workflows', { headers: withKey(tenant.test_key), body: { name: 'slow', steps: [{ id: 'slow', type: 'http.request', input: { url: `${base}/slow-cancel`, timeout_ms: 60_000 } }] } });
-    const started = await call<Json>(platform.gatewayUrl, '/v1/automations/run', { headers: withKey(tenant.test_key), body: { automation_id: wf.body.id, input: {} } });
+    const wf = await call<Json>(platform.gatewayUrl, '/run/workflows', {
+      headers: withKey(tenant.test_key),
+      body: { name: 'slow', steps: [{ id: 'slow', type: 'http.request', input: { url: `${base}/slow-cancel`, timeout_ms: 60_000 } }] },
+    });
+    const started = await call<Json>(platform.gatewayUrl, '/v1/automations/run', {
+      headers: withKey(tenant.test_key),
+      body: { automation_id: wf.body.id, input: {} },
+    });
     const runId = started.body.run_id as string;
     for (let i = 0; i < 100 && !hits.get('/slow-cancel'); i++) await new Promise((r) => setTimeout(r, 50));
     const before = aborted;
@@ -141,4 +164,3 @@ async function runOn(gatewayUrl: string, tenant: TestTenant, steps: unknown[]): 
   }
   throw new Error('execution did not finish');
 }
-

@@ -113,9 +113,9 @@ describe('code step sandbox', () => {
       const error = await failure(code);
       expect([code, error.code, error.message]).toEqual([code, 'code_error', expect.stringMatching(message) as unknown]);
     }
-    await expect(run('return [typeof require, typeof process, typeof module, typeof std, typeof os, typeof setTimeout, typeof setInterval, typeof WebAssembly]')).resolves.toEqual(
-      ['undefined', 'undefined', 'undefined', 'undefined', 'undefined', 'undefined', 'undefined', 'undefined'],
-    );
+    await expect(
+      run('return [typeof require, typeof process, typeof module, typeof std, typeof os, typeof setTimeout, typeof setInterval, typeof WebAssembly]'),
+    ).resolves.toEqual(['undefined', 'undefined', 'undefined', 'undefined', 'undefined', 'undefined', 'undefined', 'undefined']);
   });
 
   it('keeps prototype pollution inside the run that did it', async () => {
@@ -196,7 +196,11 @@ describe('code step pool', () => {
   it('gives up waiting for a worker when the step is aborted', async () => {
     const executor = new CodeStep({ size: 1 });
     try {
-      const first = executor.execute({ code: 'const end = Date.now() + 300; while (Date.now() < end) {} return 1' }, definition, context({ codeTimeoutMs: 5000 }));
+      const first = executor.execute(
+        { code: 'const end = Date.now() + 300; while (Date.now() < end) {} return 1' },
+        definition,
+        context({ codeTimeoutMs: 5000 }),
+      );
       const controller = new AbortController();
       const second = rejection(executor.execute({ code: 'return 2' }, definition, context({}, controller.signal)));
       controller.abort();

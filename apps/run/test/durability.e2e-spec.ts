@@ -60,7 +60,13 @@ describe('durable execution', () => {
     process.kill(pid, 'SIGKILL');
     await exited(pid);
     await new Promise((r) => setTimeout(r, 2500)); // the delay ends while no run service is up
-    await startProcess({ name: 'run', entry: serviceEntry('run'), env: env.serviceEnv.run, healthUrl: `${env.serviceUrls.run}/actuator/health`, pidDir: env.pidDir });
+    await startProcess({
+      name: 'run',
+      entry: serviceEntry('run'),
+      env: env.serviceEnv.run,
+      healthUrl: `${env.serviceUrls.run}/actuator/health`,
+      pidDir: env.pidDir,
+    });
     const done = await waitFor(tenant, runId, undefined, 20_000);
     expect(done).toMatchObject({ status: 'succeeded', output: { done: true } });
     expect(await successesPerPath([runId])).toEqual([1, 1, 1]);
@@ -81,7 +87,13 @@ describe('durable execution', () => {
     const pid = runPid();
     process.kill(pid, 'SIGKILL');
     await exited(pid);
-    await startProcess({ name: 'run', entry: serviceEntry('run'), env: env.serviceEnv.run, healthUrl: `${env.serviceUrls.run}/actuator/health`, pidDir: env.pidDir });
+    await startProcess({
+      name: 'run',
+      entry: serviceEntry('run'),
+      env: env.serviceEnv.run,
+      healthUrl: `${env.serviceUrls.run}/actuator/health`,
+      pidDir: env.pidDir,
+    });
     const done = await waitFor(tenant, runId, undefined, 20_000);
     expect(done).toMatchObject({ status: 'succeeded', output: { done: true } });
     expect(await successesPerPath([runId])).toEqual([1, 1, 1]);
@@ -93,7 +105,13 @@ describe('durable execution', () => {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     extra.push(
-      await startProcess({ name: 'run-replica', entry: serviceEntry('run'), env: { ...env.serviceEnv.run, PORT: String(port), RUN_INLINE_CONCURRENCY: '0' }, healthUrl: `${url}/actuator/health`, pidDir: env.pidDir }),
+      await startProcess({
+        name: 'run-replica',
+        entry: serviceEntry('run'),
+        env: { ...env.serviceEnv.run, PORT: String(port), RUN_INLINE_CONCURRENCY: '0' },
+        healthUrl: `${url}/actuator/health`,
+        pidDir: env.pidDir,
+      }),
     );
     const wf = await createWorkflow(tenant, [
       { id: 'one', type: 'transform', input: { n: '{% input.n %}' } },
@@ -108,7 +126,9 @@ describe('durable execution', () => {
     try {
       for (let batch = 0; batch < 10; batch++) {
         const started = await Promise.all(
-          Array.from({ length: 20 }, (_, i) => bus.request(RunSubjects.executionsStart, { workflowId: wf, input: { n: batch * 20 + i }, trigger: { type: 'event', id: null } }, context)),
+          Array.from({ length: 20 }, (_, i) =>
+            bus.request(RunSubjects.executionsStart, { workflowId: wf, input: { n: batch * 20 + i }, trigger: { type: 'event', id: null } }, context),
+          ),
         );
         expect(started.every((s) => s.status === 'queued')).toBe(true);
         ids.push(...started.map((s) => s.runId));

@@ -7,7 +7,10 @@ export const gw = (path: string, request?: Parameters<typeof call>[2]) => call<J
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function createWorkflow(tenant: TestTenant, steps: unknown[], extra: Record<string, unknown> = {}, key = tenant.test_key): Promise<string> {
-  const res = await gw('/api/v1/workflow/workflows', { headers: withKey(key), body: { name: `wf-${Math.random().toString(36).slice(2, 8)}`, steps, ...extra } });
+  const res = await gw('/api/v1/workflow/workflows', {
+    headers: withKey(key),
+    body: { name: `wf-${Math.random().toString(36).slice(2, 8)}`, steps, ...extra },
+  });
   if (res.status !== 201) throw new Error(`workflow not created: ${res.status} ${res.text}`);
   return res.body.id as string;
 }

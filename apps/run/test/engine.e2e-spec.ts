@@ -23,7 +23,11 @@ describe('the execution engine end to end', () => {
       [
         { id: 'first', type: 'transform', input: { n: '{% input.n + 1 %}' } },
         { id: 'remember', type: 'set', input: { factor: 3 } },
-        { id: 'second', type: 'transform', input: { n: '{% steps.first.output.n * vars.factor %}', exec: '{% execution.id %}', literal: 'plain {% not an expression' } },
+        {
+          id: 'second',
+          type: 'transform',
+          input: { n: '{% steps.first.output.n * vars.factor %}', exec: '{% execution.id %}', literal: 'plain {% not an expression' },
+        },
       ],
       { n: 1 },
     );
@@ -32,8 +36,20 @@ describe('the execution engine end to end', () => {
 
   it('branches with condition and switch', async () => {
     const steps = (_x: number) => [
-      { id: 'c', type: 'condition', if: `{% input.x > 10 %}`, then: [{ id: 'big', type: 'transform', input: { size: 'big' } }], else: [{ id: 'small', type: 'transform', input: { size: 'small' } }] },
-      { id: 's', type: 'switch', value: '{% input.color %}', cases: [{ when: 'red', steps: [{ id: 'r', type: 'transform', input: { hex: '#f00' } }] }], default: [{ id: 'd', type: 'transform', input: { hex: null } }] },
+      {
+        id: 'c',
+        type: 'condition',
+        if: `{% input.x > 10 %}`,
+        then: [{ id: 'big', type: 'transform', input: { size: 'big' } }],
+        else: [{ id: 'small', type: 'transform', input: { size: 'small' } }],
+      },
+      {
+        id: 's',
+        type: 'switch',
+        value: '{% input.color %}',
+        cases: [{ when: 'red', steps: [{ id: 'r', type: 'transform', input: { hex: '#f00' } }] }],
+        default: [{ id: 'd', type: 'transform', input: { hex: null } }],
+      },
       { id: 'out', type: 'transform', input: { size: '{% steps.c.output.size %}', hex: '{% steps.s.output.hex %}' } },
     ];
     expect((await runToEnd(a, steps(50), { x: 50, color: 'red' })).output).toEqual({ size: 'big', hex: '#f00' });
@@ -44,8 +60,18 @@ describe('the execution engine end to end', () => {
     const done = await runToEnd(
       a,
       [
-        { id: 'each', type: 'loop', items: '{% input.items %}', concurrency: 3, steps: [{ id: 'sq', type: 'transform', input: { v: '{% item * item %}', i: '{% index %}' } }] },
-        { id: 'both', type: 'parallel', branches: [[{ id: 'left', type: 'transform', input: { side: 'L' } }], [{ id: 'right', type: 'transform', input: { side: 'R' } }]] },
+        {
+          id: 'each',
+          type: 'loop',
+          items: '{% input.items %}',
+          concurrency: 3,
+          steps: [{ id: 'sq', type: 'transform', input: { v: '{% item * item %}', i: '{% index %}' } }],
+        },
+        {
+          id: 'both',
+          type: 'parallel',
+          branches: [[{ id: 'left', type: 'transform', input: { side: 'L' } }], [{ id: 'right', type: 'transform', input: { side: 'R' } }]],
+        },
         { id: 'out', type: 'transform', input: { squares: '{% steps.each.output.v %}', sides: '{% steps.both.output.side %}' } },
       ],
       { items: [1, 2, 3, 4, 5] },
@@ -55,7 +81,10 @@ describe('the execution engine end to end', () => {
   });
 
   it('stops early with stop, fails with fail, and follows on_error continue and goto', async () => {
-    const stopped = await runToEnd(a, [{ id: 'halt', type: 'stop', input: { output: { early: true } } }, { id: 'never', type: 'transform', input: {} }]);
+    const stopped = await runToEnd(a, [
+      { id: 'halt', type: 'stop', input: { output: { early: true } } },
+      { id: 'never', type: 'transform', input: {} },
+    ]);
     expect(stopped).toMatchObject({ status: 'succeeded', output: { early: true } });
     expect((stopped.steps as Json[]).map((s) => s.id)).toEqual(['halt']);
 
@@ -63,9 +92,16 @@ describe('the execution engine end to end', () => {
     expect(failed).toMatchObject({ status: 'failed', error: { code: 'bad_input', message: 'no luck', step_id: 'boom' } });
 
     const broken = { type: 'transform', input: { v: '{% $error("kaput") %}' } };
-    const continued = await runToEnd(a, [{ id: 'x', ...broken, on_error: 'continue' }, { id: 'after', type: 'transform', input: { err: '{% steps.x.error.code %}' } }]);
+    const continued = await runToEnd(a, [
+      { id: 'x', ...broken, on_error: 'continue' },
+      { id: 'after', type: 'transform', input: { err: '{% steps.x.error.code %}' } },
+    ]);
     expect(continued).toMatchObject({ status: 'succeeded', output: { err: 'expression_error' } });
-    const jumped = await runToEnd(a, [{ id: 'x', ...broken, on_error: { goto: 'rescue' } }, { id: 'skipped', type: 'transform', input: { no: 1 } }, { id: 'rescue', type: 'transform', input: { rescued: true } }]);
+    const jumped = await runToEnd(a, [
+      { id: 'x', ...broken, on_error: { goto: 'rescue' } },
+      { id: 'skipped', type: 'transform', input: { no: 1 } },
+      { id: 'rescue', type: 'transform', input: { rescued: true } },
+    ]);
     expect(jumped).toMatchObject({ status: 'succeeded', output: { rescued: true } });
     expect((jumped.steps as Json[]).map((s) => s.id)).toEqual(['x', 'rescue']);
     const unhandled = await runToEnd(a, [{ id: 'x', ...broken }]);
@@ -88,7 +124,10 @@ describe('the execution engine end to end', () => {
 
   it('waits durably in a delay step, and times out an execution past its deadline', async () => {
     const started = Date.now();
-    const delayed = await runToEnd(a, [{ id: 'wait', type: 'delay', input: { seconds: 1 } }, { id: 'after', type: 'transform', input: { ok: true } }]);
+    const delayed = await runToEnd(a, [
+      { id: 'wait', type: 'delay', input: { seconds: 1 } },
+      { id: 'after', type: 'transform', input: { ok: true } },
+    ]);
     expect(delayed).toMatchObject({ status: 'succeeded', output: { ok: true } });
     expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
     const late = await runToEnd(a, [{ id: 'wait', type: 'delay', input: { seconds: 30 } }], {}, { settings: { timeout_seconds: 1 } });
@@ -129,12 +168,22 @@ describe('the execution engine end to end', () => {
   });
 
   it('resumes an approval step when its task is completed, and runs a subworkflow to its end', async () => {
-    const runId = await start(a, await createWorkflow(a, [{ id: 'approve', type: 'approval', input: { title: 'Ship it?' } }, { id: 'after', type: 'transform', input: { approved: '{% steps.approve.output.approved %}' } }]));
+    const runId = await start(
+      a,
+      await createWorkflow(a, [
+        { id: 'approve', type: 'approval', input: { title: 'Ship it?' } },
+        { id: 'after', type: 'transform', input: { approved: '{% steps.approve.output.approved %}' } },
+      ]),
+    );
     await waitFor(a, runId, ['waiting']);
     configureNamespace(env.serviceEnv.run.NATS_NAMESPACE);
     const nc = await connectNats({ url: env.serviceEnv.run.NATS_URL ?? 'nats://127.0.0.1:4222', name: 'engine-e2e' });
     try {
-      new Bus(nc).emit(TaskSubjects.taskCompleted, { executionId: runId, stepPath: 'approve', approved: true, completedBy: 'qa@example.test' }, { requestId: 't', tenantId: a.tenant_id, environmentId: a.sandbox_data_plane_id });
+      new Bus(nc).emit(
+        TaskSubjects.taskCompleted,
+        { executionId: runId, stepPath: 'approve', approved: true, completedBy: 'qa@example.test' },
+        { requestId: 't', tenantId: a.tenant_id, environmentId: a.sandbox_data_plane_id },
+      );
       await nc.flush();
     } finally {
       await nc.close();
@@ -142,20 +191,35 @@ describe('the execution engine end to end', () => {
     expect((await waitFor(a, runId)).output).toEqual({ approved: true });
 
     const child = await createWorkflow(a, [{ id: 'inner', type: 'transform', input: { got: '{% input.v + 1 %}' } }]);
-    const parent = await runToEnd(a, [{ id: 'sub', type: 'subworkflow', input: { workflow_id: child, input: { v: '{% input.v %}' } } }, { id: 'out', type: 'transform', input: { result: '{% steps.sub.output.got %}' } }], { v: 41 });
+    const parent = await runToEnd(
+      a,
+      [
+        { id: 'sub', type: 'subworkflow', input: { workflow_id: child, input: { v: '{% input.v %}' } } },
+        { id: 'out', type: 'transform', input: { result: '{% steps.sub.output.got %}' } },
+      ],
+      { v: 41 },
+    );
     expect(parent).toMatchObject({ status: 'succeeded', output: { result: 42 } });
     const children = await gw(`/run/executions?trigger_type=subworkflow&workflow_id=${child}`, { headers: withKey(a.test_key) });
-    expect(children.body.data).toEqual([expect.objectContaining({ status: 'succeeded', parent_execution_id: parent.id, trigger: { type: 'subworkflow', id: parent.id } })]);
+    expect(children.body.data).toEqual([
+      expect.objectContaining({ status: 'succeeded', parent_execution_id: parent.id, trigger: { type: 'subworkflow', id: parent.id } }),
+    ]);
   });
 
   it('keeps versions: an update makes a new version, and runs record the one they used', async () => {
     const id = await createWorkflow(a, [{ id: 'v', type: 'transform', input: { version: 1 } }]);
     const first = await waitFor(a, await start(a, id));
-    const updated = await gw(`/run/workflows/${id}`, { method: 'PATCH', headers: withKey(a.test_key), body: { steps: [{ id: 'v', type: 'transform', input: { version: 2 } }] } });
+    const updated = await gw(`/run/workflows/${id}`, {
+      method: 'PATCH',
+      headers: withKey(a.test_key),
+      body: { steps: [{ id: 'v', type: 'transform', input: { version: 2 } }] },
+    });
     expect(updated.body).toMatchObject({ version: 2 });
     const second = await waitFor(a, await start(a, id));
     expect([first.workflow_version, first.output, second.workflow_version, second.output]).toEqual([1, { version: 1 }, 2, { version: 2 }]);
-    expect((await gw(`/run/workflows/${id}?version=1`, { headers: withKey(a.test_key) })).body.steps).toEqual([{ id: 'v', type: 'transform', input: { version: 1 } }]);
+    expect((await gw(`/run/workflows/${id}?version=1`, { headers: withKey(a.test_key) })).body.steps).toEqual([
+      { id: 'v', type: 'transform', input: { version: 1 } },
+    ]);
     const listed = await gw(`/run/executions?workflow_id=${id}&status=succeeded`, { headers: withKey(a.test_key) });
     expect(listed.body.data).toHaveLength(2);
     const logs = await gw(`/run/executions/${second.id as string}/logs?level=info`, { headers: withKey(a.test_key) });
@@ -166,7 +230,8 @@ describe('the execution engine end to end', () => {
 
   it('honours Idempotency-Key: the same request returns the same run, another body is 409', async () => {
     const id = await createWorkflow(a, [{ id: 't', type: 'transform', input: { x: '{% input.x %}' } }]);
-    const send = (x: number) => gw('/v1/automations/run', { headers: withKey(a.test_key, { 'idempotency-key': `k-${id}` }), body: { automation_id: id, input: { x } } });
+    const send = (x: number) =>
+      gw('/v1/automations/run', { headers: withKey(a.test_key, { 'idempotency-key': `k-${id}` }), body: { automation_id: id, input: { x } } });
     const one = await send(1);
     const two = await send(1);
     expect(two.body.run_id).toBe(one.body.run_id);
@@ -174,11 +239,17 @@ describe('the execution engine end to end', () => {
   });
 
   describe('isolation', () => {
-    it('hides tenant A\'s executions and workflows from tenant B (404), and production from a test key', async () => {
+    it("hides tenant A's executions and workflows from tenant B (404), and production from a test key", async () => {
       const wf = await createWorkflow(a, [{ id: 't', type: 'transform', input: {} }]);
       const run = await start(a, wf);
       await waitFor(a, run);
-      for (const [method, path] of [['GET', `/run/executions/${run}`], ['GET', `/run/executions/${run}/logs`], ['POST', `/run/executions/${run}/cancel`], ['GET', `/run/workflows/${wf}`], ['POST', `/run/workflows/${wf}/execute`]]) {
+      for (const [method, path] of [
+        ['GET', `/run/executions/${run}`],
+        ['GET', `/run/executions/${run}/logs`],
+        ['POST', `/run/executions/${run}/cancel`],
+        ['GET', `/run/workflows/${wf}`],
+        ['POST', `/run/workflows/${wf}/execute`],
+      ]) {
         const res = await gw(path, { method, headers: withKey(b.test_key), body: method === 'POST' ? {} : undefined });
         expect({ path, status: res.status }).toEqual({ path, status: 404 });
       }
@@ -187,9 +258,20 @@ describe('the execution engine end to end', () => {
       expect((await gw('/v1/automations/run', { headers: withKey(b.test_key), body: { automation_id: wf, input: {} } })).status).toBe(404);
     });
 
-    it('shows a customer key only its customer\'s executions', async () => {
+    it("shows a customer key only its customer's executions", async () => {
       const customer = (await gw('/portal/customers', { headers: withKey(a.test_key), body: { name: 'Runner Co' } })).body.id as string;
-      const key = (await gw('/account/api-keys', { headers: withKey(a.test_key), body: { name: 'runner', type: 'customer', customer_id: customer, scopes: ['automations:run', 'executions:read', 'executions:write', 'workflows:read', 'workflows:write'], data_plane_id: a.sandbox_data_plane_id } })).body.key as string;
+      const key = (
+        await gw('/account/api-keys', {
+          headers: withKey(a.test_key),
+          body: {
+            name: 'runner',
+            type: 'customer',
+            customer_id: customer,
+            scopes: ['automations:run', 'executions:read', 'executions:write', 'workflows:read', 'workflows:write'],
+            data_plane_id: a.sandbox_data_plane_id,
+          },
+        })
+      ).body.key as string;
       const wf = await createWorkflow(a, [{ id: 't', type: 'transform', input: { who: '{% input.who %}' } }]);
       const tenantRun = await start(a, wf, { who: 'tenant' });
       const customerRun = await start(a, wf, { who: 'customer' }, key);
@@ -224,20 +306,46 @@ describe('the execution engine end to end', () => {
       });
       expect(res.status).toBe(400);
       const fields = (res.body.details as { field: string }[]).map((d) => d.field);
-      expect(fields).toEqual(expect.arrayContaining(['steps[0].type', 'steps[1].id', 'steps[1].input.v', 'steps[1].on_error.goto', 'steps[2].on_error.goto', 'steps[3].items', 'steps[3].steps']));
-      const validated = await gw('/run/workflows/validate', { headers: withKey(a.test_key), body: { steps: [{ id: 'x', type: 'http.request', input: {} }, { id: 'y', type: 'delay' }] } });
+      expect(fields).toEqual(
+        expect.arrayContaining([
+          'steps[0].type',
+          'steps[1].id',
+          'steps[1].input.v',
+          'steps[1].on_error.goto',
+          'steps[2].on_error.goto',
+          'steps[3].items',
+          'steps[3].steps',
+        ]),
+      );
+      const validated = await gw('/run/workflows/validate', {
+        headers: withKey(a.test_key),
+        body: {
+          steps: [
+            { id: 'x', type: 'http.request', input: {} },
+            { id: 'y', type: 'delay' },
+          ],
+        },
+      });
       expect(validated.status).toBe(200);
       expect(validated.body.valid).toBe(false);
-      expect((validated.body.problems as { step_id: string; path: string }[]).map((p) => [p.step_id, p.path])).toEqual(expect.arrayContaining([['y', 'steps[1].input']]));
+      expect((validated.body.problems as { step_id: string; path: string }[]).map((p) => [p.step_id, p.path])).toEqual(
+        expect.arrayContaining([['y', 'steps[1].input']]),
+      );
     });
 
     it('answers 404 for an unknown automation, 413 for an oversized input and 400 for a malformed start', async () => {
-      expect((await gw('/v1/automations/run', { headers: withKey(a.test_key), body: { automation_id: '00000000-0000-4000-8000-000000000000', input: {} } })).status).toBe(404);
+      expect(
+        (await gw('/v1/automations/run', { headers: withKey(a.test_key), body: { automation_id: '00000000-0000-4000-8000-000000000000', input: {} } })).status,
+      ).toBe(404);
       const wf = await createWorkflow(a, [{ id: 't', type: 'transform', input: {} }]);
       const big = await gw('/v1/automations/run', { headers: withKey(a.test_key), body: { automation_id: wf, input: { blob: 'x'.repeat(1_100_000) } } });
       expect(big.status).toBe(413);
       expect(big.body).toMatchObject({ error: 'Payload Too Large', status: 413 });
-      for (const body of [{ automation_id: 'nope', input: {} }, { automation_id: wf, input: 'text' }, { automation_id: wf, extra: 1 }]) {
+      for (const body of [
+        { automation_id: 'nope', input: {} },
+        { automation_id: wf, input: 'text' },
+        { automation_id: wf, extra: 1 },
+      ]) {
         const res = await gw('/v1/automations/run', { headers: withKey(a.test_key), body });
         expect(res.status).toBe(400);
       }
@@ -248,7 +356,7 @@ describe('the execution engine end to end', () => {
 });
 
 describe('run data in /v1/data/query', () => {
-  it('answers SQL over the caller\'s own workflows and executions only', async () => {
+  it("answers SQL over the caller's own workflows and executions only", async () => {
     const [mine, theirs] = await Promise.all([createTenant(env.gatewayUrl, env.adminToken, 'sql-a'), createTenant(env.gatewayUrl, env.adminToken, 'sql-b')]);
     const wf = await createWorkflow(mine, [{ id: 't', type: 'transform', input: {} }]);
     await waitFor(mine, await start(mine, wf));

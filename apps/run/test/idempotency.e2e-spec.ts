@@ -12,7 +12,8 @@ describe('run starts with an Idempotency-Key', () => {
     workflow = await createWorkflow(a, [{ id: 't', type: 'transform', input: { x: '{% input.x %}' } }]);
   });
 
-  const send = (key: string, apiKey: string, x = 1) => gw('/v1/automations/run', { headers: withKey(apiKey, { 'idempotency-key': key }), body: { automation_id: workflow, input: { x } } });
+  const send = (key: string, apiKey: string, x = 1) =>
+    gw('/v1/automations/run', { headers: withKey(apiKey, { 'idempotency-key': key }), body: { automation_id: workflow, input: { x } } });
 
   it('gives twenty concurrent starts with one key one run, and never a 500', async () => {
     const answers = await Promise.all(Array.from({ length: 20 }, () => send(`burst-${workflow}`, a.test_key)));
@@ -27,7 +28,13 @@ describe('run starts with an Idempotency-Key', () => {
       const customer = await gw('/portal/customers', { headers: withKey(a.test_key), body: { name } });
       const key = await gw('/account/api-keys', {
         headers: withKey(a.test_key),
-        body: { name: `${name}-key`, type: 'customer', customer_id: customer.body.id, scopes: ['automations:run', 'executions:read'], data_plane_id: a.sandbox_data_plane_id },
+        body: {
+          name: `${name}-key`,
+          type: 'customer',
+          customer_id: customer.body.id,
+          scopes: ['automations:run', 'executions:read'],
+          data_plane_id: a.sandbox_data_plane_id,
+        },
       });
       expect(key.status).toBe(201);
       return key.body.key as string;

@@ -23,7 +23,10 @@ describe('the request id of a run, on every message the run causes', () => {
 
   beforeAll(async () => {
     tenant = await createTenant(env.gatewayUrl, env.adminToken, 'request-id');
-    expect((await gw('/storage/secrets', { headers: withKey(tenant.test_key), body: { name: 'RID_TOKEN', value: `token-${randomBytes(8).toString('hex')}` } })).status).toBe(201);
+    expect(
+      (await gw('/storage/secrets', { headers: withKey(tenant.test_key), body: { name: 'RID_TOKEN', value: `token-${randomBytes(8).toString('hex')}` } }))
+        .status,
+    ).toBe(201);
     // Plain subscriptions, no queue group: a copy of every event, request and work item, beside
     // the services that handle them (a request still gets its one answer from its service).
     configureNamespace(env.serviceEnv.run.NATS_NAMESPACE);
@@ -51,7 +54,10 @@ describe('the request id of a run, on every message the run causes', () => {
   });
 
   async function startWithRequestId(workflowId: string, requestId: string): Promise<string> {
-    const res = await gw('/v1/automations/run', { headers: { ...withKey(tenant.test_key), 'x-request-id': requestId }, body: { automation_id: workflowId, input: {} } });
+    const res = await gw('/v1/automations/run', {
+      headers: { ...withKey(tenant.test_key), 'x-request-id': requestId },
+      body: { automation_id: workflowId, input: {} },
+    });
     expect(res.status).toBe(202);
     expect(res.headers.get('x-request-id')).toBe(requestId);
     return res.body.run_id as string;
@@ -63,11 +69,14 @@ describe('the request id of a run, on every message the run causes', () => {
     return seen.filter(match);
   }
 
-  const about = (executionId: string) => (s: Seen) => s.data?.executionId === executionId || s.data?.purpose === `run:execution:${executionId}` || s.context?.actor === `run:execution:${executionId}`;
+  const about = (executionId: string) => (s: Seen) =>
+    s.data?.executionId === executionId || s.data?.purpose === `run:execution:${executionId}` || s.context?.actor === `run:execution:${executionId}`;
 
   it('reaches the events, the secret resolution, the storage step and the child execution, and storage audits it', async () => {
     const requestId = `rid-${randomBytes(6).toString('hex')}`;
-    const child = await createWorkflow(tenant, [{ id: 'save', type: 'file.write', input: { name: 'rid.txt', contentBase64: Buffer.from('rid').toString('base64') } }]);
+    const child = await createWorkflow(tenant, [
+      { id: 'save', type: 'file.write', input: { name: 'rid.txt', contentBase64: Buffer.from('rid').toString('base64') } },
+    ]);
     const parent = await createWorkflow(tenant, [
       { id: 'token', type: 'transform', input: { length: '{% $length(secrets.RID_TOKEN) %}' } },
       { id: 'sub', type: 'subworkflow', input: { workflow_id: child, input: {} } },
@@ -80,12 +89,19 @@ describe('the request id of a run, on every message the run causes', () => {
     // The parent resolves its secret on each of its two runs (before and after the child).
     const ofParent = await messages(about(runId), 4);
     const ofChild = await messages(about(childId), 3);
-    expect(ofParent.map((s) => s.subject)).toEqual(expect.arrayContaining([RunSubjects.executionStarted, StorageSubjects.secretsResolve, RunSubjects.executionCompleted]));
-    expect(ofChild.map((s) => s.subject)).toEqual(expect.arrayContaining([RunSubjects.executionStarted, StorageSubjects.filesWrite, RunSubjects.executionCompleted]));
-    for (const message of [...ofParent, ...ofChild]) expect({ subject: message.subject, requestId: message.context.requestId }).toEqual({ subject: message.subject, requestId });
+    expect(ofParent.map((s) => s.subject)).toEqual(
+      expect.arrayContaining([RunSubjects.executionStarted, StorageSubjects.secretsResolve, RunSubjects.executionCompleted]),
+    );
+    expect(ofChild.map((s) => s.subject)).toEqual(
+      expect.arrayContaining([RunSubjects.executionStarted, StorageSubjects.filesWrite, RunSubjects.executionCompleted]),
+    );
+    for (const message of [...ofParent, ...ofChild])
+      expect({ subject: message.subject, requestId: message.context.requestId }).toEqual({ subject: message.subject, requestId });
 
     // Storage's own record of who read the secret: it would say something else if the id were lost on the way.
-    const audit = await db.query<{ request_id: string | null }>(`select request_id from storage.secret_access_log where purpose = $1`, [`run:execution:${runId}`]);
+    const audit = await db.query<{ request_id: string | null }>(`select request_id from storage.secret_access_log where purpose = $1`, [
+      `run:execution:${runId}`,
+    ]);
     expect(audit.rows.length).toBeGreaterThan(0);
     expect(audit.rows.every((r) => r.request_id === requestId)).toBe(true);
   });

@@ -15,7 +15,10 @@ describe('execution retention', () => {
     database = await createTestDatabase('retention');
     admin = new pg.Client(database.settings.admin);
     await admin.connect();
-    system = new SystemDb(() => createDataSource({ connection: database.settings.system, schema: 'run', applicationName: 'retention-test', poolSize: 1 }), () => undefined);
+    system = new SystemDb(
+      () => createDataSource({ connection: database.settings.system, schema: 'run', applicationName: 'retention-test', poolSize: 1 }),
+      () => undefined,
+    );
   });
 
   afterAll(async () => {
@@ -43,10 +46,12 @@ describe('execution retention', () => {
        values ($1, $2, $3, $4, 1, $5, '{}', 'api', now() + interval '1 hour', case when $6::int is null then null else now() - make_interval(days => $6) end)`,
       [tenant, env, id, workflowId, finishedDaysAgo === null ? 'waiting' : 'succeeded', finishedDaysAgo],
     );
-    await admin.query(
-      `insert into run.execution_logs (tenant_id, environment_id, id, execution_id, level, message) values ($1, $2, $3, $4, 'info', 'x')`,
-      [tenant, env, randomUUID(), id],
-    );
+    await admin.query(`insert into run.execution_logs (tenant_id, environment_id, id, execution_id, level, message) values ($1, $2, $3, $4, 'info', 'x')`, [
+      tenant,
+      env,
+      randomUUID(),
+      id,
+    ]);
     await admin.query(
       `insert into run.execution_steps (tenant_id, environment_id, id, execution_id, path, step_id, type, status, attempt) values ($1, $2, $3, $4, 't', 't', 'transform', 'succeeded', 1)`,
       [tenant, env, randomUUID(), id],

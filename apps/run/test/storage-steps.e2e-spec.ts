@@ -16,7 +16,13 @@ describe('workflows using storage: secrets, data tables and files', () => {
     expect((await gw('/storage/secrets', { headers: withKey(tenant.test_key), body: { name: 'API_TOKEN', value: SECRET } })).status).toBe(201);
     const table = await gw('/storage/data-tables', {
       headers: withKey(tenant.test_key),
-      body: { name: 'orders', columns: [{ name: 'customer', type: 'text' }, { name: 'amount', type: 'number' }] },
+      body: {
+        name: 'orders',
+        columns: [
+          { name: 'customer', type: 'text' },
+          { name: 'amount', type: 'number' },
+        ],
+      },
     });
     expect(table.status).toBe(201);
   });
@@ -28,7 +34,11 @@ describe('workflows using storage: secrets, data tables and files', () => {
   it('resolves a secret at run time and keeps its value out of everything stored and answered', async () => {
     const done = await runToEnd(tenant, [
       { id: 'use', type: 'transform', input: { header: '{% "Bearer " & secrets.API_TOKEN %}', length: '{% $length(secrets.API_TOKEN) %}' } },
-      { id: 'log', type: 'code', input: { code: 'console.log("token is " + input.t); return { seen: input.t.length }', input: { t: '{% secrets.API_TOKEN %}' } } },
+      {
+        id: 'log',
+        type: 'code',
+        input: { code: 'console.log("token is " + input.t); return { seen: input.t.length }', input: { t: '{% secrets.API_TOKEN %}' } },
+      },
     ]);
     expect(done.status).toBe('succeeded');
     expect((done.steps as Json[])[0].output).toEqual({ header: 'Bearer [redacted]', length: SECRET.length });
@@ -86,9 +96,23 @@ describe('workflows using storage: secrets, data tables and files', () => {
         { id: 'sum', type: 'data.query', input: { query: 'select customer, sum(amount) as total from orders group by customer order by customer' } },
         { id: 'out', type: 'transform', input: { totals: '{% steps.sum.output.rows %}' } },
       ],
-      { orders: [{ customer: 'acme', amount: 5 }, { customer: 'acme', amount: 7 }, { customer: 'globex', amount: 1 }] },
+      {
+        orders: [
+          { customer: 'acme', amount: 5 },
+          { customer: 'acme', amount: 7 },
+          { customer: 'globex', amount: 1 },
+        ],
+      },
     );
-    expect(done).toMatchObject({ status: 'succeeded', output: { totals: [{ customer: 'acme', total: 12 }, { customer: 'globex', total: 1 }] } });
+    expect(done).toMatchObject({
+      status: 'succeeded',
+      output: {
+        totals: [
+          { customer: 'acme', total: 12 },
+          { customer: 'globex', total: 1 },
+        ],
+      },
+    });
     const bad = await runToEnd(tenant, [{ id: 'q', type: 'data.query', input: { query: 'select * from pg_class' } }]);
     expect(bad.status).toBe('failed');
     expect((bad.error as Json).step_id).toBe('q');

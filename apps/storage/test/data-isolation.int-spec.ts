@@ -72,7 +72,10 @@ describe('data tables on real PostgreSQL, as the application role', () => {
         indexes: [['label']],
       });
     }
-    await rows.insert(a, 'customer_secrets', [{ label: 'a-only', amount: 1, email: 'a@a.test' }, { label: 'a-only', amount: 2 }]);
+    await rows.insert(a, 'customer_secrets', [
+      { label: 'a-only', amount: 1, email: 'a@a.test' },
+      { label: 'a-only', amount: 2 },
+    ]);
     await rows.insert(b, 'customer_secrets', [{ label: 'b-only', amount: 3 }]);
     const [row] = (await admin.query(`select id from storage.data_tables where tenant_id = $1`, [a.tenantId])).rows as { id: string }[];
     physicalA = physicalTable(row.id);
@@ -93,7 +96,15 @@ describe('data tables on real PostgreSQL, as the application role', () => {
 
   it('answers each tenant from its own table only', async () => {
     const answer = await queries.query(a, 'select label, sum(amount) as total from customer_secrets group by label');
-    expect(answer).toEqual({ columns: [{ name: 'label', type: 'text' }, { name: 'total', type: 'number' }], rows: [{ label: 'a-only', total: 3 }], row_count: 1, truncated: false });
+    expect(answer).toEqual({
+      columns: [
+        { name: 'label', type: 'text' },
+        { name: 'total', type: 'number' },
+      ],
+      rows: [{ label: 'a-only', total: 3 }],
+      row_count: 1,
+      truncated: false,
+    });
     expect((await queries.query(b, 'select label from customer_secrets')).rows).toEqual([{ label: 'b-only' }]);
   });
 
@@ -106,9 +117,17 @@ describe('data tables on real PostgreSQL, as the application role', () => {
     const [, deleted] = await db.run(b, (m) => m.query<[unknown, number]>(`delete from ${leaked}`));
     expect(deleted).toBe(0);
     // Writing B's own tenant id into A's table breaks its pinning check; A's id breaks RLS.
-    const asB = status(db.run(b, (m) => m.query(`insert into ${leaked} (tenant_id, environment_id, id, c1) values ($1, $2, $3, 'x')`, [b.tenantId, b.environmentId, randomUUID()])));
+    const asB = status(
+      db.run(b, (m) =>
+        m.query(`insert into ${leaked} (tenant_id, environment_id, id, c1) values ($1, $2, $3, 'x')`, [b.tenantId, b.environmentId, randomUUID()]),
+      ),
+    );
     expect((await asB).message).toMatch(/check constraint|row-level security/);
-    const asA = status(db.run(b, (m) => m.query(`insert into ${leaked} (tenant_id, environment_id, id, c1) values ($1, $2, $3, 'x')`, [a.tenantId, a.environmentId, randomUUID()])));
+    const asA = status(
+      db.run(b, (m) =>
+        m.query(`insert into ${leaked} (tenant_id, environment_id, id, c1) values ($1, $2, $3, 'x')`, [a.tenantId, a.environmentId, randomUUID()]),
+      ),
+    );
     expect((await asA).message).toMatch(/row-level security/);
     // With no tenant context at all the table is empty too (fail closed).
     const client = new pg.Client(database.settings.app);
@@ -118,15 +137,20 @@ describe('data tables on real PostgreSQL, as the application role', () => {
     } finally {
       await client.end();
     }
-    expect((await db.run(a, (m) => m.query(`select count(*)::int as n from ${leaked}`)))).toEqual([{ n: 2 }]);
+    expect(await db.run(a, (m) => m.query(`select count(*)::int as n from ${leaked}`))).toEqual([{ n: 2 }]);
   });
 
   it("shows the catalogs only generated names: no tenant's table or column names, no statistics", async () => {
     const result = await db.run(b, async (m) => ({
-      relations: (await m.query<{ relname: string }[]>(`select c.relname from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'storage_data' and c.relkind = 'r'`)),
-      columns: (await m.query<{ attname: string }[]>(`select a.attname from pg_attribute a join pg_class c on c.oid = a.attrelid where c.relname = $1 and a.attnum > 0`, [physicalA])),
-      stats: (await m.query<unknown[]>(`select * from pg_stats where schemaname = 'storage_data'`)),
-      catalogue: (await m.query<{ tenant_id: string }[]>(`select name, tenant_id from storage.data_tables`)),
+      relations: await m.query<{ relname: string }[]>(
+        `select c.relname from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'storage_data' and c.relkind = 'r'`,
+      ),
+      columns: await m.query<{ attname: string }[]>(
+        `select a.attname from pg_attribute a join pg_class c on c.oid = a.attrelid where c.relname = $1 and a.attnum > 0`,
+        [physicalA],
+      ),
+      stats: await m.query<unknown[]>(`select * from pg_stats where schemaname = 'storage_data'`),
+      catalogue: await m.query<{ tenant_id: string }[]>(`select name, tenant_id from storage.data_tables`),
     }));
     expect(result.relations.every((r) => /^t_[0-9a-f]{32}$/.test(r.relname))).toBe(true);
     expect(result.columns.map((c) => c.attname)).toEqual(['tenant_id', 'environment_id', 'scope_id', 'id', 'created_at', 'updated_at', 'c1', 'c2', 'c3']);
@@ -155,10 +179,16 @@ describe('data tables on real PostgreSQL, as the application role', () => {
   });
 
   it('makes the query transaction read only', async () => {
-    const write = await status(db.run(a, async (m) => {
-      await restrictTransaction(m, 1000);
-      await m.query(`insert into storage_data.${physicalA} (tenant_id, environment_id, id, c1) values ($1, $2, $3, 'x')`, [a.tenantId, a.environmentId, randomUUID()]);
-    }));
+    const write = await status(
+      db.run(a, async (m) => {
+        await restrictTransaction(m, 1000);
+        await m.query(`insert into storage_data.${physicalA} (tenant_id, environment_id, id, c1) values ($1, $2, $3, 'x')`, [
+          a.tenantId,
+          a.environmentId,
+          randomUUID(),
+        ]);
+      }),
+    );
     expect(write.message).toMatch(/read-only transaction/);
   });
 
@@ -173,7 +203,10 @@ describe('data tables on real PostgreSQL, as the application role', () => {
       expect(result.message).not.toMatch(/t_[0-9a-f]{32}/);
     }
     const slow = new DataQueryService(db, config({ DATA_QUERY_TIMEOUT_MS: 200 }));
-    expect(await status(slow.query(a, 'select count(*) from generate_series(1, 1000000000)'))).toEqual({ status: 400, message: expect.stringMatching(/statement timeout.*200 ms/) });
+    expect(await status(slow.query(a, 'select count(*) from generate_series(1, 1000000000)'))).toEqual({
+      status: 400,
+      message: expect.stringMatching(/statement timeout.*200 ms/),
+    });
   });
 
   it('truncates at the row and byte limits without fetching what it drops', async () => {

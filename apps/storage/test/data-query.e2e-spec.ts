@@ -3,7 +3,13 @@ import pg from 'pg';
 import { call, createTenant, e2eEnvironment, withKey, type TestTenant } from '@platform/testing';
 
 const env = e2eEnvironment();
-type Body = Record<string, unknown> & { rows?: Record<string, unknown>[]; columns?: { name: string; type: string }[]; row_count?: number; truncated?: boolean; details?: { field: string; message: string }[] };
+type Body = Record<string, unknown> & {
+  rows?: Record<string, unknown>[];
+  columns?: { name: string; type: string }[];
+  row_count?: number;
+  truncated?: boolean;
+  details?: { field: string; message: string }[];
+};
 const gw = (path: string, request?: Parameters<typeof call>[2]) => call<Body>(env.gatewayUrl, path, request);
 
 const ROWS = 100_000;
@@ -22,7 +28,8 @@ describe('POST /v1/data/query end to end', () => {
   let a: TestTenant;
   let b: TestTenant;
   let admin: pg.Client;
-  const query = (q: string, params?: unknown[], key = a.test_key) => gw('/v1/data/query', { headers: withKey(key), body: params ? { query: q, params } : { query: q }, timeoutMs: 60_000 });
+  const query = (q: string, params?: unknown[], key = a.test_key) =>
+    gw('/v1/data/query', { headers: withKey(key), body: params ? { query: q, params } : { query: q }, timeoutMs: 60_000 });
 
   beforeAll(async () => {
     [a, b] = await Promise.all([createTenant(env.gatewayUrl, env.adminToken, 'query-a'), createTenant(env.gatewayUrl, env.adminToken, 'query-b')]);
@@ -38,8 +45,24 @@ describe('POST /v1/data/query end to end', () => {
       indexes: [['status', 'amount'], ['region']],
     };
     expect((await gw('/storage/data-tables', { headers: withKey(a.test_key), body: table })).status).toBe(201);
-    expect((await gw('/storage/data-tables', { headers: withKey(a.test_key), body: { name: 'regions', columns: [{ name: 'code', type: 'text', unique: true }, { name: 'label', type: 'text' }] } })).status).toBe(201);
-    await gw('/storage/data-tables/regions/rows', { headers: withKey(a.test_key), body: { rows: Array.from({ length: 10 }, (_, i) => ({ code: `r${i}`, label: `Region ${i}` })) } });
+    expect(
+      (
+        await gw('/storage/data-tables', {
+          headers: withKey(a.test_key),
+          body: {
+            name: 'regions',
+            columns: [
+              { name: 'code', type: 'text', unique: true },
+              { name: 'label', type: 'text' },
+            ],
+          },
+        })
+      ).status,
+    ).toBe(201);
+    await gw('/storage/data-tables/regions/rows', {
+      headers: withKey(a.test_key),
+      body: { rows: Array.from({ length: 10 }, (_, i) => ({ code: `r${i}`, label: `Region ${i}` })) },
+    });
     // 100,000 rows in ten bulk inserts of 10,000 (one statement each).
     for (let chunk = 0; chunk < ROWS / 10_000; chunk++) {
       const rows = Array.from({ length: 10_000 }, (_, j) => order(chunk * 10_000 + j));
@@ -49,7 +72,21 @@ describe('POST /v1/data/query end to end', () => {
     }
     // Tenant B: a table of the same name and one A does not have, holding a marker A must never see.
     for (const name of ['orders', 'b_private']) {
-      expect((await gw('/storage/data-tables', { headers: withKey(b.test_key), body: { name, columns: [{ name: 'region', type: 'text' }, { name: 'status', type: 'text' }, { name: 'amount', type: 'number' }] } })).status).toBe(201);
+      expect(
+        (
+          await gw('/storage/data-tables', {
+            headers: withKey(b.test_key),
+            body: {
+              name,
+              columns: [
+                { name: 'region', type: 'text' },
+                { name: 'status', type: 'text' },
+                { name: 'amount', type: 'number' },
+              ],
+            },
+          })
+        ).status,
+      ).toBe(201);
       await gw(`/storage/data-tables/${name}/rows`, { headers: withKey(b.test_key), body: { region: MARKER, status: MARKER, amount: 1 } });
     }
     admin = new pg.Client({ connectionString: env.databaseUrl });
@@ -61,7 +98,10 @@ describe('POST /v1/data/query end to end', () => {
   });
 
   it('runs a filtered aggregate over 100,000 rows', async () => {
-    const res = await query('select status, count(*) as n, sum(amount) as total, round(avg(amount)::numeric, 3) as mean from orders where amount > $1 group by status order by status', [100]);
+    const res = await query(
+      'select status, count(*) as n, sum(amount) as total, round(avg(amount)::numeric, 3) as mean from orders where amount > $1 group by status order by status',
+      [100],
+    );
     expect(res.status).toBe(200);
     const expected = new Map<string, { n: number; total: number }>();
     for (let i = 0; i < ROWS; i++) {
@@ -72,16 +112,31 @@ describe('POST /v1/data/query end to end', () => {
       e.total += o.amount;
       expected.set(o.status, e);
     }
-    expect(res.body.columns).toEqual([{ name: 'status', type: 'text' }, { name: 'n', type: 'number' }, { name: 'total', type: 'number' }, { name: 'mean', type: 'number' }]);
-    expect(res.body.rows).toEqual([...expected.entries()].sort(([x], [y]) => x.localeCompare(y)).map(([status, e]) => ({ status, n: e.n, total: e.total, mean: Math.round((e.total / e.n) * 1000) / 1000 })));
+    expect(res.body.columns).toEqual([
+      { name: 'status', type: 'text' },
+      { name: 'n', type: 'number' },
+      { name: 'total', type: 'number' },
+      { name: 'mean', type: 'number' },
+    ]);
+    expect(res.body.rows).toEqual(
+      [...expected.entries()]
+        .sort(([x], [y]) => x.localeCompare(y))
+        .map(([status, e]) => ({ status, n: e.n, total: e.total, mean: Math.round((e.total / e.n) * 1000) / 1000 })),
+    );
     expect(res.body).toMatchObject({ row_count: 3, truncated: false });
   });
 
   it('joins, groups, uses window functions and CTEs', async () => {
-    const joined = await query('select r.label, count(*) as n from orders o join regions r on r.code = o.region where o.paid group by r.label order by r.label limit 3');
+    const joined = await query(
+      'select r.label, count(*) as n from orders o join regions r on r.code = o.region where o.paid group by r.label order by r.label limit 3',
+    );
     expect(joined.status).toBe(200);
     const paidIn = (region: string) => Array.from({ length: ROWS }, (_, i) => order(i)).filter((o) => o.region === region && o.paid).length;
-    expect(joined.body.rows).toEqual([{ label: 'Region 0', n: paidIn('r0') }, { label: 'Region 1', n: paidIn('r1') }, { label: 'Region 2', n: paidIn('r2') }]);
+    expect(joined.body.rows).toEqual([
+      { label: 'Region 0', n: paidIn('r0') },
+      { label: 'Region 1', n: paidIn('r1') },
+      { label: 'Region 2', n: paidIn('r2') },
+    ]);
 
     const ranked = await query(`with totals as (select region, sum(amount) as total from orders group by region)
       select region, total, rank() over (order by total desc, region) as place, sum(total) over () as grand from totals order by place`);
@@ -90,8 +145,11 @@ describe('POST /v1/data/query end to end', () => {
     expect(ranked.body.rows![0]).toMatchObject({ place: 1 });
     expect(ranked.body.rows!.every((r) => r.grand === ranked.body.rows![0].grand)).toBe(true);
 
-    const running = await query(`select id, amount, sum(amount) over (order by id rows between unbounded preceding and current row) as running
-      from orders where region = $1 and paid_at >= $2 order by id limit 5`, ['r3', '2026-03-01T00:00:00Z']);
+    const running = await query(
+      `select id, amount, sum(amount) over (order by id rows between unbounded preceding and current row) as running
+      from orders where region = $1 and paid_at >= $2 order by id limit 5`,
+      ['r3', '2026-03-01T00:00:00Z'],
+    );
     expect(running.status).toBe(200);
     expect(running.body.rows).toHaveLength(5);
     expect(running.body.rows![1].running).toBe((running.body.rows![0].amount as number) + (running.body.rows![1].amount as number));
@@ -129,7 +187,10 @@ describe('POST /v1/data/query end to end', () => {
     const amounts = res.body.rows!.map((r) => r.amount as number);
     expect(amounts[0]).toBe(249.75);
     expect(amounts.every((x, i) => i === 0 || amounts[i - 1] >= x)).toBe(true);
-    expect(res.body.columns).toEqual([{ name: 'id', type: 'uuid' }, { name: 'amount', type: 'number' }]);
+    expect(res.body.columns).toEqual([
+      { name: 'id', type: 'uuid' },
+      { name: 'amount', type: 'number' },
+    ]);
   });
 
   it('answers 400 with the database message for failures while running, never 500', async () => {
@@ -142,14 +203,21 @@ describe('POST /v1/data/query end to end', () => {
     ] as const) {
       const res = await query(q);
       expect({ q, status: res.status }).toEqual({ q, status: 400 });
-      expect(res.body).toMatchObject({ error: 'Bad Request', status: 400, request_id: expect.any(String), details: [{ field: 'query', message: expect.stringMatching(message) }] });
+      expect(res.body).toMatchObject({
+        error: 'Bad Request',
+        status: 400,
+        request_id: expect.any(String),
+        details: [{ field: 'query', message: expect.stringMatching(message) }],
+      });
     }
   }, 60_000);
 
   describe('refuses or defuses injection, never 500 and never another tenant\u2019s data', () => {
     let bPhysical = '';
     beforeAll(async () => {
-      const row = await admin.query(`select replace(id::text, '-', '') as hex from storage.data_tables where tenant_id = $1 and name = 'b_private'`, [b.tenant_id]);
+      const row = await admin.query(`select replace(id::text, '-', '') as hex from storage.data_tables where tenant_id = $1 and name = 'b_private'`, [
+        b.tenant_id,
+      ]);
       bPhysical = `t_${(row.rows[0] as { hex: string }).hex}`;
     });
 
@@ -235,7 +303,11 @@ describe('POST /v1/data/query end to end', () => {
       [{ query: 'select $1', params: [[{ a: 1 }]] }, 'params'],
     ] as const) {
       const res = await gw('/v1/data/query', { headers: withKey(a.test_key), body });
-      expect({ field, status: res.status, fields: res.body.details?.map((d) => d.field) }).toEqual({ field, status: 400, fields: expect.arrayContaining([field]) });
+      expect({ field, status: res.status, fields: res.body.details?.map((d) => d.field) }).toEqual({
+        field,
+        status: 400,
+        fields: expect.arrayContaining([field]),
+      });
     }
   });
 });

@@ -28,7 +28,13 @@ describe('data tables and rows end to end', () => {
   let bus: Bus;
 
   const post = (key: string, path: string, body: unknown) => gw(path, { headers: withKey(key), body });
-  const context = (tenant: TestTenant, scopeId: string | null = null) => ({ requestId: randomUUID(), tenantId: tenant.tenant_id, environmentId: tenant.sandbox_data_plane_id, scopeId, actor: 'run:execution:e2e' });
+  const context = (tenant: TestTenant, scopeId: string | null = null) => ({
+    requestId: randomUUID(),
+    tenantId: tenant.tenant_id,
+    environmentId: tenant.sandbox_data_plane_id,
+    scopeId,
+    actor: 'run:execution:e2e',
+  });
 
   beforeAll(async () => {
     [a, b] = await Promise.all([createTenant(env.gatewayUrl, env.adminToken, 'data-a'), createTenant(env.gatewayUrl, env.adminToken, 'data-b')]);
@@ -45,9 +51,19 @@ describe('data tables and rows end to end', () => {
   it('creates, lists, gets and deletes a table definition', async () => {
     const created = await post(a.test_key, '/storage/data-tables', { name: 'scratch', columns: [{ name: 'note', type: 'text' }] });
     expect(created.status).toBe(201);
-    expect(created.body).toEqual({ name: 'scratch', columns: [{ name: 'note', type: 'text', nullable: true, unique: false }], indexes: [], created_at: expect.any(String), updated_at: expect.any(String) });
+    expect(created.body).toEqual({
+      name: 'scratch',
+      columns: [{ name: 'note', type: 'text', nullable: true, unique: false }],
+      indexes: [],
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+    });
     const got = await gw('/storage/data-tables/contacts', { headers: withKey(a.test_key) });
-    expect(got.body).toMatchObject({ name: 'contacts', columns: [{ name: 'email', type: 'text', nullable: false, unique: true }, { name: 'score', type: 'number', nullable: true, unique: false }, {}, {}, {}], indexes: [['active', 'score']] });
+    expect(got.body).toMatchObject({
+      name: 'contacts',
+      columns: [{ name: 'email', type: 'text', nullable: false, unique: true }, { name: 'score', type: 'number', nullable: true, unique: false }, {}, {}, {}],
+      indexes: [['active', 'score']],
+    });
     const page = await gw('/storage/data-tables?limit=1', { headers: withKey(a.test_key) });
     expect(page.body.data?.map((t) => t.name)).toEqual(['contacts']);
     const rest = await gw(`/storage/data-tables?limit=1&cursor=${String(page.body.next_cursor)}`, { headers: withKey(a.test_key) });
@@ -59,10 +75,27 @@ describe('data tables and rows end to end', () => {
   });
 
   it('inserts one row or many, lists with filters and cursors, changes and deletes rows', async () => {
-    const one = await post(a.test_key, '/storage/data-tables/contacts/rows', { email: 'ann@a.test', score: 9.5, active: true, seen_at: '2026-11-22T10:00:00+01:00', profile: { tags: ['vip'] } });
+    const one = await post(a.test_key, '/storage/data-tables/contacts/rows', {
+      email: 'ann@a.test',
+      score: 9.5,
+      active: true,
+      seen_at: '2026-11-22T10:00:00+01:00',
+      profile: { tags: ['vip'] },
+    });
     expect(one.status).toBe(201);
-    expect(one.body).toEqual({ id: expect.any(String), email: 'ann@a.test', score: 9.5, active: true, seen_at: '2026-11-22T09:00:00.000Z', profile: { tags: ['vip'] }, created_at: expect.any(String), updated_at: expect.any(String) });
-    const bulk = await post(a.test_key, '/storage/data-tables/contacts/rows', { rows: Array.from({ length: 5 }, (_, i) => ({ email: `p${i}@a.test`, score: i, active: i % 2 === 0 })) });
+    expect(one.body).toEqual({
+      id: expect.any(String),
+      email: 'ann@a.test',
+      score: 9.5,
+      active: true,
+      seen_at: '2026-11-22T09:00:00.000Z',
+      profile: { tags: ['vip'] },
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+    });
+    const bulk = await post(a.test_key, '/storage/data-tables/contacts/rows', {
+      rows: Array.from({ length: 5 }, (_, i) => ({ email: `p${i}@a.test`, score: i, active: i % 2 === 0 })),
+    });
     expect(bulk.status).toBe(201);
     expect(bulk.body.rows?.map((r) => r.email)).toEqual(['p0@a.test', 'p1@a.test', 'p2@a.test', 'p3@a.test', 'p4@a.test']);
 
@@ -71,8 +104,12 @@ describe('data tables and rows end to end', () => {
     const more = await gw(`/storage/data-tables/contacts/rows?active=true&limit=2&cursor=${String(active.body.next_cursor)}`, { headers: withKey(a.test_key) });
     expect(more.body).toMatchObject({ data: [{ email: 'p2@a.test' }, { email: 'p4@a.test' }], next_cursor: null });
     expect((await gw('/storage/data-tables/contacts/rows?score=3', { headers: withKey(a.test_key) })).body.data?.map((r) => r.email)).toEqual(['p3@a.test']);
-    expect((await gw(`/storage/data-tables/contacts/rows?profile=${encodeURIComponent('{"tags":["vip"]}')}`, { headers: withKey(a.test_key) })).body.data).toHaveLength(1);
-    expect((await gw(`/storage/data-tables/contacts/rows?email=${encodeURIComponent("x' or '1'='1")}`, { headers: withKey(a.test_key) })).body.data).toEqual([]);
+    expect(
+      (await gw(`/storage/data-tables/contacts/rows?profile=${encodeURIComponent('{"tags":["vip"]}')}`, { headers: withKey(a.test_key) })).body.data,
+    ).toHaveLength(1);
+    expect((await gw(`/storage/data-tables/contacts/rows?email=${encodeURIComponent("x' or '1'='1")}`, { headers: withKey(a.test_key) })).body.data).toEqual(
+      [],
+    );
 
     const id = one.body.id as string;
     const patched = await gw(`/storage/data-tables/contacts/rows/${id}`, { method: 'PATCH', headers: withKey(a.test_key), body: { score: 10, profile: null } });
@@ -128,7 +165,15 @@ describe('data tables and rows end to end', () => {
       await post(a.test_key, '/storage/data-tables/tickets/rows', { subject: 'tenant-wide' });
       const [c1, c2] = await Promise.all(['Globex', 'Initech'].map(async (name) => (await post(a.test_key, '/portal/customers', { name })).body.id as string));
       const keyOf = async (customer: string) =>
-        (await post(a.test_key, '/account/api-keys', { name: `k-${customer}`, type: 'customer', customer_id: customer, scopes: ['data:read', 'data:write'], data_plane_id: a.sandbox_data_plane_id })).body.key as string;
+        (
+          await post(a.test_key, '/account/api-keys', {
+            name: `k-${customer}`,
+            type: 'customer',
+            customer_id: customer,
+            scopes: ['data:read', 'data:write'],
+            data_plane_id: a.sandbox_data_plane_id,
+          })
+        ).body.key as string;
       const [k1, k2] = await Promise.all([keyOf(c1), keyOf(c2)]);
       const mine = await post(k1, '/storage/data-tables/tickets/rows', { subject: 'globex' });
       expect(mine.status).toBe(201);
@@ -137,7 +182,9 @@ describe('data tables and rows end to end', () => {
       expect((await post(k1, '/v1/data/query', { query: 'select subject from tickets order by subject' })).body.rows).toEqual([{ subject: 'globex' }]);
       expect((await post(a.test_key, '/v1/data/query', { query: 'select count(*) as n from tickets' })).body.rows).toEqual([{ n: 3 }]);
       const tenantRow = (await gw('/storage/data-tables/tickets/rows?subject=tenant-wide', { headers: withKey(a.test_key) })).body.data![0];
-      expect((await gw(`/storage/data-tables/tickets/rows/${String(tenantRow.id)}`, { method: 'PATCH', headers: withKey(k2), body: { subject: 'x' } })).status).toBe(404);
+      expect(
+        (await gw(`/storage/data-tables/tickets/rows/${String(tenantRow.id)}`, { method: 'PATCH', headers: withKey(k2), body: { subject: 'x' } })).status,
+      ).toBe(404);
       expect((await gw(`/storage/data-tables/tickets/rows/${String(mine.body.id)}`, { method: 'DELETE', headers: withKey(k2) })).status).toBe(404);
       expect((await post(k1, '/storage/data-tables', { name: 'mine', columns: [{ name: 'x', type: 'text' }] })).status).toBe(403);
       expect((await gw('/storage/data-tables/tickets', { method: 'DELETE', headers: withKey(k1) })).status).toBe(403);
@@ -145,11 +192,15 @@ describe('data tables and rows end to end', () => {
     });
 
     it('needs data:write to write and data:read to read', async () => {
-      const reader = (await post(a.test_key, '/account/api-keys', { name: 'reader', type: 'tenant', scopes: ['data:read'], data_plane_id: a.sandbox_data_plane_id })).body.key as string;
+      const reader = (
+        await post(a.test_key, '/account/api-keys', { name: 'reader', type: 'tenant', scopes: ['data:read'], data_plane_id: a.sandbox_data_plane_id })
+      ).body.key as string;
       expect((await gw('/storage/data-tables/contacts/rows', { headers: withKey(reader) })).status).toBe(200);
       expect((await post(reader, '/storage/data-tables/contacts/rows', { email: 'r@a.test' })).status).toBe(403);
       expect((await post(reader, '/storage/data-tables', { name: 'nope', columns: [{ name: 'x', type: 'text' }] })).status).toBe(403);
-      const writer = (await post(a.test_key, '/account/api-keys', { name: 'writer', type: 'tenant', scopes: ['data:write'], data_plane_id: a.sandbox_data_plane_id })).body.key as string;
+      const writer = (
+        await post(a.test_key, '/account/api-keys', { name: 'writer', type: 'tenant', scopes: ['data:write'], data_plane_id: a.sandbox_data_plane_id })
+      ).body.key as string;
       expect((await post(writer, '/v1/data/query', { query: 'select 1' })).status).toBe(403);
     });
   });
@@ -161,17 +212,38 @@ describe('data tables and rows end to end', () => {
       const id = inserted.rows[0].id as string;
       const updated = await bus.request(StorageSubjects.dataUpdate, { table: 'contacts', id, values: { score: 2 } }, context(a));
       expect(updated.rows[0]).toMatchObject({ id, score: 2 });
-      const queried = await bus.request(StorageSubjects.dataQuery, { query: 'select email, score from contacts where email = $1', params: ['step@a.test'] }, context(a));
-      expect(queried).toEqual({ columns: [{ name: 'email', type: 'text' }, { name: 'score', type: 'number' }], rows: [{ email: 'step@a.test', score: 2 }], row_count: 1, truncated: false });
+      const queried = await bus.request(
+        StorageSubjects.dataQuery,
+        { query: 'select email, score from contacts where email = $1', params: ['step@a.test'] },
+        context(a),
+      );
+      expect(queried).toEqual({
+        columns: [
+          { name: 'email', type: 'text' },
+          { name: 'score', type: 'number' },
+        ],
+        rows: [{ email: 'step@a.test', score: 2 }],
+        row_count: 1,
+        truncated: false,
+      });
       // Another tenant's step sees nothing of it.
-      expect((await bus.request(StorageSubjects.dataQuery, { query: "select count(*) as n from contacts where email = 'step@a.test'" }, context(b))).rows).toEqual([{ n: 0 }]);
+      expect(
+        (await bus.request(StorageSubjects.dataQuery, { query: "select count(*) as n from contacts where email = 'step@a.test'" }, context(b))).rows,
+      ).toEqual([{ n: 0 }]);
       const deleted = await bus.request(StorageSubjects.dataDelete, { table: 'contacts', id }, context(a));
       expect(deleted.rows[0]).toMatchObject({ id });
-      const remote = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => (e as BusError).remote);
+      const remote = (p: Promise<unknown>) =>
+        p.then(
+          () => undefined,
+          (e: unknown) => (e as BusError).remote,
+        );
       expect(await remote(bus.request(StorageSubjects.dataDelete, { table: 'contacts', id }, context(b)))).toMatchObject({ status: 404 });
       expect(await remote(bus.request(StorageSubjects.dataInsert, { table: 'contacts', rows: [{ score: 'x' }] }, context(a)))).toMatchObject({ status: 400 });
       expect(await remote(bus.request(StorageSubjects.dataQuery, { query: 'select pg_sleep(1)' }, context(a)))).toMatchObject({ status: 400 });
-      expect(await remote(bus.request(StorageSubjects.dataQuery, { query: 'select 1' }, { requestId: randomUUID() }))).toMatchObject({ status: 400, code: 'tenant_required' });
+      expect(await remote(bus.request(StorageSubjects.dataQuery, { query: 'select 1' }, { requestId: randomUUID() }))).toMatchObject({
+        status: 400,
+        code: 'tenant_required',
+      });
     });
   });
 
@@ -188,7 +260,16 @@ describe('data tables and rows end to end', () => {
       [{ name: 'ok', columns: [{ name: 'x', type: 'text', size: 3 }] }, 'columns[0].size'],
       [{ name: 'ok', columns: [{ name: 'id', type: 'text' }] }, 'columns[0].name'],
       [{ name: 'ok', columns: [{ name: 'from', type: 'text' }] }, 'columns[0].name'],
-      [{ name: 'ok', columns: [{ name: 'x', type: 'text' }, { name: 'x', type: 'number' }] }, 'columns[1].name'],
+      [
+        {
+          name: 'ok',
+          columns: [
+            { name: 'x', type: 'text' },
+            { name: 'x', type: 'number' },
+          ],
+        },
+        'columns[1].name',
+      ],
       [{ name: 'ok', columns: [{ name: 'x', type: 'text' }], indexes: [['y']] }, 'indexes[0][0]'],
       [{ name: 'ok', columns: [{ name: 'x', type: 'text' }], indexes: 'x' }, 'indexes'],
       [{ name: 'ok', columns: [{ name: 'x', type: 'text' }], extra: 1 }, 'extra'],
@@ -235,11 +316,19 @@ describe('data tables and rows end to end', () => {
         ['/storage/data-tables/Bad-Name/rows', 'name'],
       ]) {
         const res = await gw(path, { headers: withKey(a.test_key) });
-        expect({ path, status: res.status, fields: res.body.details?.map((d) => d.field) }).toEqual({ path, status: 400, fields: expect.arrayContaining([field]) });
+        expect({ path, status: res.status, fields: res.body.details?.map((d) => d.field) }).toEqual({
+          path,
+          status: 400,
+          fields: expect.arrayContaining([field]),
+        });
       }
-      expect((await gw('/storage/data-tables/contacts/rows/not-a-uuid', { method: 'PATCH', headers: withKey(a.test_key), body: { score: 1 } })).status).toBe(400);
+      expect((await gw('/storage/data-tables/contacts/rows/not-a-uuid', { method: 'PATCH', headers: withKey(a.test_key), body: { score: 1 } })).status).toBe(
+        400,
+      );
       expect((await gw(`/storage/data-tables/contacts/rows/${randomUUID()}`, { method: 'PATCH', headers: withKey(a.test_key), body: {} })).status).toBe(400);
-      expect((await gw('/storage/data-tables/contacts/rows', { headers: withKey(a.test_key, { 'content-type': 'text/csv' }), body: 'email\nx' })).status).toBe(415);
+      expect((await gw('/storage/data-tables/contacts/rows', { headers: withKey(a.test_key, { 'content-type': 'text/csv' }), body: 'email\nx' })).status).toBe(
+        415,
+      );
     });
   });
 });

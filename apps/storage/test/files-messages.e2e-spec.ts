@@ -11,8 +11,17 @@ describe('files: the workflow steps file.read and file.write over NATS', () => {
   let b: TestTenant;
   let bus: Bus;
   const events: Envelope<FileUploadedEvent>[] = [];
-  const context = (tenant: TestTenant) => ({ requestId: `e2e-${randomUUID()}`, actor: 'e2e', tenantId: tenant.tenant_id, environmentId: tenant.sandbox_data_plane_id });
-  const statusOf = (request: Promise<unknown>) => request.then(() => 200, (error: unknown) => (error instanceof BusError ? error.remote?.status : undefined));
+  const context = (tenant: TestTenant) => ({
+    requestId: `e2e-${randomUUID()}`,
+    actor: 'e2e',
+    tenantId: tenant.tenant_id,
+    environmentId: tenant.sandbox_data_plane_id,
+  });
+  const statusOf = (request: Promise<unknown>) =>
+    request.then(
+      () => 200,
+      (error: unknown) => (error instanceof BusError ? error.remote?.status : undefined),
+    );
 
   beforeAll(async () => {
     [a, b] = await Promise.all([tenant('files-msg-a'), tenant('files-msg-b')]);
@@ -29,13 +38,26 @@ describe('files: the workflow steps file.read and file.write over NATS', () => {
 
   it('writes base64 content, announces it, and reads it back; other tenants and big files are refused', async () => {
     const content = Buffer.from('step output,42\n');
-    const written = await bus.request(StorageSubjects.filesWrite, { name: 'step.csv', contentType: 'text/csv', contentBase64: content.toString('base64') }, context(a));
+    const written = await bus.request(
+      StorageSubjects.filesWrite,
+      { name: 'step.csv', contentType: 'text/csv', contentBase64: content.toString('base64') },
+      context(a),
+    );
     expect(written).toMatchObject({ name: 'step.csv', size: content.length, contentType: 'text/plain', checksum: sha256(content) });
     expect(await eventually(() => events.some((e) => e.data.fileId === written.fileId))).toBe(true);
-    expect(events.find((e) => e.data.fileId === written.fileId)).toMatchObject({ context: { tenantId: a.tenant_id }, data: { name: 'step.csv', size: content.length, contentType: 'text/plain' } });
+    expect(events.find((e) => e.data.fileId === written.fileId)).toMatchObject({
+      context: { tenantId: a.tenant_id },
+      data: { name: 'step.csv', size: content.length, contentType: 'text/plain' },
+    });
 
     const read = await bus.request(StorageSubjects.filesRead, { fileId: written.fileId }, context(a));
-    expect(read).toEqual({ fileId: written.fileId, name: 'step.csv', contentType: 'text/plain', size: content.length, contentBase64: content.toString('base64') });
+    expect(read).toEqual({
+      fileId: written.fileId,
+      name: 'step.csv',
+      contentType: 'text/plain',
+      size: content.length,
+      contentBase64: content.toString('base64'),
+    });
     // The HTTP API sees the same file.
     expect((await gw(`/storage/files/${written.fileId}`, { headers: withKey(a.test_key) })).status).toBe(200);
 

@@ -4,7 +4,27 @@ import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { withKey, type TestTenant } from '@platform/testing';
-import { env, gw, type Body, MiB, UPLOAD_LIMIT, STORAGE_DIR, PNG, sha256, chunkOf, multipartStream, uploadStream, upload, fileForm, download, peakRss, objectsOf, eventually, tenants, tenant } from './files.helpers.js';
+import {
+  env,
+  gw,
+  type Body,
+  MiB,
+  UPLOAD_LIMIT,
+  STORAGE_DIR,
+  PNG,
+  sha256,
+  chunkOf,
+  multipartStream,
+  uploadStream,
+  upload,
+  fileForm,
+  download,
+  peakRss,
+  objectsOf,
+  eventually,
+  tenants,
+  tenant,
+} from './files.helpers.js';
 
 describe('files end to end', () => {
   let a: TestTenant;
@@ -51,7 +71,9 @@ describe('files end to end', () => {
     expect({ size: down.result.size, sha256: down.result.sha256 }).toEqual({ size: CHUNKS * MiB, sha256: file.checksum_sha256 });
 
     const growth = { upload: up.peak - up.before, download: down.peak - down.before };
-    process.stdout.write(`[files e2e] storage RSS: upload ${(up.before / MiB).toFixed(1)} → peak ${(up.peak / MiB).toFixed(1)} MiB; download ${(down.before / MiB).toFixed(1)} → peak ${(down.peak / MiB).toFixed(1)} MiB\n`);
+    process.stdout.write(
+      `[files e2e] storage RSS: upload ${(up.before / MiB).toFixed(1)} → peak ${(up.peak / MiB).toFixed(1)} MiB; download ${(down.before / MiB).toFixed(1)} → peak ${(down.peak / MiB).toFixed(1)} MiB\n`,
+    );
     expect(growth.upload).toBeLessThan(40 * MiB);
     expect(growth.download).toBeLessThan(40 * MiB);
 
@@ -65,7 +87,11 @@ describe('files end to end', () => {
     expect(tail.status).toBe(206);
     expect(tail.bytes.equals(chunkOf(CHUNKS - 1).subarray(MiB - 10))).toBe(true);
 
-    expect((await gw(`/storage/files/${file.id!}/verify`, { headers: withKey(a.test_key) })).body).toEqual({ id: file.id, checksum_sha256: file.checksum_sha256, valid: true });
+    expect((await gw(`/storage/files/${file.id!}/verify`, { headers: withKey(a.test_key) })).body).toEqual({
+      id: file.id,
+      checksum_sha256: file.checksum_sha256,
+      valid: true,
+    });
     for (const id of [file.id!, warm.body.id!]) {
       expect((await gw(`/storage/files/${id}`, { method: 'DELETE', headers: withKey(a.test_key) })).status).toBe(204);
       expect((await gw(`/storage/files/${id}`, { headers: withKey(a.test_key) })).status).toBe(404);
@@ -98,7 +124,15 @@ describe('files end to end', () => {
   it('sniffs the content type, keeps the declared one apart, and serves download headers', async () => {
     const png = await upload(a.test_key, fileForm(PNG, 'pixel.txt', 'text/plain', { name: 'images/Grüße pixel.png', metadata: '{"source":"e2e"}' }));
     expect(png.status).toBe(201);
-    expect(png.body).toMatchObject({ name: 'images/Grüße pixel.png', content_type: 'image/png', declared_content_type: 'text/plain', size: PNG.length, checksum_sha256: sha256(PNG), metadata: { source: 'e2e' }, customer_id: null });
+    expect(png.body).toMatchObject({
+      name: 'images/Grüße pixel.png',
+      content_type: 'image/png',
+      declared_content_type: 'text/plain',
+      size: PNG.length,
+      checksum_sha256: sha256(PNG),
+      metadata: { source: 'e2e' },
+      customer_id: null,
+    });
     const text = await upload(a.test_key, fileForm('id,total\n1,9.50\n', 'orders.csv', 'application/octet-stream'));
     expect(text.body).toMatchObject({ name: 'orders.csv', content_type: 'text/plain' });
     const binary = await upload(a.test_key, fileForm(Buffer.from([0, 1, 2, 255, 254]), 'blob.dat', 'image/png'));
@@ -117,7 +151,12 @@ describe('files end to end', () => {
     const t = await tenant('files-list');
     const made: Body[] = [];
     // Folder-like names come from the name field: a part's filename loses any directory part.
-    for (const [content, name] of [['a', 'reports/2026/a.txt'], ['b', 'reports/2026/b.txt'], [PNG, 'logo.png'], ['c', 'reports_x.txt']] as const) {
+    for (const [content, name] of [
+      ['a', 'reports/2026/a.txt'],
+      ['b', 'reports/2026/b.txt'],
+      [PNG, 'logo.png'],
+      ['c', 'reports_x.txt'],
+    ] as const) {
       made.push((await upload(t.test_key, fileForm(content, 'upload.bin', 'application/octet-stream', { name }))).body);
     }
     expect(made.map((f) => f.name)).toEqual(['reports/2026/a.txt', 'reports/2026/b.txt', 'logo.png', 'reports_x.txt']);
@@ -130,9 +169,17 @@ describe('files end to end', () => {
     expect(ids(await gw('/storage/files?content_type=image/png', { headers: withKey(t.test_key) }))).toEqual([made[2].id]);
     // Bounds are exclusive, and a created_at read back is exact (milliseconds, as shown).
     const bound = String(made[1].created_at);
-    const newestFirst = (keep: (at: number) => boolean) => made.filter((f) => keep(Date.parse(String(f.created_at)))).map((f) => f.id).reverse();
-    expect(ids(await gw(`/storage/files?created_after=${encodeURIComponent(bound)}`, { headers: withKey(t.test_key) }))).toEqual(newestFirst((at) => at > Date.parse(bound)));
-    expect(ids(await gw(`/storage/files?created_before=${encodeURIComponent(bound)}`, { headers: withKey(t.test_key) }))).toEqual(newestFirst((at) => at < Date.parse(bound)));
+    const newestFirst = (keep: (at: number) => boolean) =>
+      made
+        .filter((f) => keep(Date.parse(String(f.created_at))))
+        .map((f) => f.id)
+        .reverse();
+    expect(ids(await gw(`/storage/files?created_after=${encodeURIComponent(bound)}`, { headers: withKey(t.test_key) }))).toEqual(
+      newestFirst((at) => at > Date.parse(bound)),
+    );
+    expect(ids(await gw(`/storage/files?created_before=${encodeURIComponent(bound)}`, { headers: withKey(t.test_key) }))).toEqual(
+      newestFirst((at) => at < Date.parse(bound)),
+    );
     expect(newestFirst((at) => at > Date.parse(bound))).not.toContain(made[1].id);
     const page = await gw('/storage/files?limit=3', { headers: withKey(t.test_key) });
     expect(page.body.data).toHaveLength(3);
@@ -252,7 +299,10 @@ describe('files end to end', () => {
     expect((tenantView.body.data ?? []).map((f) => f.id)).toEqual([ownFile.body.id]);
 
     // Scopes: reading needs storage:read, uploading storage:write.
-    const reader = await gw('/account/api-keys', { headers: withKey(a.test_key), body: { name: 'files-reader', type: 'tenant', scopes: ['storage:read'], data_plane_id: a.sandbox_data_plane_id } });
+    const reader = await gw('/account/api-keys', {
+      headers: withKey(a.test_key),
+      body: { name: 'files-reader', type: 'tenant', scopes: ['storage:read'], data_plane_id: a.sandbox_data_plane_id },
+    });
     expect((await upload(reader.body.key as string, fileForm('x'))).status).toBe(403);
     expect((await gw(`/storage/files/${id}`, { headers: withKey(reader.body.key as string) })).status).toBe(200);
   });

@@ -35,7 +35,9 @@ export function chunkOf(index: number): Buffer {
 /** A multipart body produced as it is sent, so the test never holds the file; its length is known up front. */
 export function multipartStream(size: number, chunks: () => Iterable<Buffer>, filename = 'big.bin') {
   const boundary = `----e2e${randomUUID()}`;
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+  );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   function* parts() {
     yield head;
@@ -49,7 +51,11 @@ export function multipartStream(size: number, chunks: () => Iterable<Buffer>, fi
  * Sends a streamed multipart body with node:http: with its Content-Length (as curl sends a file),
  * or chunked. Stops sending once the answer has arrived (a 413 comes before the body is done).
  */
-export function uploadStream(key: string, body: ReturnType<typeof multipartStream>, options: { base?: string; chunked?: boolean } = {}): Promise<{ status: number; body: Body }> {
+export function uploadStream(
+  key: string,
+  body: ReturnType<typeof multipartStream>,
+  options: { base?: string; chunked?: boolean } = {},
+): Promise<{ status: number; body: Body }> {
   return new Promise((resolveUpload, rejectUpload) => {
     const source = Readable.from(body.parts());
     const headers: Record<string, string> = { ...withKey(key), 'content-type': body.contentType };
@@ -72,7 +78,12 @@ export function uploadStream(key: string, body: ReturnType<typeof multipartStrea
 }
 
 export async function upload(key: string, form: FormData, headers: Record<string, string> = {}) {
-  const res = await fetch(`${env.gatewayUrl}/storage/files/upload`, { method: 'POST', headers: { ...withKey(key), ...headers }, body: form, signal: AbortSignal.timeout(30_000) });
+  const res = await fetch(`${env.gatewayUrl}/storage/files/upload`, {
+    method: 'POST',
+    headers: { ...withKey(key), ...headers },
+    body: form,
+    signal: AbortSignal.timeout(30_000),
+  });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: (text.startsWith('{') ? JSON.parse(text) : {}) as Body };
 }
@@ -111,7 +122,9 @@ export function storagePid(): number {
 }
 
 export function rss(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'));
   return Number(/(\d+)/.exec(line ?? '')?.[1] ?? 0) * 1024;
 }
 

@@ -45,15 +45,32 @@ describe('resources end to end', () => {
     expect((await gw(`/storage/resources/${id}`, { headers: withKey(a.test_key) })).body).toEqual(made.body);
 
     // PATCH merges config at the top level (null removes a key) and leaves other fields alone.
-    const patched = await gw(`/storage/resources/${id}`, { method: 'PATCH', headers: withKey(a.test_key), body: { config: { port: 6432, host: null, tls: { verify: false } } } });
+    const patched = await gw(`/storage/resources/${id}`, {
+      method: 'PATCH',
+      headers: withKey(a.test_key),
+      body: { config: { port: 6432, host: null, tls: { verify: false } } },
+    });
     expect(patched.status).toBe(200);
     expect(patched.body).toMatchObject({ name: 'orders-db', type: 'postgres', description: 'Orders', config: { port: 6432, tls: { verify: false } } });
     expect(Date.parse(String(patched.body.updated_at))).toBeGreaterThanOrEqual(Date.parse(String(made.body.updated_at)));
     // PUT replaces everything; an omitted description becomes null.
-    const replaced = await gw(`/storage/resources/${id}`, { method: 'PUT', headers: withKey(a.test_key), body: { name: 'orders-primary', type: 'mysql', config: { host: 'h' } } });
-    expect(replaced.body).toMatchObject({ id, name: 'orders-primary', type: 'mysql', config: { host: 'h' }, description: null, created_at: made.body.created_at });
+    const replaced = await gw(`/storage/resources/${id}`, {
+      method: 'PUT',
+      headers: withKey(a.test_key),
+      body: { name: 'orders-primary', type: 'mysql', config: { host: 'h' } },
+    });
+    expect(replaced.body).toMatchObject({
+      id,
+      name: 'orders-primary',
+      type: 'mysql',
+      config: { host: 'h' },
+      description: null,
+      created_at: made.body.created_at,
+    });
     expect((await gw(`/storage/resources/${id}`, { method: 'PATCH', headers: withKey(a.test_key), body: { name: 'billing.api' } })).status).toBe(409);
-    expect((await gw(`/storage/resources/${id}`, { method: 'PUT', headers: withKey(a.test_key), body: { name: 'analytics_db', type: 'x', config: {} } })).status).toBe(409);
+    expect(
+      (await gw(`/storage/resources/${id}`, { method: 'PUT', headers: withKey(a.test_key), body: { name: 'analytics_db', type: 'x', config: {} } })).status,
+    ).toBe(409);
 
     expect((await gw(`/storage/resources/${id}`, { method: 'DELETE', headers: withKey(a.test_key) })).status).toBe(204);
     expect((await gw(`/storage/resources/${id}`, { headers: withKey(a.test_key) })).status).toBe(404);
@@ -91,7 +108,11 @@ describe('resources end to end', () => {
     }
     // A merge that grows the config past 64 KiB is refused too.
     const small = await create(a.test_key, { name: 'growing', config: { a: 'x'.repeat(40 * 1024) } });
-    const grown = await gw(`/storage/resources/${small.body.id!}`, { method: 'PATCH', headers: withKey(a.test_key), body: { config: { b: 'y'.repeat(40 * 1024) } } });
+    const grown = await gw(`/storage/resources/${small.body.id!}`, {
+      method: 'PATCH',
+      headers: withKey(a.test_key),
+      body: { config: { b: 'y'.repeat(40 * 1024) } },
+    });
     expect(grown.status).toBe(400);
     expect(grown.body.details?.map((d) => d.field)).toEqual(['config']);
   });
@@ -99,7 +120,12 @@ describe('resources end to end', () => {
   it('keeps every tenant, environment and customer to its own resources', async () => {
     const mine = await create(a.test_key, { name: 'private-api', type: 'http', config: { token_secret: 'API_TOKEN' } });
     const id = mine.body.id!;
-    for (const request of [{}, { method: 'DELETE' }, { method: 'PATCH', body: { description: 'hijack' } }, { method: 'PUT', body: { name: 'hijack', type: 'x', config: {} } }]) {
+    for (const request of [
+      {},
+      { method: 'DELETE' },
+      { method: 'PATCH', body: { description: 'hijack' } },
+      { method: 'PUT', body: { name: 'hijack', type: 'x', config: {} } },
+    ]) {
       expect((await gw(`/storage/resources/${id}`, { ...request, headers: withKey(b.test_key) })).status).toBe(404);
     }
     expect((await gw('/storage/resources', { headers: withKey(b.test_key) })).body.data).toEqual([]);
@@ -122,6 +148,8 @@ describe('resources end to end', () => {
     expect((await gw(`/storage/resources/${id}`, { headers: withKey(customerKey) })).status).toBe(404);
     expect((await gw(`/storage/resources/${id}`, { method: 'DELETE', headers: withKey(customerKey) })).status).toBe(404);
     // The tenant sees its customers' resources as well as its own.
-    expect((await gw('/storage/resources', { headers: withKey(a.test_key) })).body.data?.map((r) => r.name)).toEqual(expect.arrayContaining(['globex-endpoint', 'private-api']));
+    expect((await gw('/storage/resources', { headers: withKey(a.test_key) })).body.data?.map((r) => r.name)).toEqual(
+      expect.arrayContaining(['globex-endpoint', 'private-api']),
+    );
   });
 });

@@ -34,18 +34,37 @@ describe('master key rotation with a real storage process', () => {
     storage = await startProcess({
       name: 'storage-rotation',
       entry: serviceEntry('storage'),
-      env: { DATABASE_URL: database.url, NATS_NAMESPACE: namespace, AUTH_MODE: 'bench-static', NODE_ENV: 'test', LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: String(port), ...env },
+      env: {
+        DATABASE_URL: database.url,
+        NATS_NAMESPACE: namespace,
+        AUTH_MODE: 'bench-static',
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'info',
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        ...env,
+      },
       healthUrl: `${url}/actuator/health`,
       onLine: (line) => output.push(line),
     });
   };
 
   const dataKeys = async () =>
-    (await admin.query(`select master_key_id, encode(wrapped_key, 'hex') as wrapped from storage.data_keys where tenant_id = $1`, [TENANT])).rows as { master_key_id: string; wrapped: string }[];
+    (await admin.query(`select master_key_id, encode(wrapped_key, 'hex') as wrapped from storage.data_keys where tenant_id = $1`, [TENANT])).rows as {
+      master_key_id: string;
+      wrapped: string;
+    }[];
   const ciphertexts = async () =>
-    (await admin.query(`select name, encode(ciphertext, 'hex') as c from storage.secrets where tenant_id = $1 order by name`, [TENANT])).rows as { name: string; c: string }[];
+    (await admin.query(`select name, encode(ciphertext, 'hex') as c from storage.secrets where tenant_id = $1 order by name`, [TENANT])).rows as {
+      name: string;
+      c: string;
+    }[];
   const resolve = (names: string[]) =>
-    bus.request(StorageSubjects.secretsResolve, { names, purpose: 'run:execution:rotation-test' }, { requestId: randomUUID(), tenantId: TENANT, environmentId: ENVIRONMENT, actor: 'test' });
+    bus.request(
+      StorageSubjects.secretsResolve,
+      { names, purpose: 'run:execution:rotation-test' },
+      { requestId: randomUUID(), tenantId: TENANT, environmentId: ENVIRONMENT, actor: 'test' },
+    );
 
   beforeAll(async () => {
     database = await createTestDatabase('storage_rotation');
@@ -67,7 +86,10 @@ describe('master key rotation with a real storage process', () => {
 
   it('reads secrets written under the old master key and re-wraps the data keys under the new one', async () => {
     await start({ MASTER_KEY: keyA.toString('base64') });
-    for (const [name, value] of [['STRIPE_KEY', 'sk_live_rotation_value_1'], ['DB_PASSWORD', 'pässwörd-🔑-2']]) {
+    for (const [name, value] of [
+      ['STRIPE_KEY', 'sk_live_rotation_value_1'],
+      ['DB_PASSWORD', 'pässwörd-🔑-2'],
+    ]) {
       const created = await call(url, '/storage/secrets', { body: { name, value } });
       expect(created.status).toBe(201);
     }
@@ -97,13 +119,18 @@ describe('master key rotation with a real storage process', () => {
     // Once re-wrapped, the old key is no longer needed.
     await start({ MASTER_KEY: keyB.toString('base64') });
     expect((await resolve(['DB_PASSWORD'])).values).toEqual({ DB_PASSWORD: 'pässwörd-🔑-2' });
-    const reads = await admin.query(`select secret_name, purpose, actor from storage.secret_access_log where tenant_id = $1 and action = 'read' order by created_at`, [TENANT]);
+    const reads = await admin.query(
+      `select secret_name, purpose, actor from storage.secret_access_log where tenant_id = $1 and action = 'read' order by created_at`,
+      [TENANT],
+    );
     expect(reads.rows).toContainEqual({ secret_name: 'DB_PASSWORD', purpose: 'run:execution:rotation-test', actor: 'test' });
     expect(output.join('\n')).not.toMatch(/sk_live_rotation_value_1|pässwörd/);
   }, 120_000);
 
   it('refuses to start with a malformed MASTER_KEY_PREVIOUS, saying which setting is wrong', async () => {
     await storage?.stop();
-    await expect(start({ MASTER_KEY: keyB.toString('base64'), MASTER_KEY_PREVIOUS: 'c2hvcnQ=' })).rejects.toThrow(/MASTER_KEY_PREVIOUS: entry 1 must be 32 bytes/);
+    await expect(start({ MASTER_KEY: keyB.toString('base64'), MASTER_KEY_PREVIOUS: 'c2hvcnQ=' })).rejects.toThrow(
+      /MASTER_KEY_PREVIOUS: entry 1 must be 32 bytes/,
+    );
   }, 60_000);
 });

@@ -53,7 +53,13 @@ describe('secrets end to end', () => {
     const value = await create(a, 'STRIPE_API_KEY', a.test_key, 'billing');
     const got = await gw('/storage/secrets/STRIPE_API_KEY', { headers: withKey(a.test_key) });
     expect(got.status).toBe(200);
-    expect(got.body).toEqual({ name: 'STRIPE_API_KEY', description: 'billing', created_at: expect.any(String), updated_at: expect.any(String), last_read_at: null });
+    expect(got.body).toEqual({
+      name: 'STRIPE_API_KEY',
+      description: 'billing',
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+      last_read_at: null,
+    });
     const list = await gw('/storage/secrets', { headers: withKey(a.test_key) });
     expect(list.body.data?.map((s) => s.name)).toContain('STRIPE_API_KEY');
     expect(Object.keys(list.body.data![0]).sort()).toEqual(['created_at', 'description', 'last_read_at', 'name', 'updated_at']);
@@ -98,7 +104,10 @@ describe('secrets end to end', () => {
     expect(answer).toEqual({ values: { RESOLVE_ME: value }, missing: ['NOT_THERE'] });
     const meta = await gw('/storage/secrets/RESOLVE_ME', { headers: withKey(a.test_key) });
     expect(meta.body.last_read_at).toEqual(expect.any(String));
-    const log = await admin.query(`select action, purpose, actor from storage.secret_access_log where tenant_id = $1 and secret_name = 'RESOLVE_ME' order by created_at`, [a.tenant_id]);
+    const log = await admin.query(
+      `select action, purpose, actor from storage.secret_access_log where tenant_id = $1 and secret_name = 'RESOLVE_ME' order by created_at`,
+      [a.tenant_id],
+    );
     expect(log.rows).toEqual([
       { action: 'create', purpose: 'http:create', actor: expect.stringMatching(/^tenant_key:/) },
       { action: 'read', purpose: 'run:execution:e2e', actor: 'e2e' },
@@ -110,7 +119,10 @@ describe('secrets end to end', () => {
 
   it('validates resolve requests: a tenant context, names and a purpose naming the caller', async () => {
     const refused = async (promise: Promise<unknown>) => {
-      const error = await promise.then(() => undefined, (e: unknown) => e);
+      const error = await promise.then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(error).toBeInstanceOf(BusError);
       expect((error as BusError).remote?.status).toBe(400);
     };
@@ -135,7 +147,10 @@ describe('secrets end to end', () => {
       expect(text).not.toContain(Buffer.from(v).toString('hex'));
       expect(text).not.toContain(Buffer.from(v).toString('base64'));
     }
-    const row = await admin.query(`select octet_length(ciphertext) as n, octet_length(iv) as iv, octet_length(auth_tag) as tag from storage.secrets where tenant_id = $1 and name = 'AT_REST'`, [a.tenant_id]);
+    const row = await admin.query(
+      `select octet_length(ciphertext) as n, octet_length(iv) as iv, octet_length(auth_tag) as tag from storage.secrets where tenant_id = $1 and name = 'AT_REST'`,
+      [a.tenant_id],
+    );
     expect(row.rows).toEqual([{ n: Buffer.byteLength(value), iv: 12, tag: 16 }]);
   });
 
@@ -156,7 +171,10 @@ describe('secrets end to end', () => {
     });
 
     it('needs secrets:read / secrets:write, and refuses customer-scoped keys', async () => {
-      const key = await gw('/account/api-keys', { headers: withKey(a.test_key), body: { name: 'reader', type: 'tenant', scopes: ['secrets:read'], data_plane_id: a.sandbox_data_plane_id } });
+      const key = await gw('/account/api-keys', {
+        headers: withKey(a.test_key),
+        body: { name: 'reader', type: 'tenant', scopes: ['secrets:read'], data_plane_id: a.sandbox_data_plane_id },
+      });
       const reader = key.body.key as string;
       expect((await gw('/storage/secrets', { headers: withKey(reader) })).status).toBe(200);
       expect((await gw('/storage/secrets', { headers: withKey(reader), body: { name: 'NOPE', value: 'x' } })).status).toBe(403);

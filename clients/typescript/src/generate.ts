@@ -17,6 +17,10 @@ export async function generateSchema(document: object): Promise<string> {
 
 /** Ignores formatting (a later Prettier pass, line endings) when comparing generated types. */
 export function sameTypes(a: string, b: string): boolean {
-  const normalize = (text: string) => text.replace(/\/\/[^\n]*\n/g, '').replace(/[\s;,]+/g, '').replace(/'/g, '"');
+  const normalize = (text: string) =>
+    text
+      .replace(/\/\/[^\n]*\n/g, '')
+      .replace(/[\s;,]+/g, '')
+      .replace(/'/g, '"');
   return normalize(a) === normalize(b);
 }

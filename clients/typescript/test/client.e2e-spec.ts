@@ -17,7 +17,9 @@ describe('@platform/client, generated from the merged description', () => {
     const generated = await generateSchema(merged.body);
     const committed = readFileSync(join(REPO_ROOT, SCHEMA_FILE), 'utf8');
     if (!sameTypes(generated, committed)) {
-      throw new Error(`${SCHEMA_FILE} is out of date with the routes the platform serves: start the platform (npm start) and run \`npm run generate:client\`, then commit the file.`);
+      throw new Error(
+        `${SCHEMA_FILE} is out of date with the routes the platform serves: start the platform (npm start) and run \`npm run generate:client\`, then commit the file.`,
+      );
     }
   }, 60_000);
 

@@ -52,7 +52,7 @@ export const AUTH_RESPONSES = {
   tenantRequired: `With a JWT: ${AUTH_MESSAGES.tenantRequired}`,
   unauthorized: `${AUTH_MESSAGES.unauthorized}: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT`,
   forbidden: 'The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call',
-  rateLimited: "Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again",
+  rateLimited: 'Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again',
   authUnavailable: 'Credentials cannot be checked right now (the account service or the identity provider is unreachable)',
 } as const;
 
@@ -60,7 +60,7 @@ const TENANT_HEADERS = [
   ApiHeader({
     name: 'X-SELECTED-TENANT',
     required: false,
-    description: 'With a JWT: the tenant to act in (required; one of the token\'s `authorized_tenants`). Ignored with an API key.',
+    description: "With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key.",
     schema: { type: 'string', format: 'uuid', example: '0194f1c2-0000-7000-8000-00000000000a' },
   }),
   ApiHeader({

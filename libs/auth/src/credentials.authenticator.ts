@@ -23,7 +23,6 @@ function header(request: CredentialsRequest, name: string): string | undefined {
   return value;
 }
 
-
 /**
  * API keys (`X-API-Key`, or `Authorization: Bearer sv_…`) and bearer JWTs, in the spec's order:
  * validate the credential (401), then the selected tenant (400 when missing, 403 when not
@@ -122,7 +121,9 @@ export class CredentialsAuthenticator extends Authenticator implements OnModuleI
     let result = this.keys.get(hash);
     if (!result) {
       const requestedAt = Date.now();
-      result = await this.ask(() => this.bus.request(AccountSubjects.keysVerify, { key }, messageContext(null, { actor: 'authentication' }), { timeoutMs: VERIFY_TIMEOUT_MS }));
+      result = await this.ask(() =>
+        this.bus.request(AccountSubjects.keysVerify, { key }, messageContext(null, { actor: 'authentication' }), { timeoutMs: VERIFY_TIMEOUT_MS }),
+      );
       this.keys.set(hash, result, requestedAt);
     }
     if (!result.valid) throw unauthorized();
@@ -176,7 +177,9 @@ export class CredentialsAuthenticator extends Authenticator implements OnModuleI
     let found = this.environments.get(cacheKey);
     if (!found) {
       found = await this.ask(() =>
-        this.bus.request(AccountSubjects.environmentsResolve, { tenantId, environmentId }, messageContext(null, { actor: 'authentication' }), { timeoutMs: VERIFY_TIMEOUT_MS }),
+        this.bus.request(AccountSubjects.environmentsResolve, { tenantId, environmentId }, messageContext(null, { actor: 'authentication' }), {
+          timeoutMs: VERIFY_TIMEOUT_MS,
+        }),
       );
       this.environments.set(cacheKey, found, found.found ? undefined : 5000);
     }

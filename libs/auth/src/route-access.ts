@@ -14,7 +14,11 @@ export interface UndecidedRoute {
 type ModuleLike = Type<unknown> | { module: Type<unknown>; imports?: unknown[]; controllers?: Type<unknown>[] } | Promise<unknown> | undefined;
 
 function decided(target: object): boolean {
-  return Reflect.getMetadata(PUBLIC_KEY, target) === true || Reflect.getMetadata(SYSTEM_KEY, target) === true || Array.isArray(Reflect.getMetadata(SCOPES_KEY, target));
+  return (
+    Reflect.getMetadata(PUBLIC_KEY, target) === true ||
+    Reflect.getMetadata(SYSTEM_KEY, target) === true ||
+    Array.isArray(Reflect.getMetadata(SCOPES_KEY, target))
+  );
 }
 
 function controllersOf(root: ModuleLike, seen = new Set<unknown>()): Type<unknown>[] {
@@ -22,8 +26,14 @@ function controllersOf(root: ModuleLike, seen = new Set<unknown>()): Type<unknow
   seen.add(root);
   const dynamic = typeof root === 'object' ? root : undefined;
   const moduleClass = dynamic ? dynamic.module : root;
-  const imports = [...((Reflect.getMetadata(MODULE_METADATA.IMPORTS, moduleClass) as ModuleLike[] | undefined) ?? []), ...((dynamic?.imports as ModuleLike[] | undefined) ?? [])];
-  const controllers = [...((Reflect.getMetadata(MODULE_METADATA.CONTROLLERS, moduleClass) as Type<unknown>[] | undefined) ?? []), ...(dynamic?.controllers ?? [])];
+  const imports = [
+    ...((Reflect.getMetadata(MODULE_METADATA.IMPORTS, moduleClass) as ModuleLike[] | undefined) ?? []),
+    ...((dynamic?.imports as ModuleLike[] | undefined) ?? []),
+  ];
+  const controllers = [
+    ...((Reflect.getMetadata(MODULE_METADATA.CONTROLLERS, moduleClass) as Type<unknown>[] | undefined) ?? []),
+    ...(dynamic?.controllers ?? []),
+  ];
   return [...controllers, ...imports.flatMap((imported) => controllersOf(imported, seen))];
 }
 
@@ -44,7 +54,12 @@ export function findUndecidedRoutes(root: ModuleLike): UndecidedRoute[] {
       if (decided(handler) || decided(controller)) continue;
       const method = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
       const base = Reflect.getMetadata(PATH_METADATA, controller) as string | undefined;
-      undecided.push({ controller: controller.name, handler: name, method: RequestMethod[method ?? RequestMethod.GET], path: `/${[base, ...[path].flat()].filter(Boolean).join('/')}`.replace(/\/+/g, '/').replace(/(.)\/$/, '$1') });
+      undecided.push({
+        controller: controller.name,
+        handler: name,
+        method: RequestMethod[method ?? RequestMethod.GET],
+        path: `/${[base, ...[path].flat()].filter(Boolean).join('/')}`.replace(/\/+/g, '/').replace(/(.)\/$/, '$1'),
+      });
     }
   }
   return undecided;

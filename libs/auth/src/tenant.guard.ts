@@ -8,7 +8,9 @@ import { hasScopes, type Principal } from './principal.js';
 import { SYSTEM_KEY, type SystemAuthenticatedRequest } from './system-principal.js';
 import { UsageRecorder } from './usage/usage.recorder.js';
 
-type GuardedRequest = CredentialsRequest & AuthenticatedRequest & SystemAuthenticatedRequest & { id?: string; originalUrl?: string; socket?: { remoteAddress?: string } };
+type GuardedRequest = CredentialsRequest &
+  AuthenticatedRequest &
+  SystemAuthenticatedRequest & { id?: string; originalUrl?: string; socket?: { remoteAddress?: string } };
 
 /**
  * Global guard: every HTTP route is authenticated unless marked @Public(). System routes take a

@@ -187,7 +187,7 @@ describe('JwtVerifier against a JWKS server over HTTP', () => {
       const jwks = (await (await fetch(idp.jwksUrl)).json()) as { keys: JWK[] };
       const rsa = jwks.keys.find((key) => key.alg === 'RS256');
       if (!rsa?.kid) throw new Error('no RS256 key in the JWKS');
-      const pem = await exportSPKI(await importJWK(rsa, 'RS256', { extractable: true }) as Parameters<typeof exportSPKI>[0]);
+      const pem = await exportSPKI((await importJWK(rsa, 'RS256', { extractable: true })) as Parameters<typeof exportSPKI>[0]);
       for (const secret of [pem, JSON.stringify(rsa), rsa.n ?? '']) {
         const token = await new SignJWT({ ...CLAIMS, iss: idp.issuer, iat: now(), exp: now() + 300 })
           .setProtectedHeader({ alg: 'HS256', kid: rsa.kid, typ: 'JWT' })

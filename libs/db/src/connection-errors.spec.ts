@@ -37,7 +37,9 @@ describe('describeDatabaseError', () => {
   });
 
   it('passes any other error message through', () => {
-    expect(describeDatabaseError({ code: '53300', message: 'too many connections' }, target)).toBe('PostgreSQL at db.internal:6543 failed: too many connections');
+    expect(describeDatabaseError({ code: '53300', message: 'too many connections' }, target)).toBe(
+      'PostgreSQL at db.internal:6543 failed: too many connections',
+    );
     expect(describeDatabaseError('boom', target)).toBe('PostgreSQL at db.internal:6543 failed: boom');
   });
 });

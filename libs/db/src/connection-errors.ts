@@ -22,7 +22,10 @@ export function describeDatabaseError(error: unknown, target: ConnectionSettings
 }
 
 export class DatabaseUnavailableError extends Error {
-  constructor(message: string, override readonly cause?: unknown) {
+  constructor(
+    message: string,
+    override readonly cause?: unknown,
+  ) {
     super(message);
     this.name = 'DatabaseUnavailableError';
   }

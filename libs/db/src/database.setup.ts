@@ -124,7 +124,10 @@ export async function setupDatabase(options: SetupOptions): Promise<void> {
   log(`database ${settings.admin.database} on ${settings.admin.host}:${settings.admin.port}`);
   await ensureRoles(settings);
   log(`roles ${settings.owner.user}, ${settings.app.user}, ${settings.system.user} ready`);
-  await ensureSchemas(settings, options.services.flatMap((s) => [s.schema, ...(EXTRA_SCHEMAS[s.service] ?? [])]));
+  await ensureSchemas(
+    settings,
+    options.services.flatMap((s) => [s.schema, ...(EXTRA_SCHEMAS[s.service] ?? [])]),
+  );
   for (const service of options.services) {
     const applied = await runMigrations(settings, service);
     log(`${service.service}: ${applied.length ? `applied ${applied.join(', ')}` : 'up to date'}`);

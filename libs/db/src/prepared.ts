@@ -27,7 +27,11 @@ interface PgClient {
  * Runs a prepared statement on the connection of a manager bound to a transaction (the one
  * TenantDb.run and SystemDb.run hand out), so it sees the transaction and its RLS context.
  */
-export async function execute<R = Record<string, unknown>>(m: EntityManager, statement: PreparedStatement, values: unknown[]): Promise<{ rows: R[]; rowCount: number }> {
+export async function execute<R = Record<string, unknown>>(
+  m: EntityManager,
+  statement: PreparedStatement,
+  values: unknown[],
+): Promise<{ rows: R[]; rowCount: number }> {
   const client = (m.queryRunner as unknown as { databaseConnection?: PgClient } | undefined)?.databaseConnection;
   if (!client) throw new Error('execute() needs the manager of a running transaction');
   const result = await client.query({ name: statement.name, text: statement.text, values });

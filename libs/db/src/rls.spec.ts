@@ -72,7 +72,10 @@ describe('dropTenantRlsStatements', () => {
   });
 
   it('uses a custom policy name', () => {
-    expect(dropTenantRlsStatements('runs', 'runs_isolation').slice(0, 2)).toEqual(['DROP POLICY IF EXISTS runs_isolation_shared_read ON runs', 'DROP POLICY IF EXISTS runs_isolation ON runs']);
+    expect(dropTenantRlsStatements('runs', 'runs_isolation').slice(0, 2)).toEqual([
+      'DROP POLICY IF EXISTS runs_isolation_shared_read ON runs',
+      'DROP POLICY IF EXISTS runs_isolation ON runs',
+    ]);
   });
 
   it.each(['x; drop table y', '"quoted"', 'Runs'])('rejects the table name %j', (table) => {

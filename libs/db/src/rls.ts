@@ -63,11 +63,7 @@ export function dropTenantRlsStatements(table: string, policyName = 'tenant_isol
 }
 
 /** For use inside a TypeORM migration: `await applyTenantRls(queryRunner, 'run.executions')`. */
-export async function applyTenantRls(
-  runner: { query(sql: string): Promise<unknown> },
-  table: string,
-  options?: TenantRlsOptions,
-): Promise<void> {
+export async function applyTenantRls(runner: { query(sql: string): Promise<unknown> }, table: string, options?: TenantRlsOptions): Promise<void> {
   for (const sql of tenantRlsStatements(table, options)) await runner.query(sql);
 }
 

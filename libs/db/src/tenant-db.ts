@@ -10,7 +10,6 @@ export interface TenantContext {
   scopeId?: string | null;
 }
 
-
 export class TenantContextError extends Error {
   constructor(field: string) {
     super(`Tenant context ${field} is not a UUID`);
@@ -55,7 +54,11 @@ export class TenantDb {
   async call<R>(ctx: TenantContext, statement: PreparedStatement, values: unknown[], options: TenantRunOptions = {}): Promise<R[]> {
     assertTenantContext(ctx);
     const pool = (this.dataSource.driver as unknown as { master: PgPool }).master;
-    const result = await pool.query({ name: statement.name, text: statement.text, values: [ctx.tenantId, ctx.environmentId, ctx.scopeId ?? null, options.asyncCommit === true, ...values] });
+    const result = await pool.query({
+      name: statement.name,
+      text: statement.text,
+      values: [ctx.tenantId, ctx.environmentId, ctx.scopeId ?? null, options.asyncCommit === true, ...values],
+    });
     return result.rows as R[];
   }
 

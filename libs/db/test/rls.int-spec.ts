@@ -70,8 +70,13 @@ describe('row-level security on real PostgreSQL', () => {
     app = createDataSource({ connection: settings.app, schema: SCHEMA, applicationName: 'rls-test', poolSize: 2 });
     await app.initialize();
     db = new TenantDb(app);
-    for (const [ctx, label] of [[tenantA, 'a'], [tenantB, 'b']] as const) {
-      await db.run(ctx, (m) => m.query(`insert into ${SCHEMA}.notes (tenant_id, environment_id, body) values ($1, $2, $3), ($1, $2, $3)`, [ctx.tenantId, ctx.environmentId, label]));
+    for (const [ctx, label] of [
+      [tenantA, 'a'],
+      [tenantB, 'b'],
+    ] as const) {
+      await db.run(ctx, (m) =>
+        m.query(`insert into ${SCHEMA}.notes (tenant_id, environment_id, body) values ($1, $2, $3), ($1, $2, $3)`, [ctx.tenantId, ctx.environmentId, label]),
+      );
     }
   });
 
@@ -85,7 +90,7 @@ describe('row-level security on real PostgreSQL', () => {
     expect(rows).toEqual([{ body: 'a' }, { body: 'a' }]);
   });
 
-  it('lets a tenant neither change nor delete another tenant\'s rows', async () => {
+  it("lets a tenant neither change nor delete another tenant's rows", async () => {
     const updated = await db.run(tenantA, (m) => m.query<[unknown, number]>(`update ${SCHEMA}.notes set body = 'x' where body = 'b'`));
     const deleted = await db.run(tenantA, (m) => m.query<[unknown, number]>(`delete from ${SCHEMA}.notes where body = 'b'`));
     expect(updated[1]).toBe(0);
@@ -96,7 +101,9 @@ describe('row-level security on real PostgreSQL', () => {
 
   it('refuses to write a row for another tenant', async () => {
     await expect(
-      db.run(tenantA, (m) => m.query(`insert into ${SCHEMA}.notes (tenant_id, environment_id, body) values ($1, $2, 'forged')`, [tenantB.tenantId, tenantB.environmentId])),
+      db.run(tenantA, (m) =>
+        m.query(`insert into ${SCHEMA}.notes (tenant_id, environment_id, body) values ($1, $2, 'forged')`, [tenantB.tenantId, tenantB.environmentId]),
+      ),
     ).rejects.toThrow(/row-level security/);
   });
 
@@ -127,7 +134,9 @@ describe('row-level security on real PostgreSQL', () => {
       ]);
       // The pooled connections that served the calls keep neither tenant nor commit mode.
       for (let i = 0; i < 2; i++) {
-        const [setting] = await app.query<{ value: string; mode?: string }[]>(`select current_setting('app.tenant_id', true) as value, current_setting('synchronous_commit') as mode`);
+        const [setting] = await app.query<{ value: string; mode?: string }[]>(
+          `select current_setting('app.tenant_id', true) as value, current_setting('synchronous_commit') as mode`,
+        );
         expect(setting).toEqual({ value: '', mode: 'on' });
         expect(await app.query(`select * from ${SCHEMA}.notes`)).toEqual([]);
       }
@@ -139,7 +148,10 @@ describe('row-level security on real PostgreSQL', () => {
 
     it('runs a prepared statement inside a TenantDb transaction, under its context', async () => {
       const statement = prepared('rls_test.count_notes', `select count(*)::int as n from ${SCHEMA}.notes where body = $1`);
-      const counts = await db.run(tenantA, async (m) => [(await execute<{ n: number }>(m, statement, ['a'])).rows[0].n, (await execute<{ n: number }>(m, statement, ['b'])).rows[0].n]);
+      const counts = await db.run(tenantA, async (m) => [
+        (await execute<{ n: number }>(m, statement, ['a'])).rows[0].n,
+        (await execute<{ n: number }>(m, statement, ['b'])).rows[0].n,
+      ]);
       expect(counts).toEqual([2, 0]);
     });
   });
@@ -155,7 +167,10 @@ describe('row-level security on real PostgreSQL', () => {
     const other = randomUUID();
     for (const table of ['owned_notes', 'shared_notes']) {
       await db.run(tenantA, (m) =>
-        m.query(`insert into ${SCHEMA}.${table} (tenant_id, environment_id, scope_id, body) values ($1, $2, null, 'tenant'), ($1, $2, $3, 'mine'), ($1, $2, $4, 'theirs')`, [tenantA.tenantId, tenantA.environmentId, scope, other]),
+        m.query(
+          `insert into ${SCHEMA}.${table} (tenant_id, environment_id, scope_id, body) values ($1, $2, null, 'tenant'), ($1, $2, $3, 'mine'), ($1, $2, $4, 'theirs')`,
+          [tenantA.tenantId, tenantA.environmentId, scope, other],
+        ),
       );
     }
     const scoped = { ...tenantA, scopeId: scope };
@@ -166,7 +181,12 @@ describe('row-level security on real PostgreSQL', () => {
     expect(shared).toEqual([{ body: 'mine' }, { body: 'tenant' }]);
     expect(whole).toHaveLength(3);
     await expect(
-      db.run(scoped, (m) => m.query(`insert into ${SCHEMA}.shared_notes (tenant_id, environment_id, scope_id, body) values ($1, $2, null, 'escalate')`, [tenantA.tenantId, tenantA.environmentId])),
+      db.run(scoped, (m) =>
+        m.query(`insert into ${SCHEMA}.shared_notes (tenant_id, environment_id, scope_id, body) values ($1, $2, null, 'escalate')`, [
+          tenantA.tenantId,
+          tenantA.environmentId,
+        ]),
+      ),
     ).rejects.toThrow(/row-level security/);
     // Readable is not writable: the customer can neither change nor delete the tenant-wide row.
     const [, changed] = await db.run(scoped, (m) => m.query<[unknown, number]>(`update ${SCHEMA}.shared_notes set body = 'defaced' where scope_id is null`));
@@ -195,10 +215,10 @@ describe('row-level security on real PostgreSQL', () => {
       () => createDataSource({ connection: settings.system, schema: SCHEMA, applicationName: 'rls-system', poolSize: 1 }),
       (_message, fields) => reasons.push(String(fields.reason)),
     );
-    const [count] = await system.run('count every tenant\'s notes', (m) => m.query<{ n: number }[]>(`select count(*)::int as n from ${SCHEMA}.notes`));
+    const [count] = await system.run("count every tenant's notes", (m) => m.query<{ n: number }[]>(`select count(*)::int as n from ${SCHEMA}.notes`));
     await system.close();
     expect(count.n).toBe(4);
-    expect(reasons).toEqual(['count every tenant\'s notes']);
+    expect(reasons).toEqual(["count every tenant's notes"]);
   });
 
   it('finds tenant tables that lack RLS', async () => {

@@ -1,7 +1,6 @@
 import { SERVICE_NAMES, SERVICES, type ServiceName } from '@platform/common';
 import type { ClassType, ServiceMigrations } from '@platform/db';
 
-
 /**
  * The one registry of every service's migrations, for `npm run db:setup`, `npm start` and the
  * tests alike. Each app exports its compiled list as `@platform/<service>/migrations`, so they are

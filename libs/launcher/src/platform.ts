@@ -74,7 +74,13 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     const gatewayPort = options.gatewayPort ?? (options.fixedPorts ? 8080 : await freePort());
     const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
     const upstreams = Object.fromEntries(names.map((n) => [`${envStem(n)}_URL`, serviceUrls[n]]));
-    await start('gateway', serviceEntry('gateway'), { ...common, ...upstreams, GATEWAY_PORT: String(gatewayPort), HOST: '127.0.0.1' }, gatewayUrl, '/actuator/health/liveness');
+    await start(
+      'gateway',
+      serviceEntry('gateway'),
+      { ...common, ...upstreams, GATEWAY_PORT: String(gatewayPort), HOST: '127.0.0.1' },
+      gatewayUrl,
+      '/actuator/health/liveness',
+    );
     return { gatewayUrl, serviceUrls, serviceEnv, processes, stop };
   } catch (error) {
     await stop();

@@ -53,11 +53,7 @@ export class MessagingModule {
     return {
       module: MessagingModule,
       global: true,
-      providers: [
-        connection,
-        { provide: Bus, useFactory: (nc: NatsConnection) => new Bus(nc), inject: [NATS_CONNECTION] },
-        NatsConnectionCloser,
-      ],
+      providers: [connection, { provide: Bus, useFactory: (nc: NatsConnection) => new Bus(nc), inject: [NATS_CONNECTION] }, NatsConnectionCloser],
       exports: [NATS_CONNECTION, Bus],
     };
   }

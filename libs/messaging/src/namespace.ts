@@ -29,7 +29,6 @@ export function streamPrefix(namespace: string): string {
   return `${namespace.toUpperCase().replace(/-/g, '_')}_`;
 }
 
-
 /** The NestJS NATS server with its subscriptions in the namespace; handlers keep their plain patterns. */
 export class NamespacedServerNats extends ServerNats {
   override normalizePattern(pattern: Parameters<ServerNats['normalizePattern']>[0]): string {

@@ -21,7 +21,9 @@ describe('describeNatsError', () => {
     ['a TIMEOUT code', { code: 'TIMEOUT', message: 'x' }],
     ['the message', new Error('Connection timeout')],
   ])('reports a timeout given by %s', (_label, error) => {
-    expect(describeNatsError(error, URL)).toBe(`NATS at ${URL} did not answer in time. Check that it is running (\`docker compose up -d nats\`) or set NATS_URL.`);
+    expect(describeNatsError(error, URL)).toBe(
+      `NATS at ${URL} did not answer in time. Check that it is running (\`docker compose up -d nats\`) or set NATS_URL.`,
+    );
   });
 
   it('passes any other error message through', () => {

@@ -10,12 +10,18 @@ import { exceedsJsonDepth, flattenValidationErrors, MAX_JSON_DEPTH } from '@plat
  */
 export function validatePayload<T extends object>(type: ClassConstructor<T>, data: unknown): T {
   // Checked without recursion before class-transformer walks the payload recursively.
-  if (exceedsJsonDepth(data)) throw new RpcException({ code: 'validation_failed', status: 400, message: `The payload nests deeper than ${MAX_JSON_DEPTH} levels` });
+  if (exceedsJsonDepth(data))
+    throw new RpcException({ code: 'validation_failed', status: 400, message: `The payload nests deeper than ${MAX_JSON_DEPTH} levels` });
   const instance = plainToInstance<T, object>(type, data ?? {}, { enableImplicitConversion: false });
   const errors = validateSync(instance, { whitelist: true, forbidNonWhitelisted: true });
   if (errors.length) {
     const details = flattenValidationErrors(errors);
-    throw new RpcException({ code: 'validation_failed', status: 400, message: `Validation failed: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}`, details });
+    throw new RpcException({
+      code: 'validation_failed',
+      status: 400,
+      message: `Validation failed: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}`,
+      details,
+    });
   }
   return instance;
 }

@@ -9,7 +9,22 @@ import { jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { IsInt } from 'class-validator';
 import { currentRequestContext, runInRequestContext } from '@platform/common';
-import { Bus, BusError, configureNamespace, connectNats, enqueueWork, ensureWorkQueue, removeNamespaceStreams, startWorker, streamPrefix, TenantPayload, type Envelope, type TenantMessage, type RequestSubject, type WorkQueueSpec } from '../src/index.js';
+import {
+  Bus,
+  BusError,
+  configureNamespace,
+  connectNats,
+  enqueueWork,
+  ensureWorkQueue,
+  removeNamespaceStreams,
+  startWorker,
+  streamPrefix,
+  TenantPayload,
+  type Envelope,
+  type TenantMessage,
+  type RequestSubject,
+  type WorkQueueSpec,
+} from '../src/index.js';
 
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 
@@ -171,7 +186,11 @@ describe('JetStream work queue', () => {
 
   it('retries a failing item with backoff, then dead-letters it', async () => {
     const dead: { data: string; error: string; deliveries: number }[] = [];
-    const sub = nc.subscribe(spec.deadLetterSubject, { callback: (_e, m) => { dead.push(m.json()); } });
+    const sub = nc.subscribe(spec.deadLetterSubject, {
+      callback: (_e, m) => {
+        dead.push(m.json());
+      },
+    });
     const attempts: number[] = [];
     const worker = await startWorker<{ n: number }>(nc, spec, (item) => {
       attempts.push(item.deliveryCount);
@@ -215,7 +234,7 @@ describe('typed work queue items', () => {
     await nc.close();
   });
 
-  it('hands the handler the enqueuing request\'s context, and runs it in that context', async () => {
+  it("hands the handler the enqueuing request's context, and runs it in that context", async () => {
     const seen: { n: number; requestId: string; actor?: string; current?: string }[] = [];
     const worker = await startWorker<CountItem>(nc, spec, (item) => {
       seen.push({ n: item.data.n, requestId: item.context.requestId, actor: item.context.actor, current: currentRequestContext()?.requestId });
@@ -230,7 +249,11 @@ describe('typed work queue items', () => {
 
   it('dead-letters an item that fails its payload rules at once, without retries', async () => {
     const dead: { error: string; deliveries: number }[] = [];
-    const sub = nc.subscribe(spec.deadLetterSubject, { callback: (_e, m) => { dead.push(m.json()); } });
+    const sub = nc.subscribe(spec.deadLetterSubject, {
+      callback: (_e, m) => {
+        dead.push(m.json());
+      },
+    });
     let handled = 0;
     const worker = await startWorker<CountItem>(nc, spec, () => {
       handled++;
@@ -248,7 +271,7 @@ describe('typed work queue items', () => {
   });
 });
 
-describe('removing a namespace\'s streams', () => {
+describe("removing a namespace's streams", () => {
   it('deletes every stream of that namespace and leaves the others', async () => {
     const nc = await connectNats({ url: NATS_URL, name: `ns-cleanup-${run}` });
     const spec: WorkQueueSpec = { stream: 'CLEANUP_WORK', subjects: ['cleanup.work.>'], consumer: 'workers', deadLetterSubject: 'cleanup.dead' };
@@ -264,7 +287,10 @@ describe('removing a namespace\'s streams', () => {
       const names: string[] = [];
       for await (const info of jsm.streams.list()) names.push(info.config.name);
       expect(names.filter((n) => n.startsWith(streamPrefix(gone)))).toEqual([]);
-      expect(names.filter((n) => n.startsWith(streamPrefix(kept))).sort()).toEqual([`${streamPrefix(kept)}CLEANUP_WORK`, `${streamPrefix(kept)}CLEANUP_WORK_DEAD`]);
+      expect(names.filter((n) => n.startsWith(streamPrefix(kept))).sort()).toEqual([
+        `${streamPrefix(kept)}CLEANUP_WORK`,
+        `${streamPrefix(kept)}CLEANUP_WORK_DEAD`,
+      ]);
       await expect(removeNamespaceStreams(nc, '')).rejects.toThrow(/unnamespaced/);
     } finally {
       configureNamespace('');

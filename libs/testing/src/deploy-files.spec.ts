@@ -5,7 +5,8 @@ import { SERVICE_NAMES, SERVICES } from '@platform/common';
 import { REPO_ROOT } from '@platform/launcher';
 
 /** What each deployment file must run for a service: its Node.js options, then its entry. */
-const commandOf = (name: string) => JSON.stringify(['node', ...(SERVICES[name as keyof typeof SERVICES].nodeArgs ?? []), `apps/${name}/dist/src/main.js`]).replace(/,/g, ', ');
+const commandOf = (name: string) =>
+  JSON.stringify(['node', ...(SERVICES[name as keyof typeof SERVICES].nodeArgs ?? []), `apps/${name}/dist/src/main.js`]).replace(/,/g, ', ');
 
 describe('deployment files start each service as the harness does', () => {
   const compose = readFileSync(join(REPO_ROOT, 'docker-compose.yml'), 'utf8');

@@ -210,8 +210,7 @@ describe('documentation links', () => {
   });
 
   it('links the index from README.md, and every docs page from the index', () => {
-    const linked = (file: string) =>
-      new Set(checkFile(REPO_ROOT, file).resolved.map((r) => relative(REPO_ROOT, r.file).split('\\').join('/')));
+    const linked = (file: string) => new Set(checkFile(REPO_ROOT, file).resolved.map((r) => relative(REPO_ROOT, r.file).split('\\').join('/')));
     expect([...linked('README.md')]).toContain('docs/README.md');
     const fromIndex = linked('docs/README.md');
     const pages = files.filter((f) => f.startsWith('docs/') && f !== 'docs/README.md');

@@ -66,5 +66,7 @@ export default async function setup(): Promise<void> {
     jwt: { signUrl: issuer.signUrl, issuer: issuer.jwks.issuer, audience: E2E_AUDIENCE },
   });
   (globalThis as { __platformE2e?: E2eState }).__platformE2e = { platform, database, pidDir, issuer };
-  process.stdout.write(`\n[e2e] platform up in ${((Date.now() - started) / 1000).toFixed(1)} s at ${platform.gatewayUrl} (database ${database.name}; logs in ${logDir})\n`);
+  process.stdout.write(
+    `\n[e2e] platform up in ${((Date.now() - started) / 1000).toFixed(1)} s at ${platform.gatewayUrl} (database ${database.name}; logs in ${logDir})\n`,
+  );
 }

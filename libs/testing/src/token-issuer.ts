@@ -27,7 +27,11 @@ export async function startTokenIssuer(): Promise<TokenIssuer> {
     body(req)
       .then(async ({ kind, claims, options }) => {
         const token =
-          kind === 'foreign' ? await jwks.signWithForeignKey(claims, options) : kind === 'unsigned' ? jwks.unsignedToken(claims) : await jwks.sign(claims, options);
+          kind === 'foreign'
+            ? await jwks.signWithForeignKey(claims, options)
+            : kind === 'unsigned'
+              ? jwks.unsignedToken(claims)
+              : await jwks.sign(claims, options);
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ token }));
       })
       .catch((error: unknown) => res.writeHead(400).end(String(error)));

@@ -33,7 +33,10 @@ describe('every service migration', () => {
   });
 
   it('leaves no tenant table without RLS enabled, forced and a policy', async () => {
-    const missing = await findTenantTablesWithoutRls(client, SERVICE_NAMES.map((n) => SERVICES[n].schema));
+    const missing = await findTenantTablesWithoutRls(
+      client,
+      SERVICE_NAMES.map((n) => SERVICES[n].schema),
+    );
     expect(missing).toEqual([]);
   });
 

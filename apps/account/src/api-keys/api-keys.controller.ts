@@ -33,15 +33,34 @@ const KEY_EXAMPLE = {
 };
 
 /** Both path forms of the spec: `/api/v1/workflow/data-planes/...` and `/account/api-keys/...`. */
-@ApiTag('api-keys', 'API keys of the tenant: create (the value is shown once), list, rotate with a transition period, revoke; under `/account/api-keys` and `/api/v1/workflow/data-planes/...`.')
+@ApiTag(
+  'api-keys',
+  'API keys of the tenant: create (the value is shown once), list, rotate with a transition period, revoke; under `/account/api-keys` and `/api/v1/workflow/data-planes/...`.',
+)
 @Controller()
 export class ApiKeysController {
   constructor(private readonly keys: ApiKeysService) {}
 
   @Get(`${ACCOUNT_KEY}/scopes`)
   @RequireScopes()
-  @ApiOperation({ summary: 'List the scope catalogue', description: 'Every scope a key can be granted, with what it allows; a key can create keys only within its own scopes.' })
-  @ApiOkResponse({ description: 'The catalogue', schema: { type: 'object', required: ['data'], properties: { data: { type: 'array', items: { type: 'object', required: ['scope', 'description'], properties: { scope: { type: 'string' }, description: { type: 'string' } } } } }, example: { data: [{ scope: 'automations:run', description: 'Start automations (POST /v1/automations/run, execute a workflow)' }] } } })
+  @ApiOperation({
+    summary: 'List the scope catalogue',
+    description: 'Every scope a key can be granted, with what it allows; a key can create keys only within its own scopes.',
+  })
+  @ApiOkResponse({
+    description: 'The catalogue',
+    schema: {
+      type: 'object',
+      required: ['data'],
+      properties: {
+        data: {
+          type: 'array',
+          items: { type: 'object', required: ['scope', 'description'], properties: { scope: { type: 'string' }, description: { type: 'string' } } },
+        },
+      },
+      example: { data: [{ scope: 'automations:run', description: 'Start automations (POST /v1/automations/run, execute a workflow)' }] },
+    },
+  })
   scopes() {
     return { data: Object.entries(SCOPE_CATALOGUE).map(([scope, description]) => ({ scope, description })) };
   }
@@ -50,10 +69,19 @@ export class ApiKeysController {
   @RequireScopes('api_keys:manage')
   @ApiOperation({
     summary: 'Create an API key in a data plane',
-    description: 'A key of the data plane in the path: live in production, test in sandbox. The value (`key`) is returned only in this answer; only a keyed hash is stored. The scopes must be within the caller\'s own.',
+    description:
+      "A key of the data plane in the path: live in production, test in sandbox. The value (`key`) is returned only in this answer; only a keyed hash is stored. The scopes must be within the caller's own.",
   })
-  @ApiCreatedResponse({ type: CreatedApiKeyResponseDto, description: 'The key record and its value, shown once', example: { ...KEY_EXAMPLE, key: 'sv_live_…' } })
-  create(@CurrentPrincipal() principal: Principal, @Param('dataPlaneId', uuid) dataPlaneId: string, @Body() body: CreateApiKeyRequestDto): Promise<CreatedApiKey> {
+  @ApiCreatedResponse({
+    type: CreatedApiKeyResponseDto,
+    description: 'The key record and its value, shown once',
+    example: { ...KEY_EXAMPLE, key: 'sv_live_…' },
+  })
+  create(
+    @CurrentPrincipal() principal: Principal,
+    @Param('dataPlaneId', uuid) dataPlaneId: string,
+    @Body() body: CreateApiKeyRequestDto,
+  ): Promise<CreatedApiKey> {
     return this.keys.create(principal, dataPlaneId, body);
   }
 
@@ -61,9 +89,14 @@ export class ApiKeysController {
   @RequireScopes('api_keys:manage')
   @ApiOperation({
     summary: 'Create an API key',
-    description: 'The account service form of key creation, with `data_plane_id` in the body. The value (`key`) is returned only in this answer; only a keyed hash is stored.',
+    description:
+      'The account service form of key creation, with `data_plane_id` in the body. The value (`key`) is returned only in this answer; only a keyed hash is stored.',
   })
-  @ApiCreatedResponse({ type: CreatedApiKeyResponseDto, description: 'The key record and its value, shown once', example: { ...KEY_EXAMPLE, key: 'sv_live_…' } })
+  @ApiCreatedResponse({
+    type: CreatedApiKeyResponseDto,
+    description: 'The key record and its value, shown once',
+    example: { ...KEY_EXAMPLE, key: 'sv_live_…' },
+  })
   createInAccount(@CurrentPrincipal() principal: Principal, @Body() body: CreateAccountApiKeyRequestDto): Promise<CreatedApiKey> {
     return this.keys.create(principal, body.data_plane_id, body);
   }
@@ -88,9 +121,14 @@ export class ApiKeysController {
   @RequireScopes('api_keys:manage')
   @ApiOperation({
     summary: 'Rotate an API key',
-    description: 'Issues a new key with the same name, type and scopes; the old one becomes `rotated` (with `replaced_by`), keeps working for `transition_period_seconds` (0 to 30 days), then stops.',
+    description:
+      'Issues a new key with the same name, type and scopes; the old one becomes `rotated` (with `replaced_by`), keeps working for `transition_period_seconds` (0 to 30 days), then stops.',
   })
-  @ApiCreatedResponse({ type: CreatedApiKeyResponseDto, description: 'The new key record and its value, shown once', example: { ...KEY_EXAMPLE, key: 'sv_live_…' } })
+  @ApiCreatedResponse({
+    type: CreatedApiKeyResponseDto,
+    description: 'The new key record and its value, shown once',
+    example: { ...KEY_EXAMPLE, key: 'sv_live_…' },
+  })
   @ApiConflictResponse({ description: 'The key is revoked; only an active key can be rotated or revoked' })
   rotate(@CurrentPrincipal() principal: Principal, @Param('keyId', uuid) keyId: string, @Body() body: RotateApiKeyRequestDto): Promise<CreatedApiKey> {
     return this.keys.rotate(principal, keyId, body.transition_period_seconds ?? 0);
@@ -100,7 +138,11 @@ export class ApiKeysController {
   @HttpCode(200)
   @RequireScopes('api_keys:manage')
   @ApiOperation({ summary: 'Revoke an API key', description: 'The key fails on its next request in every service (caches drop it at once).' })
-  @ApiOkResponse({ type: ApiKeyResponseDto, description: 'The revoked key record', example: { ...KEY_EXAMPLE, status: 'revoked', revoked_at: '2026-11-22T11:00:00.000Z' } })
+  @ApiOkResponse({
+    type: ApiKeyResponseDto,
+    description: 'The revoked key record',
+    example: { ...KEY_EXAMPLE, status: 'revoked', revoked_at: '2026-11-22T11:00:00.000Z' },
+  })
   @ApiConflictResponse({ description: 'The key is revoked; only an active key can be rotated or revoked' })
   revoke(@CurrentPrincipal() principal: Principal, @Param('keyId', uuid) keyId: string): Promise<ApiKeyResponse> {
     return this.keys.revoke(principal, keyId);

@@ -23,7 +23,7 @@ export const apiKeysRepository = {
   },
 
   async get(m: EntityManager, id: string, forUpdate = false): Promise<ApiKeyRow | undefined> {
-    const rows = (await m.query<ApiKeyRow[]>(`select ${API_KEY_COLUMNS} from account.api_keys where id = $1 ${forUpdate ? 'for update' : ''}`, [id]));
+    const rows = await m.query<ApiKeyRow[]>(`select ${API_KEY_COLUMNS} from account.api_keys where id = $1 ${forUpdate ? 'for update' : ''}`, [id]);
     return rows[0];
   },
 
@@ -34,12 +34,15 @@ export const apiKeysRepository = {
     if (filter.dataPlaneId) f.add('environment_id = ?', filter.dataPlaneId);
     if (filter.afterId) f.add('id < ?', filter.afterId);
     const limit = f.param(filter.limit + 1);
-    return (await m.query<ApiKeyRow[]>(`select ${API_KEY_COLUMNS} from account.api_keys ${f.where} order by id desc limit ${limit}`, f.params));
+    return await m.query<ApiKeyRow[]>(`select ${API_KEY_COLUMNS} from account.api_keys ${f.where} order by id desc limit ${limit}`, f.params);
   },
 
   async revoke(m: EntityManager, id: string): Promise<ApiKeyRow> {
     // TypeORM answers an UPDATE … RETURNING with [rows, count].
-    const [rows] = await m.query<[ApiKeyRow[], number]>(`update account.api_keys set status = 'revoked', revoked_at = now(), grace_until = null where id = $1 returning ${API_KEY_COLUMNS}`, [id]);
+    const [rows] = await m.query<[ApiKeyRow[], number]>(
+      `update account.api_keys set status = 'revoked', revoked_at = now(), grace_until = null where id = $1 returning ${API_KEY_COLUMNS}`,
+      [id],
+    );
     return rows[0];
   },
 
@@ -54,12 +57,14 @@ export const apiKeysRepository = {
 
 /** The verification lookup: by hash, across tenants, so only through SystemDb. */
 export async function findKeyByHash(m: EntityManager, hash: Buffer): Promise<ApiKeyRow | undefined> {
-  const rows = (await m.query<ApiKeyRow[]>(`select ${API_KEY_COLUMNS} from account.api_keys where key_hash = $1`, [hash]));
+  const rows = await m.query<ApiKeyRow[]>(`select ${API_KEY_COLUMNS} from account.api_keys where key_hash = $1`, [hash]);
   return rows[0];
 }
 
 /** Active keys past their expiry date become expired, across tenants (SystemDb); answers their ids. */
 export async function expireDueKeys(m: EntityManager): Promise<string[]> {
-  const [rows] = (await m.query<[{ id: string }[], number]>(`update account.api_keys set status = 'expired' where status = 'active' and expires_at <= now() returning id`));
+  const [rows] = await m.query<[{ id: string }[], number]>(
+    `update account.api_keys set status = 'expired' where status = 'active' and expires_at <= now() returning id`,
+  );
   return rows.map((r) => r.id);
 }

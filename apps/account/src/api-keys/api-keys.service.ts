@@ -54,9 +54,20 @@ export class ApiKeysService {
   async list(principal: Principal, query: ListApiKeysQueryDto): Promise<Page<ApiKeyResponse>> {
     const after = decodeCursor(query.cursor, ['id'] as const);
     const rows = await this.db.run(principal, (m) =>
-      apiKeysRepository.list(m, { status: query.status, type: query.type, dataPlaneId: query.data_plane_id, afterId: after ? String(after.id) : undefined, limit: query.limit }),
+      apiKeysRepository.list(m, {
+        status: query.status,
+        type: query.type,
+        dataPlaneId: query.data_plane_id,
+        afterId: after ? String(after.id) : undefined,
+        limit: query.limit,
+      }),
     );
-    return toPage(rows, query.limit, (r) => toApiKeyResponse(r), (r) => ({ id: r.id }));
+    return toPage(
+      rows,
+      query.limit,
+      (r) => toApiKeyResponse(r),
+      (r) => ({ id: r.id }),
+    );
   }
 
   async get(principal: Principal, keyId: string): Promise<ApiKeyResponse> {

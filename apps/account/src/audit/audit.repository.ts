@@ -43,36 +43,45 @@ export const auditRepository = {
     if (filter.status) f.add('status = ?', filter.status);
     if (filter.after) f.add('(created_at, id) < (?, ?)', filter.after.at, filter.after.id);
     const limit = f.param(filter.limit + 1);
-    return (await m.query<AuditRow[]>(
+    return await m.query<AuditRow[]>(
       `select id, key_id, key_name, user_id, method, endpoint, status, http_status, request_id, ip, created_at
          from account.audit_logs ${f.where} order by created_at desc, id desc limit ${limit}`,
-      f.params,));
+      f.params,
+    );
   },
 
   async keyExists(m: EntityManager, keyId: string): Promise<boolean> {
-    return ((await m.query<unknown[]>(`select 1 from account.api_keys where id = $1`, [keyId]))).length > 0;
+    return (await m.query<unknown[]>(`select 1 from account.api_keys where id = $1`, [keyId])).length > 0;
   },
 
   async usageTotals(m: EntityManager, keyId: string, from: Date, to: Date): Promise<UsageTotals> {
-    const [totals] = (await m.query<UsageTotals[]>(
+    const [totals] = await m.query<UsageTotals[]>(
       `select count(*)::int as total, count(*) filter (where status = 'success')::int as success, count(*) filter (where status = 'error')::int as error
          from account.audit_logs where ${USAGE_FILTER}`,
-      [keyId, from, to],));
+      [keyId, from, to],
+    );
     return totals;
   },
 
   async usageByEndpoint(m: EntityManager, keyId: string, from: Date, to: Date): Promise<{ endpoint: string; count: number }[]> {
-    return (await m.query<{
-      endpoint: string;
-      count: number;
-    }[]>(`select endpoint, count(*)::int as count from account.audit_logs where ${USAGE_FILTER} group by endpoint order by count desc, endpoint limit 100`, [keyId, from, to]));
+    return await m.query<
+      {
+        endpoint: string;
+        count: number;
+      }[]
+    >(`select endpoint, count(*)::int as count from account.audit_logs where ${USAGE_FILTER} group by endpoint order by count desc, endpoint limit 100`, [
+      keyId,
+      from,
+      to,
+    ]);
   },
 
   async usageByDay(m: EntityManager, keyId: string, from: Date, to: Date): Promise<{ date: string; count: number }[]> {
-    return (await m.query<{ date: string; count: number }[]>(
+    return await m.query<{ date: string; count: number }[]>(
       `select to_char(date_trunc('day', created_at at time zone 'UTC'), 'YYYY-MM-DD') as date, count(*)::int as count
          from account.audit_logs where ${USAGE_FILTER} group by 1 order by 1`,
-      [keyId, from, to],));
+      [keyId, from, to],
+    );
   },
 
   /** A batch of key uses from every service: each use once (its id), and each key's last use. */
@@ -84,7 +93,20 @@ export const auditRepository = {
          from unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::uuid[], $6::text[], $7::text[], $8::text[], $9::int[], $10::text[], $11::text[], $12::timestamptz[])
               as u(t, e, i, s, k, n, me, ep, h, r, ip, at)
        on conflict do nothing`,
-      [col('tenantId'), col('environmentId'), col('id'), col('customerId'), col('keyId'), col('keyName'), col('method'), col('endpoint'), col('httpStatus'), col('requestId'), col('ip'), col('at')],
+      [
+        col('tenantId'),
+        col('environmentId'),
+        col('id'),
+        col('customerId'),
+        col('keyId'),
+        col('keyName'),
+        col('method'),
+        col('endpoint'),
+        col('httpStatus'),
+        col('requestId'),
+        col('ip'),
+        col('at'),
+      ],
     );
     const lastUse = new Map<string, { tenantId: string; at: string }>();
     for (const use of uses) {

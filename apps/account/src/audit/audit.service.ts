@@ -52,7 +52,12 @@ export class AuditService {
         limit: query.limit,
       }),
     );
-    return toPage(rows, query.limit, (r) => ({ ...r, created_at: r.created_at.toISOString() }), (r) => ({ at: r.created_at.toISOString(), id: r.id }));
+    return toPage(
+      rows,
+      query.limit,
+      (r) => ({ ...r, created_at: r.created_at.toISOString() }),
+      (r) => ({ at: r.created_at.toISOString(), id: r.id }),
+    );
   }
 
   async usage(principal: Principal, keyId: string, query: UsageQueryDto): Promise<KeyUsage> {

@@ -27,7 +27,9 @@ async function onDatabase(name: string, email: string): Promise<ProvisionedTenan
   try {
     await dataSource.initialize();
   } catch (error) {
-    throw new DatabaseUnavailableError(`${describeDatabaseError(error, settings.system)}\nHas the database been set up? Run \`npm start\` or \`npm run db:setup\` first.`);
+    throw new DatabaseUnavailableError(
+      `${describeDatabaseError(error, settings.system)}\nHas the database been set up? Run \`npm start\` or \`npm run db:setup\` first.`,
+    );
   }
   try {
     return await dataSource.transaction((m) => provisionTenant(m, hasher, { name, ownerEmail: email, withKeys: true }));

@@ -20,7 +20,9 @@ export class CustomersService {
   async create(ctx: TenantContext, body: CreateCustomerRequest): Promise<CustomerRecord> {
     if (ctx.scopeId) throw CustomerErrors.forbidden();
     try {
-      const row = await this.db.run(ctx, (m) => customersRepository.insert(m, ctx.tenantId, ctx.environmentId, newId(), body.name, body.external_id ?? null, body.metadata ?? {}));
+      const row = await this.db.run(ctx, (m) =>
+        customersRepository.insert(m, ctx.tenantId, ctx.environmentId, newId(), body.name, body.external_id ?? null, body.metadata ?? {}),
+      );
       return toCustomerRecord(row);
     } catch (error) {
       if (isUniqueViolation(error)) throw CustomerErrors.duplicateExternalId();

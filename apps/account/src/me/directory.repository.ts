@@ -19,17 +19,21 @@ export interface MemberRow {
 /** The tenant's organizations and team members; every query runs under the caller's RLS context. */
 export const directoryRepository = {
   async organizations(m: EntityManager, afterId: string | null, limit: number): Promise<OrganizationRow[]> {
-    return (await m.query<OrganizationRow[]>(`select id, name, created_at from account.organizations where ($1::uuid is null or id > $1) order by id limit $2`, [afterId, limit + 1]));
+    return await m.query<OrganizationRow[]>(`select id, name, created_at from account.organizations where ($1::uuid is null or id > $1) order by id limit $2`, [
+      afterId,
+      limit + 1,
+    ]);
   },
 
   async members(m: EntityManager, after: { team: string; user: string } | null, limit: number): Promise<MemberRow[]> {
-    return (await m.query<MemberRow[]>(
+    return await m.query<MemberRow[]>(
       `select tm.user_id, u.email, u.name, tm.role, t.id as team_id, t.name as team_name, tm.created_at as joined_at
          from account.team_members tm
          join account.teams t on t.tenant_id = tm.tenant_id and t.id = tm.team_id
          join account.users u on u.id = tm.user_id
         where ($1::uuid is null or (tm.team_id, tm.user_id) > ($1::uuid, $2::uuid))
         order by tm.team_id, tm.user_id limit $3`,
-      [after?.team ?? null, after?.user ?? null, limit + 1],));
+      [after?.team ?? null, after?.user ?? null, limit + 1],
+    );
   },
 };

@@ -20,12 +20,24 @@ export class DirectoryService {
   async organizations(principal: Principal, query: PageQueryDto): Promise<Page<OrganizationResponse>> {
     const after = decodeCursor(query.cursor, ['id'] as const);
     const rows = await this.db.run(principal, (m) => directoryRepository.organizations(m, after ? String(after.id) : null, query.limit));
-    return toPage(rows, query.limit, (r) => ({ ...r, created_at: r.created_at.toISOString() }), (r) => ({ id: r.id }));
+    return toPage(
+      rows,
+      query.limit,
+      (r) => ({ ...r, created_at: r.created_at.toISOString() }),
+      (r) => ({ id: r.id }),
+    );
   }
 
   async members(principal: Principal, query: PageQueryDto): Promise<Page<MemberResponse>> {
     const after = decodeCursor(query.cursor, ['team', 'user'] as const);
-    const rows = await this.db.run(principal, (m) => directoryRepository.members(m, after ? { team: String(after.team), user: String(after.user) } : null, query.limit));
-    return toPage(rows, query.limit, (r) => ({ ...r, joined_at: r.joined_at.toISOString() }), (r) => ({ team: r.team_id, user: r.user_id }));
+    const rows = await this.db.run(principal, (m) =>
+      directoryRepository.members(m, after ? { team: String(after.team), user: String(after.user) } : null, query.limit),
+    );
+    return toPage(
+      rows,
+      query.limit,
+      (r) => ({ ...r, joined_at: r.joined_at.toISOString() }),
+      (r) => ({ team: r.team_id, user: r.user_id }),
+    );
   }
 }

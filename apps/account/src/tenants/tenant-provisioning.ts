@@ -40,9 +40,18 @@ export async function provisionTenant(m: EntityManager, hasher: KeyHasher, input
   await tenantsRepository.insertOwnerMembership(m, tenantId, userId);
   await tenantsRepository.insertOrganizationWithDefaultTeam(m, tenantId, organizationId, newId(), input.name, userId);
   await tenantsRepository.insertDataPlanes(m, tenantId, production, sandbox);
-  const result: ProvisionedTenant = { tenant_id: tenantId, user_id: userId, organization_id: organizationId, production_data_plane_id: production, sandbox_data_plane_id: sandbox };
+  const result: ProvisionedTenant = {
+    tenant_id: tenantId,
+    user_id: userId,
+    organization_id: organizationId,
+    production_data_plane_id: production,
+    sandbox_data_plane_id: sandbox,
+  };
   if (input.withKeys) {
-    for (const [mode, environmentId] of [['live', production], ['test', sandbox]] as const) {
+    for (const [mode, environmentId] of [
+      ['live', production],
+      ['test', sandbox],
+    ] as const) {
       const value = generateApiKey(mode);
       await apiKeysRepository.insert(m, {
         tenantId,

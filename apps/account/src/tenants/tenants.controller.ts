@@ -24,7 +24,8 @@ export class TenantsController {
   @SystemRoute('admin')
   @ApiOperation({
     summary: 'Create a tenant (platform admin)',
-    description: 'Initial tenant creation with the platform admin token (`PLATFORM_ADMIN_TOKEN`): the tenant, its owner, an organization, the production and sandbox data planes, and one live and one test key with scope `*` (their values are shown only here).',
+    description:
+      'Initial tenant creation with the platform admin token (`PLATFORM_ADMIN_TOKEN`): the tenant, its owner, an organization, the production and sandbox data planes, and one live and one test key with scope `*` (their values are shown only here).',
   })
   @ApiCreatedResponse({ description: 'The tenant and its keys', schema: { example: { ...EXAMPLE, live_key: 'sv_live_…', test_key: 'sv_test_…' } } })
   create(@CurrentSystemPrincipal() caller: SystemPrincipal, @Body() body: CreateTenantRequestDto): Promise<ProvisionedTenant> {
@@ -35,7 +36,8 @@ export class TenantsController {
   @SystemRoute('user')
   @ApiOperation({
     summary: 'Sign up: create a tenant for the signed-in user',
-    description: "A signed-in user (a JWT sent without X-SELECTED-TENANT) creates a tenant it owns, with an organization and the production and sandbox data planes; no key is made (create one with the user's JWT and the new tenant).",
+    description:
+      "A signed-in user (a JWT sent without X-SELECTED-TENANT) creates a tenant it owns, with an organization and the production and sandbox data planes; no key is made (create one with the user's JWT and the new tenant).",
   })
   @ApiCreatedResponse({ description: 'The tenant', schema: { example: EXAMPLE } })
   @ApiBadRequestResponse({ description: 'The token carries no email claim; signup needs one' })

@@ -8,11 +8,12 @@ export const tenantsRepository = {
 
   /** An existing user of that e-mail is reused (signup of a second tenant by the same person). */
   async upsertUser(m: EntityManager, id: string, email: string): Promise<string> {
-    const [user] = (await m.query<{ id: string }[]>(
+    const [user] = await m.query<{ id: string }[]>(
       `insert into account.users (id, email) values ($1, $2)
        on conflict ((lower(email))) do update set email = account.users.email
        returning id`,
-      [id, email],));
+      [id, email],
+    );
     return user.id;
   },
 
@@ -20,14 +21,25 @@ export const tenantsRepository = {
     await m.query(`insert into account.memberships (tenant_id, user_id, role) values ($1, $2, 'owner')`, [tenantId, userId]);
   },
 
-  async insertOrganizationWithDefaultTeam(m: EntityManager, tenantId: string, organizationId: string, teamId: string, name: string, ownerId: string): Promise<void> {
+  async insertOrganizationWithDefaultTeam(
+    m: EntityManager,
+    tenantId: string,
+    organizationId: string,
+    teamId: string,
+    name: string,
+    ownerId: string,
+  ): Promise<void> {
     await m.query(`insert into account.organizations (tenant_id, id, name) values ($1, $2, $3)`, [tenantId, organizationId, name]);
     await m.query(`insert into account.teams (tenant_id, id, organization_id, name) values ($1, $2, $3, 'Default')`, [tenantId, teamId, organizationId]);
     await m.query(`insert into account.team_members (tenant_id, team_id, user_id, role) values ($1, $2, $3, 'owner')`, [tenantId, teamId, ownerId]);
   },
 
   async insertDataPlanes(m: EntityManager, tenantId: string, productionId: string, sandboxId: string): Promise<void> {
-    await m.query(`insert into account.environments (tenant_id, id, name, mode) values ($1, $2, 'production', 'live'), ($1, $3, 'sandbox', 'test')`, [tenantId, productionId, sandboxId]);
+    await m.query(`insert into account.environments (tenant_id, id, name, mode) values ($1, $2, 'production', 'live'), ($1, $3, 'sandbox', 'test')`, [
+      tenantId,
+      productionId,
+      sandboxId,
+    ]);
   },
 };
 
@@ -39,16 +51,17 @@ export interface EnvironmentRow {
 export const environmentsRepository = {
   /** A data plane's mode, in the caller's tenant (RLS). */
   async mode(m: EntityManager, id: string): Promise<'live' | 'test' | undefined> {
-    const [plane] = (await m.query<{ mode: 'live' | 'test' }[]>(`select mode from account.environments where id = $1`, [id]));
+    const [plane] = await m.query<{ mode: 'live' | 'test' }[]>(`select mode from account.environments where id = $1`, [id]);
     return plane?.mode;
   },
 
   /** A JWT caller's environment across tenants (system path): the one named, or the tenant's production. */
   async resolve(m: EntityManager, tenantId: string, environmentId: string | null): Promise<EnvironmentRow | undefined> {
-    const rows = (await m.query<EnvironmentRow[]>(
+    const rows = await m.query<EnvironmentRow[]>(
       `select e.id, e.mode from account.environments e join account.tenants t on t.id = e.tenant_id
         where e.tenant_id = $1 and t.status = 'active' and (($2::uuid is null and e.name = 'production') or e.id = $2)`,
-      [tenantId, environmentId],));
+      [tenantId, environmentId],
+    );
     return rows[0];
   },
 };

@@ -26,14 +26,20 @@ export class TenantsService {
     if (caller.kind !== 'user') throw forbidden();
     const email = caller.email;
     if (!email) throw new AppError('email_required', 400, 'The token carries no email claim; signup needs one');
-    return this.system.run(`signup of user ${caller.subject}`, (m) => provisionTenant(m, this.hasher, { name, ownerEmail: email, ownerUserId: caller.subject, withKeys: false }));
+    return this.system.run(`signup of user ${caller.subject}`, (m) =>
+      provisionTenant(m, this.hasher, { name, ownerEmail: email, ownerUserId: caller.subject, withKeys: false }),
+    );
   }
 
   /** A JWT caller's environment: the one named by X-SELECTED-ENV if it is the tenant's, else production. */
   async resolveEnvironment(request: ResolveEnvironmentRequest): Promise<ResolveEnvironmentResponse> {
     const { tenantId, environmentId } = request;
     if (!isUuid(tenantId) || (environmentId !== undefined && !isUuid(environmentId))) return { found: false };
-    const row = await this.system.run('resolve the environment of a JWT caller', (m) => environmentsRepository.resolve(m, tenantId, environmentId ?? null), 'debug');
+    const row = await this.system.run(
+      'resolve the environment of a JWT caller',
+      (m) => environmentsRepository.resolve(m, tenantId, environmentId ?? null),
+      'debug',
+    );
     return row ? { found: true, environmentId: row.id, mode: row.mode } : { found: false };
   }
 }

@@ -49,7 +49,7 @@ export function docsRoutes(upstreams: Record<ServiceName, URL>, timeoutMs: numbe
       SERVICE_NAMES.map(async (service) => {
         try {
           const r = await fetch(new URL('/v3/api-docs', upstreams[service]), { headers, signal: AbortSignal.timeout(timeoutMs) });
-          return { service, status: r.status, body: (await r.json()) };
+          return { service, status: r.status, body: await r.json() };
         } catch {
           return { service, status: 502, body: undefined };
         }

@@ -13,7 +13,12 @@ function error(status: number, reason: string, description: string, message: str
   return {
     [status]: {
       description,
-      content: { 'application/json': { schema: ERROR, examples: { [reason.toLowerCase().replace(/ /g, '_')]: { summary: reason, value: { error: reason, message, status, request_id: REQUEST_ID } } } } },
+      content: {
+        'application/json': {
+          schema: ERROR,
+          examples: { [reason.toLowerCase().replace(/ /g, '_')]: { summary: reason, value: { error: reason, message, status, request_id: REQUEST_ID } } },
+        },
+      },
     },
   };
 }
@@ -64,10 +69,21 @@ export const GATEWAY_SCHEMAS = {
 };
 
 const UP = { status: 'UP', latency_ms: 1.2, components: { database: { status: 'UP', latency_ms: 0.8 }, nats: { status: 'UP', latency_ms: 0.3 } } };
-const SERVICE_PARAM = { name: 'service', in: 'path', required: true, description: 'A service of the platform', schema: { type: 'string', enum: [...SERVICE_NAMES], example: 'run' } };
+const SERVICE_PARAM = {
+  name: 'service',
+  in: 'path',
+  required: true,
+  description: 'A service of the platform',
+  schema: { type: 'string', enum: [...SERVICE_NAMES], example: 'run' },
+};
 const DOCS_SECURITY = [{ api_key: [] }, { api_key_bearer: [] }, { jwt: [] }, {}];
 const DOCS_NOTE = 'Needs a valid API key or JWT unless the platform runs with `DOCS_PUBLIC=true`.';
-const RATE_LIMITED = error(429, 'Too Many Requests', "Too many requests from this caller in the current window; `Retry-After` says when to try again", 'Rate limit exceeded: 300 requests per 60 s for this client address');
+const RATE_LIMITED = error(
+  429,
+  'Too Many Requests',
+  'Too many requests from this caller in the current window; `Retry-After` says when to try again',
+  'Rate limit exceeded: 300 requests per 60 s for this client address',
+);
 const UNAUTHORIZED = error(401, 'Unauthorized', 'No valid credential, and the docs are not public', 'Missing or invalid authentication credentials');
 
 export const GATEWAY_TAGS = [
@@ -81,13 +97,24 @@ export const GATEWAY_PATHS = {
       operationId: 'gateway_health_platform',
       tags: ['health'],
       summary: 'Health of the platform',
-      description: 'Asks every service for its health in parallel. 200 when each one is UP, 503 (with the same body) when one is DOWN or does not answer in time.',
+      description:
+        'Asks every service for its health in parallel. 200 when each one is UP, 503 (with the same body) when one is DOWN or does not answer in time.',
       security: [],
       responses: {
-        200: { description: 'Every service is UP', content: { 'application/json': { schema: { $ref: '#/components/schemas/PlatformHealth' }, example: { status: 'UP', services: { run: UP, storage: UP } } } } },
+        200: {
+          description: 'Every service is UP',
+          content: {
+            'application/json': { schema: { $ref: '#/components/schemas/PlatformHealth' }, example: { status: 'UP', services: { run: UP, storage: UP } } },
+          },
+        },
         503: {
           description: 'A service is DOWN',
-          content: { 'application/json': { schema: { $ref: '#/components/schemas/PlatformHealth' }, example: { status: 'DOWN', services: { run: UP, storage: { status: 'DOWN', latency_ms: 2000.3, error: 'timed out' } } } } },
+          content: {
+            'application/json': {
+              schema: { $ref: '#/components/schemas/PlatformHealth' },
+              example: { status: 'DOWN', services: { run: UP, storage: { status: 'DOWN', latency_ms: 2000.3, error: 'timed out' } } },
+            },
+          },
         },
       },
     },
@@ -100,7 +127,15 @@ export const GATEWAY_PATHS = {
       description: 'Answers as long as the gateway process serves HTTP, whatever the state of the services.',
       security: [],
       responses: {
-        200: { description: 'The gateway is up', content: { 'application/json': { schema: { type: 'object', required: ['status'], properties: { status: { type: 'string', enum: ['UP'] } } }, example: { status: 'UP' } } } },
+        200: {
+          description: 'The gateway is up',
+          content: {
+            'application/json': {
+              schema: { type: 'object', required: ['status'], properties: { status: { type: 'string', enum: ['UP'] } } },
+              example: { status: 'UP' },
+            },
+          },
+        },
       },
     },
   },
@@ -113,10 +148,27 @@ export const GATEWAY_PATHS = {
       security: [],
       parameters: [SERVICE_PARAM],
       responses: {
-        200: { description: 'The service is UP', content: { 'application/json': { schema: { $ref: '#/components/schemas/ServiceHealth' }, example: { status: 'UP', service: 'run', components: UP.components } } } },
+        200: {
+          description: 'The service is UP',
+          content: {
+            'application/json': {
+              schema: { $ref: '#/components/schemas/ServiceHealth' },
+              example: { status: 'UP', service: 'run', components: UP.components },
+            },
+          },
+        },
         503: {
           description: 'The service or one of its dependencies is DOWN',
-          content: { 'application/json': { schema: { $ref: '#/components/schemas/ServiceHealth' }, example: { status: 'DOWN', service: 'run', components: { database: { status: 'DOWN', latency_ms: 2000, error: 'database unreachable' }, nats: { status: 'UP', latency_ms: 0.3 } } } } },
+          content: {
+            'application/json': {
+              schema: { $ref: '#/components/schemas/ServiceHealth' },
+              example: {
+                status: 'DOWN',
+                service: 'run',
+                components: { database: { status: 'DOWN', latency_ms: 2000, error: 'database unreachable' }, nats: { status: 'UP', latency_ms: 0.3 } },
+              },
+            },
+          },
         },
         ...error(404, 'Not Found', 'No such service', 'No route for GET /actuator/health/nothing'),
       },
@@ -130,7 +182,15 @@ export const GATEWAY_PATHS = {
       description: `This document: every service's description in one, for client generation. A service that does not answer is listed in \`info.x-unavailable-services\`. ${DOCS_NOTE}`,
       security: DOCS_SECURITY,
       responses: {
-        200: { description: 'An OpenAPI 3.0 document', content: { 'application/json': { schema: { type: 'object', additionalProperties: true }, example: { openapi: '3.0.0', info: { title: 'Workflow automation platform', version: '1.0.0' }, paths: {} } } } },
+        200: {
+          description: 'An OpenAPI 3.0 document',
+          content: {
+            'application/json': {
+              schema: { type: 'object', additionalProperties: true },
+              example: { openapi: '3.0.0', info: { title: 'Workflow automation platform', version: '1.0.0' }, paths: {} },
+            },
+          },
+        },
         ...UNAUTHORIZED,
         ...RATE_LIMITED,
       },
@@ -145,7 +205,15 @@ export const GATEWAY_PATHS = {
       security: DOCS_SECURITY,
       parameters: [SERVICE_PARAM],
       responses: {
-        200: { description: 'An OpenAPI 3.0 document', content: { 'application/json': { schema: { type: 'object', additionalProperties: true }, example: { openapi: '3.0.0', info: { title: 'Run service', version: '1.0.0' }, paths: {} } } } },
+        200: {
+          description: 'An OpenAPI 3.0 document',
+          content: {
+            'application/json': {
+              schema: { type: 'object', additionalProperties: true },
+              example: { openapi: '3.0.0', info: { title: 'Run service', version: '1.0.0' }, paths: {} },
+            },
+          },
+        },
         ...UNAUTHORIZED,
         ...error(404, 'Not Found', 'No such service', 'No route for GET /v3/api-docs/nothing'),
         ...RATE_LIMITED,

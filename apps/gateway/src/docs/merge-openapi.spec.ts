@@ -17,11 +17,24 @@ const doc = (service: string, paths: Record<string, unknown>, schemas: Record<st
 type Op = { operationId: string; responses: Record<string, { content: Record<string, { schema: { $ref: string } }> }> };
 
 describe('mergeOpenApi', () => {
-  const a = doc('catalog', { '/a': { get: { operationId: 'catalog_items_list', tags: ['items'], responses: { 200: ref('Item') } } } }, { Item: { type: 'string' }, Same: { type: 'integer' } }, ['items']);
-  const b = doc('kb-worker', { '/b': { get: { operationId: 'kbWorker_items_list', tags: ['kb'], responses: { 200: ref('Item') } } } }, { Item: { type: 'number' }, Same: { type: 'integer' } }, ['kb']);
+  const a = doc(
+    'catalog',
+    { '/a': { get: { operationId: 'catalog_items_list', tags: ['items'], responses: { 200: ref('Item') } } } },
+    { Item: { type: 'string' }, Same: { type: 'integer' } },
+    ['items'],
+  );
+  const b = doc(
+    'kb-worker',
+    { '/b': { get: { operationId: 'kbWorker_items_list', tags: ['kb'], responses: { 200: ref('Item') } } } },
+    { Item: { type: 'number' }, Same: { type: 'integer' } },
+    ['kb'],
+  );
 
   it('keeps every path and operation id, shares identical components and prefixes clashing ones in every service', () => {
-    const merged = mergeOpenApi([{ service: 'catalog', document: a }, { service: 'kb-worker', document: b }]);
+    const merged = mergeOpenApi([
+      { service: 'catalog', document: a },
+      { service: 'kb-worker', document: b },
+    ]);
     expect(Object.keys(merged.paths!)).toEqual(expect.arrayContaining(['/a', '/b']));
     const schemas = merged.components!.schemas!;
     expect(schemas.Same).toEqual({ type: 'integer' });
@@ -36,14 +49,23 @@ describe('mergeOpenApi', () => {
   });
 
   it('does not depend on the order the services come in', () => {
-    const one = mergeOpenApi([{ service: 'catalog', document: structuredClone(a) }, { service: 'kb-worker', document: structuredClone(b) }]);
-    const other = mergeOpenApi([{ service: 'kb-worker', document: structuredClone(b) }, { service: 'catalog', document: structuredClone(a) }]);
+    const one = mergeOpenApi([
+      { service: 'catalog', document: structuredClone(a) },
+      { service: 'kb-worker', document: structuredClone(b) },
+    ]);
+    const other = mergeOpenApi([
+      { service: 'kb-worker', document: structuredClone(b) },
+      { service: 'catalog', document: structuredClone(a) },
+    ]);
     expect(Object.keys(other.components!.schemas!).sort()).toEqual(Object.keys(one.components!.schemas!).sort());
     expect((other.paths!['/a'] as { get: Op }).get).toEqual((one.paths!['/a'] as { get: Op }).get);
   });
 
   it("replaces the services' own health with the gateway's routes and declares every tag used, once", () => {
-    const merged = mergeOpenApi([{ service: 'catalog', document: a }, { service: 'kb-worker', document: b }]);
+    const merged = mergeOpenApi([
+      { service: 'catalog', document: a },
+      { service: 'kb-worker', document: b },
+    ]);
     const health = (merged.paths!['/actuator/health'] as { get: { operationId: string; security: unknown[] } }).get;
     expect(health.operationId).toBe('gateway_health_platform');
     expect(health.security).toEqual([]);
@@ -54,6 +76,11 @@ describe('mergeOpenApi', () => {
 
   it('refuses two operations with one id instead of renaming one of them', () => {
     const clash = doc('kb-worker', { '/c': { get: { operationId: 'catalog_items_list', responses: {} } } }, {}, []);
-    expect(() => mergeOpenApi([{ service: 'catalog', document: a }, { service: 'kb-worker', document: clash }])).toThrow(/operationId catalog_items_list/);
+    expect(() =>
+      mergeOpenApi([
+        { service: 'catalog', document: a },
+        { service: 'kb-worker', document: clash },
+      ]),
+    ).toThrow(/operationId catalog_items_list/);
   });
 });

@@ -90,7 +90,9 @@ export function mergeOpenApi(documents: { service: string; document: OpenApiDocu
     }
   }
   // Tags no operation uses (a service's health tag, whose paths the gateway's replace) are dropped.
-  const used = new Set(Object.values(merged.paths!).flatMap((item) => Object.values(item as Record<string, { tags?: string[] }>).flatMap((o) => o?.tags ?? [])));
+  const used = new Set(
+    Object.values(merged.paths!).flatMap((item) => Object.values(item as Record<string, { tags?: string[] }>).flatMap((o) => o?.tags ?? [])),
+  );
   merged.tags = merged.tags!.filter((t) => used.has(t.name));
   return merged;
 }

@@ -20,7 +20,17 @@ const REFUSED = new Set(['ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'ENOTFOUN
 const TIMED_OUT = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
 
 /** Connection-level headers are the hop's own (RFC 9110 §7.6.1): never forwarded either way. */
-const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authorization', 'proxy-authenticate'];
+const HOP_BY_HOP = [
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'proxy-authorization',
+  'proxy-authenticate',
+];
 /** The gateway's server already answered `Expect: 100-continue`; passing it on would be refused. */
 const NOT_FORWARDED = [...HOP_BY_HOP, 'expect'];
 
@@ -63,7 +73,13 @@ export function createProxy(options: ProxyOptions) {
   const poolOf = (service: ServiceName): Pool => {
     let pool = pools.get(service);
     if (!pool) {
-      pool = new Pool(options.upstreams[service].origin, { connections: 512, pipelining: 1, keepAliveTimeout: 4_000, headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs });
+      pool = new Pool(options.upstreams[service].origin, {
+        connections: 512,
+        pipelining: 1,
+        keepAliveTimeout: 4_000,
+        headersTimeout: options.timeoutMs,
+        bodyTimeout: options.timeoutMs,
+      });
       pools.set(service, pool);
     }
     return pool;

@@ -46,5 +46,5 @@ export class RouteTable {
 }
 
 function startsWithSegment(path: string, prefix: string): boolean {
-  return path === prefix || (path.startsWith(prefix) && path.charCodeAt(prefix.length) === 47 /* / */);
+  return path === prefix || (path.startsWith(prefix) && path.charCodeAt(prefix.length) === 47); /* / */
 }

@@ -6,17 +6,27 @@ import { ApiPageResponse, ApiTag } from '@platform/service';
 import { CustomerResponseDto } from './dto/customer.response.dto.js';
 import { CreateCustomerRequestDto, ListCustomersQueryDto, UpdateCustomerRequestDto } from './dto/customer.request.dto.js';
 
-const EXAMPLE = { id: '0194f1c2-0000-7000-8000-0000000000c1', name: 'Globex Corporation', external_id: 'crm-4711', metadata: { plan: 'gold' }, created_at: '2026-11-22T10:00:00.000Z', updated_at: '2026-11-22T10:00:00.000Z' };
+const EXAMPLE = {
+  id: '0194f1c2-0000-7000-8000-0000000000c1',
+  name: 'Globex Corporation',
+  external_id: 'crm-4711',
+  metadata: { plan: 'gold' },
+  created_at: '2026-11-22T10:00:00.000Z',
+  updated_at: '2026-11-22T10:00:00.000Z',
+};
 
 /** Customers (execution scopes): stored by the account service, served here. A customer's id is the X-Scope-Key value. */
-@ApiTag('customers', 'Customers (execution scopes) of the tenant: a customer\'s id is the `X-Scope-Key` value and the scope of its customer keys.')
+@ApiTag('customers', "Customers (execution scopes) of the tenant: a customer's id is the `X-Scope-Key` value and the scope of its customer keys.")
 @Controller('portal/customers')
 export class CustomersController {
   constructor(private readonly bus: Bus) {}
 
   @Post()
   @RequireScopes('portal:write')
-  @ApiOperation({ summary: 'Create a customer', description: 'A customer of the tenant in the caller\'s data plane; its id scopes customer keys, executions and data rows.' })
+  @ApiOperation({
+    summary: 'Create a customer',
+    description: "A customer of the tenant in the caller's data plane; its id scopes customer keys, executions and data rows.",
+  })
   @ApiConflictResponse({ description: 'A customer with this external_id already exists' })
   @ApiCreatedResponse({ type: CustomerResponseDto, description: 'The customer', example: EXAMPLE })
   create(@CurrentPrincipal() p: Principal, @Body() body: CreateCustomerRequestDto): Promise<CustomerRecord> {
@@ -25,7 +35,7 @@ export class CustomersController {
 
   @Get()
   @RequireScopes('portal:read')
-  @ApiOperation({ summary: 'List customers', description: 'Customers of the caller\'s data plane; filter by external id.' })
+  @ApiOperation({ summary: 'List customers', description: "Customers of the caller's data plane; filter by external id." })
   @ApiPageResponse(CustomerResponseDto, { example: { data: [EXAMPLE], next_cursor: null } })
   list(@CurrentPrincipal() p: Principal, @Query() query: ListCustomersQueryDto): Promise<CustomerPage> {
     return this.bus.request(AccountSubjects.customersList, { limit: query.limit, cursor: query.cursor, external_id: query.external_id }, messageContext(p));

@@ -2,7 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { Bus, messageContext, RunSubjects, type ExecutionStatusEvent } from '@platform/messaging';
 import { runContext, type ExecutionRow } from './execution.records.js';
 
-type StatusSubject = typeof RunSubjects.executionStarted | typeof RunSubjects.executionCompleted | typeof RunSubjects.executionFailed | typeof RunSubjects.executionCancelled | typeof RunSubjects.executionTimedOut;
+type StatusSubject =
+  | typeof RunSubjects.executionStarted
+  | typeof RunSubjects.executionCompleted
+  | typeof RunSubjects.executionFailed
+  | typeof RunSubjects.executionCancelled
+  | typeof RunSubjects.executionTimedOut;
 
 const BY_STATUS: Record<string, StatusSubject> = {
   succeeded: RunSubjects.executionCompleted,
@@ -22,8 +27,19 @@ export class ExecutionEvents {
   constructor(private readonly bus: Bus) {}
 
   emit(subject: StatusSubject, execution: Announced, status: string): void {
-    const event: ExecutionStatusEvent = { executionId: execution.id, workflowId: execution.workflow_id, status, customerId: execution.scope_id, at: new Date().toISOString(), error: execution.error };
-    this.bus.emit(subject, event, messageContext({ tenantId: execution.tenant_id, environmentId: execution.environment_id, scopeId: execution.scope_id }, runContext(execution)));
+    const event: ExecutionStatusEvent = {
+      executionId: execution.id,
+      workflowId: execution.workflow_id,
+      status,
+      customerId: execution.scope_id,
+      at: new Date().toISOString(),
+      error: execution.error,
+    };
+    this.bus.emit(
+      subject,
+      event,
+      messageContext({ tenantId: execution.tenant_id, environmentId: execution.environment_id, scopeId: execution.scope_id }, runContext(execution)),
+    );
   }
 
   finished(execution: Announced & Pick<ExecutionRow, 'status'>): void {

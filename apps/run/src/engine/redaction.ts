@@ -9,14 +9,17 @@ export class Redactor {
 
   constructor(secrets: Record<string, string>) {
     // Longest first, so a secret containing another is replaced whole.
-    this.values = Object.values(secrets).filter((v) => v.length >= 4).sort((a, b) => b.length - a.length);
+    this.values = Object.values(secrets)
+      .filter((v) => v.length >= 4)
+      .sort((a, b) => b.length - a.length);
   }
 
   redact<T>(value: T): T {
     if (!this.values.length || value === null || value === undefined) return value;
     if (typeof value === 'string') return this.redactString(value) as T;
     if (Array.isArray(value)) return (value as unknown[]).map((v) => this.redact(v)) as T;
-    if (typeof value === 'object') return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, this.redact<unknown>(v)])) as T;
+    if (typeof value === 'object')
+      return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, this.redact<unknown>(v)])) as T;
     return value;
   }
 

@@ -60,7 +60,8 @@ export class ExecutionStoreService implements ExecutionStore {
     return this.db.run(ctx, async (m) => {
       const previous = await executionsRepository.byIdempotencyKey(m, key, ctx.scopeId ?? null);
       if (previous && previous.created_at.getTime() > Date.now() - DAY_MS) {
-        if (previous.request_hash !== start.requestHash) throw new ConflictError('idempotency_mismatch', 'This Idempotency-Key was used with a different request');
+        if (previous.request_hash !== start.requestHash)
+          throw new ConflictError('idempotency_mismatch', 'This Idempotency-Key was used with a different request');
         return { execution: previous, created: false };
       }
       if (previous) await executionsRepository.releaseIdempotencyKey(m, previous.id);
@@ -102,7 +103,8 @@ export class ExecutionStoreService implements ExecutionStore {
   private prepare(request: StartRequest): NewStart {
     const inputJson = JSON.stringify(request.input ?? {});
     const size = Buffer.byteLength(inputJson);
-    if (size > this.config.RUN_INPUT_LIMIT_BYTES) throw new AppError('input_too_large', 413, `input is ${size} bytes; the limit is ${this.config.RUN_INPUT_LIMIT_BYTES}`);
+    if (size > this.config.RUN_INPUT_LIMIT_BYTES)
+      throw new AppError('input_too_large', 413, `input is ${size} bytes; the limit is ${this.config.RUN_INPUT_LIMIT_BYTES}`);
     return {
       id: newId(),
       workflowId: request.workflowId,
@@ -112,7 +114,11 @@ export class ExecutionStoreService implements ExecutionStore {
       parentExecutionId: request.parent?.executionId ?? null,
       parentStepPath: request.parent?.stepPath ?? null,
       idempotencyKey: request.idempotencyKey ?? null,
-      requestHash: request.idempotencyKey ? createHash('sha256').update(JSON.stringify({ w: request.workflowId, i: request.input })).digest('hex') : null,
+      requestHash: request.idempotencyKey
+        ? createHash('sha256')
+            .update(JSON.stringify({ w: request.workflowId, i: request.input }))
+            .digest('hex')
+        : null,
       defaultTimeoutSeconds: this.config.RUN_DEFAULT_TIMEOUT_SECONDS,
       requestId: request.requestId ?? currentRequestContext()?.requestId ?? randomUUID(),
     };

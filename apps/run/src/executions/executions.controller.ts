@@ -1,5 +1,13 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiConflictResponse, ApiHeader, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiPayloadTooLargeResponse } from '@nestjs/swagger';
+import {
+  ApiAcceptedResponse,
+  ApiConflictResponse,
+  ApiHeader,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiPayloadTooLargeResponse,
+} from '@nestjs/swagger';
 import { CurrentPrincipal, RequireScopes, type Principal } from '@platform/auth';
 import { AppError } from '@platform/common';
 import { ApiPageResponse, ApiTag } from '@platform/service';
@@ -18,13 +26,25 @@ import {
 } from './dto/execution.dto.js';
 
 const uuid = new ParseUUIDPipe();
-const IDEMPOTENCY = { name: 'Idempotency-Key', required: false, description: 'The same key and body within 24 h return the first run; another body is 409', schema: { type: 'string', example: 'order-4711-run' } };
-const ACCEPTED = { type: RunAcceptedResponseDto, description: 'Accepted: the run is queued (or, for a repeated Idempotency-Key, the first run)', example: { run_id: EXECUTION_EXAMPLE.id, status: 'queued' } };
+const IDEMPOTENCY = {
+  name: 'Idempotency-Key',
+  required: false,
+  description: 'The same key and body within 24 h return the first run; another body is 409',
+  schema: { type: 'string', example: 'order-4711-run' },
+};
+const ACCEPTED = {
+  type: RunAcceptedResponseDto,
+  description: 'Accepted: the run is queued (or, for a repeated Idempotency-Key, the first run)',
+  example: { run_id: EXECUTION_EXAMPLE.id, status: 'queued' },
+};
 const { steps: _steps, ...SUMMARY_EXAMPLE } = EXECUTION_EXAMPLE;
 
 function idempotencyKey(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
-  if (!/^[\x21-\x7e]{1,255}$/.test(value)) throw new AppError('validation_failed', 400, 'Idempotency-Key: 1-255 visible ASCII characters', [{ field: 'Idempotency-Key', message: 'must be 1-255 visible ASCII characters' }]);
+  if (!/^[\x21-\x7e]{1,255}$/.test(value))
+    throw new AppError('validation_failed', 400, 'Idempotency-Key: 1-255 visible ASCII characters', [
+      { field: 'Idempotency-Key', message: 'must be 1-255 visible ASCII characters' },
+    ]);
   return value;
 }
 
@@ -54,7 +74,14 @@ export class ExecutionsController {
   @ApiConflictResponse({ description: 'The Idempotency-Key was used with another body, or the workflow is disabled' })
   @ApiPayloadTooLargeResponse({ description: 'The input is larger than RUN_INPUT_LIMIT_BYTES (default 1 MiB)' })
   async run(@CurrentPrincipal() p: Principal, @Body() body: RunAutomationRequestDto, @Headers('idempotency-key') key?: string) {
-    return accepted(await this.starter.start(p, { workflowId: body.automation_id, input: body.input ?? {}, trigger: { type: 'api', id: null }, idempotencyKey: idempotencyKey(key) }));
+    return accepted(
+      await this.starter.start(p, {
+        workflowId: body.automation_id,
+        input: body.input ?? {},
+        trigger: { type: 'api', id: null },
+        idempotencyKey: idempotencyKey(key),
+      }),
+    );
   }
 
   @Post('run/workflows/:id/execute')
@@ -68,8 +95,15 @@ export class ExecutionsController {
   @ApiAcceptedResponse(ACCEPTED)
   @ApiConflictResponse({ description: 'The Idempotency-Key was used with another body, or the workflow is disabled' })
   @ApiPayloadTooLargeResponse({ description: 'The input is larger than RUN_INPUT_LIMIT_BYTES (default 1 MiB)' })
-  async execute(@CurrentPrincipal() p: Principal, @Param('id', uuid) id: string, @Body() body: ExecuteWorkflowRequestDto, @Headers('idempotency-key') key?: string) {
-    return accepted(await this.starter.start(p, { workflowId: id, input: body.input ?? {}, trigger: { type: 'api', id: null }, idempotencyKey: idempotencyKey(key) }));
+  async execute(
+    @CurrentPrincipal() p: Principal,
+    @Param('id', uuid) id: string,
+    @Body() body: ExecuteWorkflowRequestDto,
+    @Headers('idempotency-key') key?: string,
+  ) {
+    return accepted(
+      await this.starter.start(p, { workflowId: id, input: body.input ?? {}, trigger: { type: 'api', id: null }, idempotencyKey: idempotencyKey(key) }),
+    );
   }
 
   @Get('run/executions')
@@ -87,7 +121,8 @@ export class ExecutionsController {
   @RequireScopes('executions:read')
   @ApiOperation({
     summary: 'Get an execution',
-    description: 'Status, timings, input, output and error of an execution, and each step that ran (its latest attempt) with its input and output; secrets are redacted.',
+    description:
+      'Status, timings, input, output and error of an execution, and each step that ran (its latest attempt) with its input and output; secrets are redacted.',
   })
   @ApiOkResponse({ type: ExecutionResponseDto, description: 'The execution', example: EXECUTION_EXAMPLE })
   get(@CurrentPrincipal() p: Principal, @Param('id', uuid) id: string) {
@@ -101,7 +136,19 @@ export class ExecutionsController {
     description: 'Log lines of an execution, oldest first; filter by level and step id.',
   })
   @ApiPageResponse(ExecutionLogDto, {
-    example: { data: [{ id: '0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8da0', step_id: 'double', level: 'info', message: 'transform double succeeded', data: { attempt: 1, ms: 1 }, created_at: '2026-11-22T10:00:00.012Z' }], next_cursor: null },
+    example: {
+      data: [
+        {
+          id: '0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8da0',
+          step_id: 'double',
+          level: 'info',
+          message: 'transform double succeeded',
+          data: { attempt: 1, ms: 1 },
+          created_at: '2026-11-22T10:00:00.012Z',
+        },
+      ],
+      next_cursor: null,
+    },
   })
   logs(@CurrentPrincipal() p: Principal, @Param('id', uuid) id: string, @Query() query: ListLogsQueryDto) {
     return this.executions.logs(p, id, query);

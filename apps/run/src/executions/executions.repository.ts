@@ -28,7 +28,10 @@ export interface NewStart {
 }
 
 // The two hot writes are database functions (migration EngineHotPath): one round trip each.
-const START = prepared('run.start_execution', `select ${EXECUTION_COLUMNS} from run.start_execution($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`);
+const START = prepared(
+  'run.start_execution',
+  `select ${EXECUTION_COLUMNS} from run.start_execution($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
+);
 const COMMIT_STEP = prepared('run.commit_step', `select run.commit_step($1, $2, $3, $4, $5, $6, $7, $8, $9) as owned`);
 
 const RENEW_LEASE = prepared(
@@ -38,7 +41,9 @@ const RENEW_LEASE = prepared(
 
 const STEPS = prepared('run.steps', `select ${STEP_COLUMNS} from run.execution_steps where execution_id = $1 order by id`);
 
-const CLAIMED_COLUMNS = EXECUTION_COLUMNS.split(',').map((c) => `e.${c.trim()}`).join(', ');
+const CLAIMED_COLUMNS = EXECUTION_COLUMNS.split(',')
+  .map((c) => `e.${c.trim()}`)
+  .join(', ');
 const CLAIM = prepared(
   'run.claim',
   `update run.executions e set status = 'running', lease_owner = $2, lease_until = now() + make_interval(secs => $3), wake_at = null,
@@ -51,8 +56,19 @@ const CLAIM = prepared(
 
 function startValues(e: NewStart, claim: Claim | null): unknown[] {
   return [
-    e.id, e.workflowId, e.inputJson, e.triggerType, e.triggerId, e.parentExecutionId, e.parentStepPath, e.idempotencyKey, e.requestHash,
-    e.defaultTimeoutSeconds, claim?.worker ?? null, (claim?.leaseMs ?? 0) / 1000, e.requestId,
+    e.id,
+    e.workflowId,
+    e.inputJson,
+    e.triggerType,
+    e.triggerId,
+    e.parentExecutionId,
+    e.parentStepPath,
+    e.idempotencyKey,
+    e.requestHash,
+    e.defaultTimeoutSeconds,
+    claim?.worker ?? null,
+    (claim?.leaseMs ?? 0) / 1000,
+    e.requestId,
   ];
 }
 
@@ -73,7 +89,10 @@ export const executionsRepository = {
 
   /** The caller's own use of a key: a tenant-wide caller sees its customers' runs, but not their keys. */
   async byIdempotencyKey(m: EntityManager, key: string, scopeId: string | null): Promise<ExecutionRow | undefined> {
-    const rows = await m.query<ExecutionRow[]>(`select ${EXECUTION_COLUMNS} from run.executions where idempotency_key = $1 and scope_id is not distinct from $2::uuid`, [key, scopeId]);
+    const rows = await m.query<ExecutionRow[]>(
+      `select ${EXECUTION_COLUMNS} from run.executions where idempotency_key = $1 and scope_id is not distinct from $2::uuid`,
+      [key, scopeId],
+    );
     return rows[0];
   },
 
@@ -83,19 +102,20 @@ export const executionsRepository = {
   },
 
   async get(m: EntityManager, id: string): Promise<ExecutionRow | undefined> {
-    return ((await m.query<ExecutionRow[]>(`select ${EXECUTION_COLUMNS} from run.executions where id = $1`, [id])))[0];
+    return (await m.query<ExecutionRow[]>(`select ${EXECUTION_COLUMNS} from run.executions where id = $1`, [id]))[0];
   },
 
   async list(
     m: EntityManager,
     f: { afterId?: string; workflowId?: string; status?: string; triggerType?: string; from?: Date; to?: Date; limit: number },
   ): Promise<ExecutionRow[]> {
-    return (await m.query<ExecutionRow[]>(
+    return await m.query<ExecutionRow[]>(
       `select ${EXECUTION_COLUMNS} from run.executions
         where ($1::uuid is null or id < $1) and ($2::uuid is null or workflow_id = $2) and ($3::text is null or status = $3)
           and ($4::text is null or trigger_type = $4) and ($5::timestamptz is null or created_at >= $5) and ($6::timestamptz is null or created_at <= $6)
         order by id desc limit $7`,
-      [f.afterId ?? null, f.workflowId ?? null, f.status ?? null, f.triggerType ?? null, f.from ?? null, f.to ?? null, f.limit + 1],));
+      [f.afterId ?? null, f.workflowId ?? null, f.status ?? null, f.triggerType ?? null, f.from ?? null, f.to ?? null, f.limit + 1],
+    );
   },
 
   async steps(m: EntityManager, executionId: string): Promise<StepRecord[]> {
@@ -103,11 +123,12 @@ export const executionsRepository = {
   },
 
   async logs(m: EntityManager, executionId: string, f: { afterId?: string; level?: string; stepId?: string; limit: number }): Promise<LogLine[]> {
-    return (await m.query<LogLine[]>(
+    return await m.query<LogLine[]>(
       `select id, step_id, level, message, data, created_at from run.execution_logs
         where execution_id = $1 and ($2::uuid is null or id > $2) and ($3::text is null or level = $3) and ($4::text is null or step_id = $4)
         order by id limit $5`,
-      [executionId, f.afterId ?? null, f.level ?? null, f.stepId ?? null, f.limit + 1],));
+      [executionId, f.afterId ?? null, f.level ?? null, f.stepId ?? null, f.limit + 1],
+    );
   },
 
   /** Takes an execution that is due (queued, waiting and woken, or running with an expired lease); says what it was. */
@@ -129,19 +150,24 @@ export const executionsRepository = {
    * when it no longer does. A duplicate success (a redelivered step) is dropped with its logs.
    */
   async commitStep(db: TenantDb, ctx: TenantContext, executionId: string, worker: string, commit: StepCommit): Promise<boolean> {
-    const settle = commit.settle ? { status: commit.settle.status, output: commit.settle.output ?? null, error: commit.settle.error ?? null, wake_at: commit.settle.wakeAt ?? null } : null;
-    const rows = await db.call<{ owned: boolean }>(ctx, COMMIT_STEP, [executionId, worker, json(commit.step), json(commit.logs), json(settle)], { asyncCommit: true });
+    const settle = commit.settle
+      ? { status: commit.settle.status, output: commit.settle.output ?? null, error: commit.settle.error ?? null, wake_at: commit.settle.wakeAt ?? null }
+      : null;
+    const rows = await db.call<{ owned: boolean }>(ctx, COMMIT_STEP, [executionId, worker, json(commit.step), json(commit.logs), json(settle)], {
+      asyncCommit: true,
+    });
     return rows[0]?.owned === true;
   },
 
   /** Cancel from outside a worker: final at once for queued or waiting runs; a running one is taken from its worker. */
   async cancel(m: EntityManager, id: string): Promise<ExecutionRow | undefined> {
-    const [rows] = (await m.query<[ExecutionRow[], number]>(
+    const [rows] = await m.query<[ExecutionRow[], number]>(
       `update run.executions set status = 'cancelled', finished_at = now(), lease_owner = null, lease_until = null, wake_at = null,
               error = jsonb_build_object('code', 'cancelled', 'message', 'Cancelled on request', 'step_id', null)
         where id = $1 and status in ('queued', 'running', 'waiting')
         returning ${EXECUTION_COLUMNS}`,
-      [id],));
+      [id],
+    );
     return rows[0];
   },
 
@@ -153,16 +179,30 @@ export const executionsRepository = {
     path: string,
     record: ResolvedStep,
   ): Promise<boolean> {
-    const waiting = (await m.query<{ step_id: string; type: string; attempt: number }[]>(
+    const waiting = await m.query<{ step_id: string; type: string; attempt: number }[]>(
       `select step_id, type, attempt from run.execution_steps where execution_id = $1 and path = $2 and status = 'waiting' order by id desc limit 1`,
-      [executionId, path],));
+      [executionId, path],
+    );
     if (!waiting.length) return false;
     const [w] = waiting;
     await m.query(
       `insert into run.execution_steps (tenant_id, environment_id, id, scope_id, execution_id, path, step_id, type, status, attempt, output, error, started_at, finished_at)
        values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, now(), now())
        on conflict (tenant_id, execution_id, path) where status in ('succeeded', 'skipped') do nothing`,
-      [ctx.tenantId, ctx.environmentId, record.id, ctx.scopeId, executionId, path, w.step_id, w.type, record.status, w.attempt, JSON.stringify(record.output ?? null), record.error ? { ...record.error, final: true } : null],
+      [
+        ctx.tenantId,
+        ctx.environmentId,
+        record.id,
+        ctx.scopeId,
+        executionId,
+        path,
+        w.step_id,
+        w.type,
+        record.status,
+        w.attempt,
+        JSON.stringify(record.output ?? null),
+        record.error ? { ...record.error, final: true } : null,
+      ],
     );
     await m.query(`update run.executions set wake_at = now() where id = $1 and status = 'waiting'`, [executionId]);
     return true;

@@ -87,7 +87,12 @@ export class ExecutionsService {
         limit: q.limit,
       }),
     );
-    return toPage(rows, q.limit, (r) => toExecutionResponse(r), (r) => ({ id: r.id }));
+    return toPage(
+      rows,
+      q.limit,
+      (r) => toExecutionResponse(r),
+      (r) => ({ id: r.id }),
+    );
   }
 
   async logs(principal: Principal, id: string, q: ListLogsQueryDto): Promise<Page<Omit<LogLine, 'created_at'> & { created_at: string }>> {
@@ -96,7 +101,12 @@ export class ExecutionsService {
       if (!(await executionsRepository.get(m, id))) throw new NotFoundError('Execution');
       return executionsRepository.logs(m, id, { afterId: after ? String(after.id) : undefined, level: q.level, stepId: q.step_id, limit: q.limit });
     });
-    return toPage(rows, q.limit, (r) => ({ ...r, created_at: r.created_at.toISOString() }), (r) => ({ id: r.id }));
+    return toPage(
+      rows,
+      q.limit,
+      (r) => ({ ...r, created_at: r.created_at.toISOString() }),
+      (r) => ({ id: r.id }),
+    );
   }
 
   /** Final at once in the database; the worker running it (if any) is told to abort its step. */

@@ -42,7 +42,9 @@ export class CreateEngine1764100000000 implements MigrationInterface {
       foreign key (tenant_id, workflow_id, workflow_version) references run.workflow_versions (tenant_id, workflow_id, version))`);
     await q.query(`create index executions_list on run.executions (tenant_id, environment_id, id desc)`);
     await q.query(`create index executions_by_workflow on run.executions (tenant_id, workflow_id, id desc)`);
-    await q.query(`create unique index executions_idempotency on run.executions (tenant_id, environment_id, idempotency_key) where idempotency_key is not null`);
+    await q.query(
+      `create unique index executions_idempotency on run.executions (tenant_id, environment_id, idempotency_key) where idempotency_key is not null`,
+    );
     // The reconciler's scans: what is due, stuck or lost, across tenants (system path).
     await q.query(`create index executions_due on run.executions (wake_at) where status = 'waiting' and wake_at is not null`);
     await q.query(`create index executions_active on run.executions (status, lease_until, created_at) where status in ('queued', 'running')`);
@@ -59,7 +61,9 @@ export class CreateEngine1764100000000 implements MigrationInterface {
       foreign key (tenant_id, execution_id) references run.executions (tenant_id, id) on delete cascade)`);
     await q.query(`create index execution_steps_by_execution on run.execution_steps (tenant_id, execution_id, id)`);
     // A step is recorded as succeeded once, whatever a crashed and redelivered worker does.
-    await q.query(`create unique index execution_steps_succeeded_once on run.execution_steps (tenant_id, execution_id, path) where status in ('succeeded', 'skipped')`);
+    await q.query(
+      `create unique index execution_steps_succeeded_once on run.execution_steps (tenant_id, execution_id, path) where status in ('succeeded', 'skipped')`,
+    );
     await applyTenantRls(q, 'run.execution_steps', { scope: 'owned' });
 
     await q.query(`create table run.execution_logs (

@@ -15,6 +15,8 @@ export class IdempotencyPerScope1764500000000 implements MigrationInterface {
 
   async down(q: QueryRunner): Promise<void> {
     await q.query(`drop index run.executions_idempotency`);
-    await q.query(`create unique index executions_idempotency on run.executions (tenant_id, environment_id, idempotency_key) where idempotency_key is not null`);
+    await q.query(
+      `create unique index executions_idempotency on run.executions (tenant_id, environment_id, idempotency_key) where idempotency_key is not null`,
+    );
   }
 }

@@ -6,4 +6,11 @@ import { ExecutionRequestId1764400000000 } from './1764400000000-ExecutionReques
 import { IdempotencyPerScope1764500000000 } from './1764500000000-IdempotencyPerScope.js';
 
 /** In order of application; db-setup runs them as the schema's owner. */
-export const migrations = [CreateSchema1763800000000, CreateEngine1764100000000, CreateQueryViews1764200000000, EngineHotPath1764300000000, ExecutionRequestId1764400000000, IdempotencyPerScope1764500000000];
+export const migrations = [
+  CreateSchema1763800000000,
+  CreateEngine1764100000000,
+  CreateQueryViews1764200000000,
+  EngineHotPath1764300000000,
+  ExecutionRequestId1764400000000,
+  IdempotencyPerScope1764500000000,
+];

@@ -20,10 +20,24 @@ import { WorkflowsService } from './workflows.service.js';
 const LONG = 'api/v1/workflow/workflows';
 const SHORT = 'run/workflows';
 const uuid = new ParseUUIDPipe();
-const EXAMPLE = { id: '0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9f', name: 'Double and notify', description: null, version: 1, status: 'active', input_schema: null, steps: DEFINITION_EXAMPLE, settings: {}, created_at: '2026-11-22T10:00:00.000Z', updated_at: '2026-11-22T10:00:00.000Z' };
+const EXAMPLE = {
+  id: '0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9f',
+  name: 'Double and notify',
+  description: null,
+  version: 1,
+  status: 'active',
+  input_schema: null,
+  steps: DEFINITION_EXAMPLE,
+  settings: {},
+  created_at: '2026-11-22T10:00:00.000Z',
+  updated_at: '2026-11-22T10:00:00.000Z',
+};
 
 /** Workflow CRUD under both path forms; every update is a new immutable version. */
-@ApiTag('workflows', 'Workflow definitions: versioned JSON steps (every PUT or PATCH makes a new immutable version), under `/run/workflows` and `/api/v1/workflow/workflows`.')
+@ApiTag(
+  'workflows',
+  'Workflow definitions: versioned JSON steps (every PUT or PATCH makes a new immutable version), under `/run/workflows` and `/api/v1/workflow/workflows`.',
+)
 @ApiExtraModels(WorkflowDefinitionDto)
 @Controller()
 export class WorkflowsController {
@@ -34,9 +48,14 @@ export class WorkflowsController {
   @RequireScopes('workflows:read')
   @ApiOperation({
     summary: 'Validate a workflow definition',
-    description: 'Checks a definition without saving it (step types, ids, gotos, expressions) and lists every problem with its step id and JSON path; `valid` is true when there is none.',
+    description:
+      'Checks a definition without saving it (step types, ids, gotos, expressions) and lists every problem with its step id and JSON path; `valid` is true when there is none.',
   })
-  @ApiOkResponse({ type: ValidateWorkflowResponseDto, description: 'The problems found (none: valid)', example: { valid: false, problems: [{ step_id: 'notify', path: 'steps[1].then[0].type', message: "unknown step type 'htp.request'" }] } })
+  @ApiOkResponse({
+    type: ValidateWorkflowResponseDto,
+    description: 'The problems found (none: valid)',
+    example: { valid: false, problems: [{ step_id: 'notify', path: 'steps[1].then[0].type', message: "unknown step type 'htp.request'" }] },
+  })
   validate(@Body() body: WorkflowDefinitionDto): { valid: boolean; problems: DefinitionProblem[] } {
     const problems = this.workflows.validate({ steps: body.steps, input_schema: body.input_schema, settings: body.settings });
     return { valid: problems.length === 0, problems };
@@ -74,7 +93,11 @@ export class WorkflowsController {
 
   @Put([`${LONG}/:id`, `${SHORT}/:id`])
   @RequireScopes('workflows:write')
-  @ApiOperation({ summary: 'Replace a workflow', description: 'Replaces the whole definition (name, description, steps, input schema, settings): a new version; executions already started keep the version they run.' })
+  @ApiOperation({
+    summary: 'Replace a workflow',
+    description:
+      'Replaces the whole definition (name, description, steps, input schema, settings): a new version; executions already started keep the version they run.',
+  })
   @ApiOkResponse({ type: WorkflowResponseDto, description: 'The workflow, new version', example: { ...EXAMPLE, version: 2 } })
   @ApiNotFoundResponse({ description: 'Workflow not found' })
   replace(@CurrentPrincipal() p: Principal, @Param('id', uuid) id: string, @Body() body: CreateWorkflowRequestDto): Promise<WorkflowResponse> {
@@ -83,7 +106,11 @@ export class WorkflowsController {
 
   @Patch([`${LONG}/:id`, `${SHORT}/:id`])
   @RequireScopes('workflows:write')
-  @ApiOperation({ summary: 'Change part of a workflow', description: 'Changes the fields sent (name, description, status, steps, input schema, settings) and keeps the others: a new version. A disabled workflow cannot be started.' })
+  @ApiOperation({
+    summary: 'Change part of a workflow',
+    description:
+      'Changes the fields sent (name, description, status, steps, input schema, settings) and keeps the others: a new version. A disabled workflow cannot be started.',
+  })
   @ApiOkResponse({ type: WorkflowResponseDto, description: 'The workflow, new version', example: { ...EXAMPLE, version: 2, status: 'disabled' } })
   @ApiNotFoundResponse({ description: 'Workflow not found' })
   patch(@CurrentPrincipal() p: Principal, @Param('id', uuid) id: string, @Body() body: PatchWorkflowRequestDto): Promise<WorkflowResponse> {
@@ -93,7 +120,10 @@ export class WorkflowsController {
   @Delete([`${LONG}/:id`, `${SHORT}/:id`])
   @HttpCode(204)
   @RequireScopes('workflows:write')
-  @ApiOperation({ summary: 'Delete a workflow', description: 'Deletes a workflow (softly: its versions stay for the executions that ran them); running executions finish, new starts are 404.' })
+  @ApiOperation({
+    summary: 'Delete a workflow',
+    description: 'Deletes a workflow (softly: its versions stay for the executions that ran them); running executions finish, new starts are 404.',
+  })
   @ApiNoContentResponse({ description: 'Deleted' })
   @ApiNotFoundResponse({ description: 'Workflow not found' })
   async remove(@CurrentPrincipal() p: Principal, @Param('id', uuid) id: string): Promise<void> {

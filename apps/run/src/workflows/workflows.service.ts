@@ -28,7 +28,10 @@ export class InvalidDefinitionError extends AppError {
     super(
       'invalid_definition',
       400,
-      `The workflow definition has ${problems.length} problem(s): ${problems.slice(0, 5).map((p) => `${p.path} ${p.message}`).join('; ')}`,
+      `The workflow definition has ${problems.length} problem(s): ${problems
+        .slice(0, 5)
+        .map((p) => `${p.path} ${p.message}`)
+        .join('; ')}`,
       problems.map((p) => ({ field: p.path, message: p.step_id ? `[step ${p.step_id}] ${p.message}` : p.message })),
     );
   }
@@ -55,7 +58,12 @@ export class WorkflowsService implements DefinitionSource {
     });
   }
 
-  async update(principal: Principal, id: string, dto: PatchWorkflowRequestDto & Partial<CreateWorkflowRequestDto>, replace: boolean): Promise<WorkflowResponse> {
+  async update(
+    principal: Principal,
+    id: string,
+    dto: PatchWorkflowRequestDto & Partial<CreateWorkflowRequestDto>,
+    replace: boolean,
+  ): Promise<WorkflowResponse> {
     return this.db.run(principal, async (m) => {
       const locked = await workflowsRepository.lock(m, id);
       if (!locked) throw new NotFoundError('Workflow');
@@ -84,7 +92,9 @@ export class WorkflowsService implements DefinitionSource {
 
   async list(principal: Principal, query: ListWorkflowsQueryDto): Promise<Page<WorkflowResponse>> {
     const after = decodeCursor(query.cursor, ['id'] as const);
-    const rows = await this.db.run(principal, (m) => workflowsRepository.list(m, { afterId: after ? String(after.id) : undefined, status: query.status, name: query.name, limit: query.limit }));
+    const rows = await this.db.run(principal, (m) =>
+      workflowsRepository.list(m, { afterId: after ? String(after.id) : undefined, status: query.status, name: query.name, limit: query.limit }),
+    );
     return toPage(rows, query.limit, toWorkflowResponse, (r) => ({ id: r.id }));
   }
 

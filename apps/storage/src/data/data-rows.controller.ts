@@ -26,9 +26,15 @@ export class DataRowsController {
   })
   @ApiBody({
     schema: { type: 'object', additionalProperties: true, description: 'Column values, or `{ rows: [ {…}, … ] }`' },
-    examples: { row: { summary: 'One row', value: ROW_VALUES }, rows: { summary: 'Several rows in one statement', value: { rows: [ROW_VALUES, { ...ROW_VALUES, reference: 'INV-1002', amount: 80 }] } } },
+    examples: {
+      row: { summary: 'One row', value: ROW_VALUES },
+      rows: { summary: 'Several rows in one statement', value: { rows: [ROW_VALUES, { ...ROW_VALUES, reference: 'INV-1002', amount: 80 }] } },
+    },
   })
-  @ApiCreatedResponse({ description: 'The row; for a bulk insert { rows: [...] } in the order sent', schema: { type: 'object', additionalProperties: true, description: 'Column values with id, created_at and updated_at', example: ROW_EXAMPLE } })
+  @ApiCreatedResponse({
+    description: 'The row; for a bulk insert { rows: [...] } in the order sent',
+    schema: { type: 'object', additionalProperties: true, description: 'Column values with id, created_at and updated_at', example: ROW_EXAMPLE },
+  })
   @ApiConflictResponse({ description: "Another row already has this value in unique column 'reference'" })
   async insert(@CurrentPrincipal() principal: Principal, @Param('name') name: string, @Body() body: unknown): Promise<Row | { rows: Row[] }> {
     const result = await this.rows.insertBody(tenantContext(principal), name, body);
@@ -40,7 +46,12 @@ export class DataRowsController {
   @NAME
   @ApiOperation({ summary: 'List rows', description: 'Rows of a table, oldest first; filter by equality with `<column>=<value>` query parameters.' })
   @ApiQuery({ name: 'limit', required: false, description: 'Rows per page', schema: { type: 'integer', minimum: 1, maximum: 200, default: 50, example: 50 } })
-  @ApiQuery({ name: 'cursor', required: false, description: 'Opaque cursor from the previous page\'s next_cursor', schema: { type: 'string', example: 'eyJpZCI6IjAxOTQifQ' } })
+  @ApiQuery({
+    name: 'cursor',
+    required: false,
+    description: "Opaque cursor from the previous page's next_cursor",
+    schema: { type: 'string', example: 'eyJpZCI6IjAxOTQifQ' },
+  })
   @ApiOkResponse({
     description: 'One page of rows',
     schema: {

@@ -25,7 +25,13 @@ type Raw = Record<string, unknown>;
  */
 export const dataRowsRepository = {
   /** One statement for 1 to 10,000 rows: one array parameter per column, unnested server-side. */
-  async insert(m: EntityManager, table: DataTableRow, ctx: { tenantId: string; environmentId: string; scopeId: string | null }, ids: string[], rows: Map<string, BoundValue>[]): Promise<Raw[]> {
+  async insert(
+    m: EntityManager,
+    table: DataTableRow,
+    ctx: { tenantId: string; environmentId: string; scopeId: string | null },
+    ids: string[],
+    rows: Map<string, BoundValue>[],
+  ): Promise<Raw[]> {
     const columns = table.columns;
     const params: unknown[] = [ctx.tenantId, ctx.environmentId, ctx.scopeId, ids];
     const unnest: string[] = ['$4::uuid[]'];
@@ -40,7 +46,7 @@ export const dataRowsRepository = {
     const sql = `insert into ${qualifiedPhysicalTable(table.id)} (tenant_id, environment_id, scope_id, id${columns.map((c) => `, ${quote(c.physical)}`).join('')})
       select $1::uuid, $2::uuid, $3::uuid, ${pick.join(', ')} from unnest(${unnest.join(', ')}) as u(${names})
       returning ${selectList(table)}`;
-    return (await m.query<Raw[]>(sql, params));
+    return await m.query<Raw[]>(sql, params);
   },
 
   async list(m: EntityManager, table: DataTableRow, filter: RowFilter): Promise<Raw[]> {
@@ -57,9 +63,10 @@ export const dataRowsRepository = {
       where.push(`id > $${params.length}::uuid`);
     }
     params.push(filter.limit + 1);
-    return (await m.query<Raw[]>(
+    return await m.query<Raw[]>(
       `select ${selectList(table)} from ${qualifiedPhysicalTable(table.id)} ${where.length ? `where ${where.join(' and ')}` : ''} order by id limit $${params.length}`,
-      params,));
+      params,
+    );
   },
 
   async update(m: EntityManager, table: DataTableRow, id: string, values: Map<string, BoundValue>): Promise<Raw | undefined> {
@@ -70,14 +77,15 @@ export const dataRowsRepository = {
       params.push(value);
       sets.push(`${quote(physical)} = $${params.length}::${PG_TYPES[column.type]}`);
     }
-    const [rows] = (await m.query<[Raw[], number]>(
+    const [rows] = await m.query<[Raw[], number]>(
       `update ${qualifiedPhysicalTable(table.id)} set ${sets.join(', ')}, updated_at = now() where id = $1 returning ${selectList(table)}`,
-      params,));
+      params,
+    );
     return rows[0];
   },
 
   async delete(m: EntityManager, table: DataTableRow, id: string): Promise<Raw | undefined> {
-    const [rows] = (await m.query<[Raw[], number]>(`delete from ${qualifiedPhysicalTable(table.id)} where id = $1 returning ${selectList(table)}`, [id]));
+    const [rows] = await m.query<[Raw[], number]>(`delete from ${qualifiedPhysicalTable(table.id)} where id = $1 returning ${selectList(table)}`, [id]);
     return rows[0];
   },
 };

@@ -49,7 +49,8 @@ export class DataRowsService {
 
   async insert(ctx: TenantContext, tableName: string, input: unknown[], prefix = 'rows'): Promise<Row[]> {
     assertTableName(tableName);
-    if (input.length < 1 || input.length > MAX_BULK_ROWS) throw DataErrors.invalid([{ field: prefix || 'rows', message: `must hold 1 to ${MAX_BULK_ROWS} rows` }]);
+    if (input.length < 1 || input.length > MAX_BULK_ROWS)
+      throw DataErrors.invalid([{ field: prefix || 'rows', message: `must hold 1 to ${MAX_BULK_ROWS} rows` }]);
     const { tableId, rows } = await this.db.run(ctx, async (m) => {
       const table = await this.table(m, tableName);
       const problems: FieldError[] = [];
@@ -61,7 +62,9 @@ export class DataRowsService {
       }
       if (problems.length) throw DataErrors.invalid(problems);
       const ids = converted.map(() => newId());
-      const inserted = await this.unique(table, () => dataRowsRepository.insert(m, table, { tenantId: ctx.tenantId, environmentId: ctx.environmentId, scopeId: ctx.scopeId ?? null }, ids, converted));
+      const inserted = await this.unique(table, () =>
+        dataRowsRepository.insert(m, table, { tenantId: ctx.tenantId, environmentId: ctx.environmentId, scopeId: ctx.scopeId ?? null }, ids, converted),
+      );
       // RETURNING order is not promised: answer in the order the rows were sent.
       const byId = new Map(inserted.map((r) => [r.id as string, r]));
       return { tableId: table.id, rows: ids.map((id) => toRowResponse(table, byId.get(id)!)) };
@@ -125,7 +128,12 @@ export class DataRowsService {
       }
       if (problems.length) throw DataErrors.invalid(problems);
       const rows = await dataRowsRepository.list(m, table, { equals, afterId: after ? String(after.id) : null, limit });
-      return toPage(rows, limit, (r) => toRowResponse(table, r), (r) => ({ id: r.id as string }));
+      return toPage(
+        rows,
+        limit,
+        (r) => toRowResponse(table, r),
+        (r) => ({ id: r.id as string }),
+      );
     });
   }
 

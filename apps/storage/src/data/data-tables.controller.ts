@@ -17,7 +17,11 @@ export class DataTablesController {
 
   @Post()
   @RequireScopes('data:write')
-  @ApiOperation({ summary: 'Create a data table', description: 'A table of the environment with typed columns (text, number, boolean, timestamp, json), optional unique columns and indexes; every row also has id, created_at and updated_at. Tenant-wide credentials only (a customer-scoped caller gets 403).' })
+  @ApiOperation({
+    summary: 'Create a data table',
+    description:
+      'A table of the environment with typed columns (text, number, boolean, timestamp, json), optional unique columns and indexes; every row also has id, created_at and updated_at. Tenant-wide credentials only (a customer-scoped caller gets 403).',
+  })
   @ApiConflictResponse({ description: "A data table named 'orders' already exists in this environment" })
   @ApiCreatedResponse({ type: DataTableResponseDto, description: 'The table definition', example: DATA_TABLE_EXAMPLE })
   create(@CurrentPrincipal() principal: Principal, @Body() body: CreateDataTableRequestDto): Promise<DataTableResponse> {

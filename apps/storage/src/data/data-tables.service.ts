@@ -85,7 +85,8 @@ export class DataTablesService {
       const inIndex = new Set<string>();
       for (const [j, member] of index.slice(0, MAX_INDEX_COLUMNS + 1).entries()) {
         const field = `indexes[${i}][${j}]`;
-        if (typeof member !== 'string' || !indexable.has(member)) push({ field, message: `${String(JSON.stringify(member)).slice(0, 80)} is not a column of this table` });
+        if (typeof member !== 'string' || !indexable.has(member))
+          push({ field, message: `${String(JSON.stringify(member)).slice(0, 80)} is not a column of this table` });
         else if (inIndex.has(member)) push({ field, message: `'${member}' appears twice in this index` });
         else inIndex.add(member);
       }

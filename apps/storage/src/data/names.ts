@@ -6,8 +6,20 @@ export const RESERVED_TABLE_NAMES = new Set(['workflows', 'executions', 'tasks',
 
 /** Every data table has these; `rows` would make a one-row body look like a bulk insert. */
 export const RESERVED_COLUMN_NAMES = new Set([
-  'id', 'created_at', 'updated_at', 'tenant_id', 'environment_id', 'scope_id', 'rows',
-  'oid', 'tableoid', 'xmin', 'xmax', 'cmin', 'cmax', 'ctid',
+  'id',
+  'created_at',
+  'updated_at',
+  'tenant_id',
+  'environment_id',
+  'scope_id',
+  'rows',
+  'oid',
+  'tableoid',
+  'xmin',
+  'xmax',
+  'cmin',
+  'cmax',
+  'ctid',
 ]);
 
 /**

@@ -22,7 +22,15 @@ export function parseTimestamp(text: string): number | undefined {
   const ms = Number(frac.padEnd(3, '0').slice(0, 3));
   const local = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s), ms);
   const check = new Date(local);
-  if (check.getUTCFullYear() !== Number(y) || check.getUTCMonth() !== Number(mo) - 1 || check.getUTCDate() !== Number(d) || Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) return undefined;
+  if (
+    check.getUTCFullYear() !== Number(y) ||
+    check.getUTCMonth() !== Number(mo) - 1 ||
+    check.getUTCDate() !== Number(d) ||
+    Number(h) > 23 ||
+    Number(mi) > 59 ||
+    Number(s) > 59
+  )
+    return undefined;
   let offset = 0;
   if (zone.toUpperCase() !== 'Z') {
     const digits = zone.replace(':', '');
@@ -94,7 +102,9 @@ export function convertRow(table: DataTableRow, input: unknown, prefix: string, 
   for (const key of Object.keys(record)) {
     const column = byName.get(key);
     if (!column) {
-      const message = (SYSTEM_COLUMNS as readonly string[]).includes(key) ? 'is set by the platform and cannot be written' : `is not a column of table '${table.name}'`;
+      const message = (SYSTEM_COLUMNS as readonly string[]).includes(key)
+        ? 'is set by the platform and cannot be written'
+        : `is not a column of table '${table.name}'`;
       problems.push({ field: at(key), message });
       continue;
     }

@@ -36,7 +36,8 @@ export function sendDownload(download: FileDownload, req: Request, res: Response
     res.end();
     return;
   }
-  const stages = download.kind === 'full' ? [download.stream, new VerifyingStream({ checksumSha256: file.checksum_sha256, size: file.size })] : [download.stream];
+  const stages =
+    download.kind === 'full' ? [download.stream, new VerifyingStream({ checksumSha256: file.checksum_sha256, size: file.size })] : [download.stream];
   pipeline([...stages, res]).catch((error: unknown) => {
     if (error instanceof ChecksumMismatchError) {
       logger.error(`file ${file.id}: download stopped, the stored object is corrupt: ${error.message}`);

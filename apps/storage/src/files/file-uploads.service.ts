@@ -37,7 +37,9 @@ interface NewContent {
 export type WriterContext = TenantContext & { requestId: string; actor: string };
 
 function fingerprint(name: string, metadata: Record<string, unknown>, content: InspectedContent): string {
-  return createHash('sha256').update(JSON.stringify([name, metadata, content.size, content.checksumSha256])).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify([name, metadata, content.size, content.checksumSha256]))
+    .digest('hex');
 }
 
 const isUniqueViolation = (error: unknown) => (error as { code?: string }).code === '23505';
@@ -68,7 +70,13 @@ export class FileUploadsService {
       req.resume();
       throw FileErrors.invalidIdempotencyKey();
     }
-    const writer: WriterContext = { tenantId: principal.tenantId, environmentId: principal.environmentId, scopeId: principal.scopeId, requestId: req.id ?? '', actor: principal.subject };
+    const writer: WriterContext = {
+      tenantId: principal.tenantId,
+      environmentId: principal.environmentId,
+      scopeId: principal.scopeId,
+      requestId: req.id ?? '',
+      actor: principal.subject,
+    };
     const prior = idempotencyKey ? await this.db.run(writer, (m) => filesRepository.findUploadKey(m, idempotencyKey, writer.scopeId ?? null)) : undefined;
 
     const id = newId();
@@ -173,6 +181,8 @@ export class FileUploadsService {
   }
 
   private async discard(storageKey: string): Promise<void> {
-    await this.backend.remove(storageKey).catch((error: unknown) => this.logger.error(`could not remove object ${storageKey}; it is garbage now: ${String(error)}`));
+    await this.backend
+      .remove(storageKey)
+      .catch((error: unknown) => this.logger.error(`could not remove object ${storageKey}; it is garbage now: ${String(error)}`));
   }
 }

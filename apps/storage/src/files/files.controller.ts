@@ -1,5 +1,17 @@
 import { Controller, Delete, Get, Headers, HttpCode, Logger, Param, ParseUUIDPipe, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiBody, ApiConflictResponse, ApiConsumes, ApiCreatedResponse, ApiHeader, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiPartialContentResponse, ApiProduces, ApiRequestedRangeNotSatisfiableResponse } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiConflictResponse,
+  ApiConsumes,
+  ApiCreatedResponse,
+  ApiHeader,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiPartialContentResponse,
+  ApiProduces,
+  ApiRequestedRangeNotSatisfiableResponse,
+} from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { CurrentPrincipal, RequireScopes, type Principal } from '@platform/auth';
 import { type Page, type RequestWithId } from '@platform/common';
@@ -19,7 +31,7 @@ const UPLOAD_BODY = {
     required: ['file'],
     properties: {
       file: { type: 'string', format: 'binary', description: 'The content; its type is sniffed from the bytes, not taken from the part header' },
-      name: { type: 'string', maxLength: 255, example: 'invoices/2026-11.pdf', description: 'Defaults to the part\'s filename' },
+      name: { type: 'string', maxLength: 255, example: 'invoices/2026-11.pdf', description: "Defaults to the part's filename" },
       metadata: { type: 'string', example: '{"customer":"crm-4711"}', description: 'A JSON object, up to 16 KiB' },
     },
   },
@@ -40,12 +52,18 @@ export class FilesController {
   @AcceptsContentTypes('multipart/form-data')
   @ApiOperation({
     summary: 'Upload a file',
-    description: 'A multipart/form-data upload, streamed to storage (up to UPLOAD_LIMIT_BYTES, default 100 MiB): the `file` part, and optionally `name` and `metadata`. The content type is sniffed from the bytes; a SHA-256 checksum is recorded.',
+    description:
+      'A multipart/form-data upload, streamed to storage (up to UPLOAD_LIMIT_BYTES, default 100 MiB): the `file` part, and optionally `name` and `metadata`. The content type is sniffed from the bytes; a SHA-256 checksum is recorded.',
   })
   @ApiConsumes('multipart/form-data')
   @ApiBody(UPLOAD_BODY)
-  @ApiHeader({ name: 'Idempotency-Key', required: false, schema: { type: 'string', example: 'invoice-2026-11-upload' }, description: 'The same key and upload within 24 h return the first answer (with Idempotent-Replayed: true); another upload with the key is 409' })
-  @ApiCreatedResponse({ type: FileResponseDto, description: 'The file\'s metadata', example: FILE_EXAMPLE })
+  @ApiHeader({
+    name: 'Idempotency-Key',
+    required: false,
+    schema: { type: 'string', example: 'invoice-2026-11-upload' },
+    description: 'The same key and upload within 24 h return the first answer (with Idempotent-Replayed: true); another upload with the key is 409',
+  })
+  @ApiCreatedResponse({ type: FileResponseDto, description: "The file's metadata", example: FILE_EXAMPLE })
   @ApiConflictResponse({ description: 'This Idempotency-Key was used with a different upload in the last 24 hours' })
   async upload(
     @CurrentPrincipal() principal: Principal,
@@ -68,18 +86,24 @@ export class FilesController {
 
   @Get(':id')
   @RequireScopes('storage:read')
-  @ApiOperation({ summary: 'Get a file', description: 'A file\'s metadata: name, size, sniffed content type, checksum, metadata, times.' })
-  @ApiOkResponse({ type: FileResponseDto, description: 'The file\'s metadata', example: FILE_EXAMPLE })
+  @ApiOperation({ summary: 'Get a file', description: "A file's metadata: name, size, sniffed content type, checksum, metadata, times." })
+  @ApiOkResponse({ type: FileResponseDto, description: "The file's metadata", example: FILE_EXAMPLE })
   get(@CurrentPrincipal() principal: Principal, @Param('id', uuid) id: string): Promise<FileResponse> {
     return this.files.get(principal, id);
   }
 
   @Get(':id/content')
   @RequireScopes('storage:read')
-  @ApiOperation({ summary: 'Download a file', description: 'The content, streamed. `Range: bytes=a-b` gives 206 with that part; a range outside the file gives 416.' })
+  @ApiOperation({
+    summary: 'Download a file',
+    description: 'The content, streamed. `Range: bytes=a-b` gives 206 with that part; a range outside the file gives 416.',
+  })
   @ApiProduces('application/octet-stream')
   @ApiHeader({ name: 'Range', required: false, schema: { type: 'string', example: 'bytes=0-1023' }, description: 'One byte range' })
-  @ApiOkResponse({ description: 'The bytes, with Content-Type (sniffed at upload), Content-Length, ETag (the SHA-256) and Content-Disposition: attachment', schema: { type: 'string', format: 'binary' } })
+  @ApiOkResponse({
+    description: 'The bytes, with Content-Type (sniffed at upload), Content-Length, ETag (the SHA-256) and Content-Disposition: attachment',
+    schema: { type: 'string', format: 'binary' },
+  })
   @ApiPartialContentResponse({ description: 'The requested range, with Content-Range', schema: { type: 'string', format: 'binary' } })
   @ApiRequestedRangeNotSatisfiableResponse({ description: 'The range is outside the file' })
   async content(@CurrentPrincipal() principal: Principal, @Param('id', uuid) id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
@@ -89,7 +113,11 @@ export class FilesController {
   @Get(':id/verify')
   @RequireScopes('storage:read')
   @ApiOperation({ summary: 'Verify a file', description: 'Re-reads the stored content and compares its SHA-256 with the checksum recorded at upload.' })
-  @ApiOkResponse({ type: VerifyFileResponseDto, description: 'Whether the content is intact', example: { id: FILE_EXAMPLE.id, checksum_sha256: FILE_EXAMPLE.checksum_sha256, valid: true } })
+  @ApiOkResponse({
+    type: VerifyFileResponseDto,
+    description: 'Whether the content is intact',
+    example: { id: FILE_EXAMPLE.id, checksum_sha256: FILE_EXAMPLE.checksum_sha256, valid: true },
+  })
   verify(@CurrentPrincipal() principal: Principal, @Param('id', uuid) id: string): Promise<VerifyResult> {
     return this.files.verify(principal, id);
   }
@@ -97,7 +125,7 @@ export class FilesController {
   @Delete(':id')
   @HttpCode(204)
   @RequireScopes('storage:write')
-  @ApiOperation({ summary: 'Delete a file', description: 'Deletes the file\'s metadata and its content.' })
+  @ApiOperation({ summary: 'Delete a file', description: "Deletes the file's metadata and its content." })
   @ApiNoContentResponse({ description: 'Deleted' })
   delete(@CurrentPrincipal() principal: Principal, @Param('id', uuid) id: string): Promise<void> {
     return this.files.delete(principal, id);

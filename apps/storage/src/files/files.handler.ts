@@ -1,6 +1,16 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern } from '@nestjs/microservices';
-import { Bus, FileReadRequest, FileWriteRequest, STORAGE_LIMITS, StorageSubjects, TenantPayload, type FileReadResponse, type FileWriteResponse, type TenantMessage } from '@platform/messaging';
+import {
+  Bus,
+  FileReadRequest,
+  FileWriteRequest,
+  STORAGE_LIMITS,
+  StorageSubjects,
+  TenantPayload,
+  type FileReadResponse,
+  type FileWriteResponse,
+  type TenantMessage,
+} from '@platform/messaging';
 import { FileUploadsService, type WriterContext } from './file-uploads.service.js';
 import { FilesService } from './files.service.js';
 

@@ -58,7 +58,9 @@ export class FilesService {
   async delete(ctx: TenantContext, id: string): Promise<void> {
     const deleted = await this.db.run(ctx, (m) => filesRepository.delete(m, id));
     if (!deleted) throw FileErrors.notFound();
-    await this.backend.remove(deleted.storage_key).catch((error: unknown) => this.logger.error(`file ${id} deleted but its object ${deleted.storage_key} was not removed: ${String(error)}`));
+    await this.backend
+      .remove(deleted.storage_key)
+      .catch((error: unknown) => this.logger.error(`file ${id} deleted but its object ${deleted.storage_key} was not removed: ${String(error)}`));
   }
 
   /** Opens the content for a download (the sender verifies a full download as it streams). */
@@ -95,7 +97,9 @@ export class FilesService {
     }
     const valid = actual === row.checksum_sha256 && size === Number(row.size);
     if (!valid) {
-      this.logger.error(`file ${id}: stored object ${row.storage_key} ${actual === null ? 'is missing' : `does not match (sha256 ${actual}, ${size} bytes; recorded ${row.checksum_sha256}, ${row.size} bytes)`}`);
+      this.logger.error(
+        `file ${id}: stored object ${row.storage_key} ${actual === null ? 'is missing' : `does not match (sha256 ${actual}, ${size} bytes; recorded ${row.checksum_sha256}, ${row.size} bytes)`}`,
+      );
     }
     return { id: row.id, checksum_sha256: row.checksum_sha256, valid };
   }

@@ -69,8 +69,23 @@ const fileForm = (size: number, extra: [string, string][] = [], filename = 'data
 
 describe('receiveUpload', () => {
   it('streams the file part to the sink and collects name and metadata', async () => {
-    const outcome = await post(fileForm(LIMIT, [['name', 'reports/Q1 – ü.csv'], ['metadata', '{"a":1}']], 'x.csv'));
-    expect(outcome).toEqual({ ok: true, fields: { name: 'reports/Q1 – ü.csv', metadata: { a: 1 } }, filename: 'x.csv', declaredType: 'text/csv', bytes: LIMIT });
+    const outcome = await post(
+      fileForm(
+        LIMIT,
+        [
+          ['name', 'reports/Q1 – ü.csv'],
+          ['metadata', '{"a":1}'],
+        ],
+        'x.csv',
+      ),
+    );
+    expect(outcome).toEqual({
+      ok: true,
+      fields: { name: 'reports/Q1 – ü.csv', metadata: { a: 1 } },
+      filename: 'x.csv',
+      declaredType: 'text/csv',
+      bytes: LIMIT,
+    });
   });
 
   it('decodes UTF-8 filenames', async () => {
@@ -108,11 +123,22 @@ describe('receiveUpload', () => {
     expect(await post(fileForm(3, [['name', 'a\u0001b']]))).toMatchObject({ ok: false, status: 400, details: [{ field: 'name' }] });
     expect(await post(fileForm(3, [['metadata', '[1,2]']]))).toMatchObject({ ok: false, status: 400, details: [{ field: 'metadata' }] });
     expect(await post(fileForm(3, [['metadata', '{oops']]))).toMatchObject({ ok: false, status: 400, details: [{ field: 'metadata' }] });
-    expect(await post(fileForm(3, [['name', 'a'], ['name', 'b']]))).toMatchObject({ ok: false, status: 400, details: [{ field: 'name' }] });
+    expect(
+      await post(
+        fileForm(3, [
+          ['name', 'a'],
+          ['name', 'b'],
+        ]),
+      ),
+    ).toMatchObject({ ok: false, status: 400, details: [{ field: 'name' }] });
   });
 
   it('refuses a malformed body', async () => {
-    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'multipart/form-data; boundary=xyz' }, body: '--xyz\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\nabc' });
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'multipart/form-data; boundary=xyz' },
+      body: '--xyz\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\nabc',
+    });
     expect(await res.json()).toMatchObject({ ok: false, status: 400 });
     const noBoundary = await fetch(url, { method: 'POST', headers: { 'content-type': 'multipart/form-data' }, body: 'x' });
     expect(await noBoundary.json()).toMatchObject({ ok: false, status: 400 });

@@ -6,7 +6,9 @@ export class ChecksumMismatchError extends Error {
     readonly expected: { checksumSha256: string; size: number },
     readonly actual: { checksumSha256: string | null; size: number },
   ) {
-    super(`Stored object does not match its record: expected ${expected.size} bytes sha256 ${expected.checksumSha256}, read ${actual.size} bytes${actual.checksumSha256 ? ` sha256 ${actual.checksumSha256}` : ' (too many)'}`);
+    super(
+      `Stored object does not match its record: expected ${expected.size} bytes sha256 ${expected.checksumSha256}, read ${actual.size} bytes${actual.checksumSha256 ? ` sha256 ${actual.checksumSha256}` : ' (too many)'}`,
+    );
     this.name = 'ChecksumMismatchError';
   }
 }

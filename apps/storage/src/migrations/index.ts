@@ -5,4 +5,10 @@ import { CreateSecrets1764000002000 } from './1764000002000-CreateSecrets.js';
 import { CreateDataTables1764000003000 } from './1764000003000-CreateDataTables.js';
 
 /** In order of application; db-setup runs them as the schema's owner. */
-export const migrations = [CreateSchema1763800000000, CreateFiles1764000000000, CreateResources1764000001000, CreateSecrets1764000002000, CreateDataTables1764000003000];
+export const migrations = [
+  CreateSchema1763800000000,
+  CreateFiles1764000000000,
+  CreateResources1764000001000,
+  CreateSecrets1764000002000,
+  CreateDataTables1764000003000,
+];

@@ -26,7 +26,10 @@ export class ResourcesController {
 
   @Post()
   @RequireScopes('storage:write')
-  @ApiOperation({ summary: 'Create a resource', description: 'A named configuration object: a name unique in the environment, a free-text type and a JSON config of up to 64 KiB.' })
+  @ApiOperation({
+    summary: 'Create a resource',
+    description: 'A named configuration object: a name unique in the environment, a free-text type and a JSON config of up to 64 KiB.',
+  })
   @ApiConflictResponse({ description: "A resource named 'orders-db' already exists" })
   @ApiCreatedResponse({ type: ResourceResponseDto, description: 'The resource', example: RESOURCE_EXAMPLE })
   create(@CurrentPrincipal() principal: Principal, @Body() body: ResourceRequestDto): Promise<ResourceResponse> {
@@ -52,7 +55,10 @@ export class ResourcesController {
 
   @Patch(':id')
   @RequireScopes('storage:write')
-  @ApiOperation({ summary: 'Change a resource', description: 'Changes the fields sent; `config` is merged into the stored one at the top level (a key set to null is removed).' })
+  @ApiOperation({
+    summary: 'Change a resource',
+    description: 'Changes the fields sent; `config` is merged into the stored one at the top level (a key set to null is removed).',
+  })
   @ApiConflictResponse({ description: "A resource named 'orders-db' already exists" })
   @ApiOkResponse({ type: ResourceResponseDto, description: 'The resource', example: RESOURCE_EXAMPLE })
   patch(@CurrentPrincipal() principal: Principal, @Param('id', uuid) id: string, @Body() body: PatchResourceRequestDto): Promise<ResourceResponse> {

@@ -34,7 +34,9 @@ export class ResourcesService {
 
   async list(principal: Principal, query: ListResourcesQueryDto): Promise<Page<ResourceResponse>> {
     const after = decodeCursor(query.cursor, ['name'] as const);
-    const rows = await this.db.run(principal, (m) => resourcesRepository.list(m, { type: query.type, afterName: after ? String(after.name) : undefined, limit: query.limit }));
+    const rows = await this.db.run(principal, (m) =>
+      resourcesRepository.list(m, { type: query.type, afterName: after ? String(after.name) : undefined, limit: query.limit }),
+    );
     return toPage(rows, query.limit, toResourceResponse, (r) => ({ name: r.name }));
   }
 

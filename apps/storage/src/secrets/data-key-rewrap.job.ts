@@ -58,7 +58,10 @@ export class DataKeyRewrapJob extends PeriodicJob {
       'debug',
     );
     if (rewrapped) this.logger.log(`re-wrapped ${rewrapped} data key(s) under master key ${this.keys.currentMasterKeyId()}`);
-    if (unreadable) this.logger.warn(`${unreadable} data key(s) are wrapped by a master key this service does not hold: their secrets cannot be read until MASTER_KEY_PREVIOUS names it`);
+    if (unreadable)
+      this.logger.warn(
+        `${unreadable} data key(s) are wrapped by a master key this service does not hold: their secrets cannot be read until MASTER_KEY_PREVIOUS names it`,
+      );
     return { rewrapped, unreadable };
   }
 }

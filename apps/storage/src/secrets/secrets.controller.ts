@@ -13,15 +13,21 @@ import { SecretsService } from './secrets.service.js';
 const NAME = ApiParam({ name: 'name', example: 'STRIPE_API_KEY', description: '[A-Za-z0-9_.-]{1,128}' });
 
 /** Secrets over HTTP: metadata only; values are written here and read only by runs and connections. */
-@ApiTag('secrets', 'Secrets of the environment: values are written here, stored encrypted and read only by workflow runs and connections; every route answers metadata only.')
+@ApiTag(
+  'secrets',
+  'Secrets of the environment: values are written here, stored encrypted and read only by workflow runs and connections; every route answers metadata only.',
+)
 @Controller('storage/secrets')
 export class SecretsController {
   constructor(private readonly secrets: SecretsService) {}
 
   @Post()
   @RequireScopes('secrets:write')
-  @ApiOperation({ summary: 'Create a secret', description: 'Stores a value encrypted under a name unique in the environment; workflows read it as `secrets.<name>`. The value is never returned.' })
-  @ApiCreatedResponse({ type: SecretResponseDto, description: 'The secret\'s metadata', example: SECRET_EXAMPLE })
+  @ApiOperation({
+    summary: 'Create a secret',
+    description: 'Stores a value encrypted under a name unique in the environment; workflows read it as `secrets.<name>`. The value is never returned.',
+  })
+  @ApiCreatedResponse({ type: SecretResponseDto, description: "The secret's metadata", example: SECRET_EXAMPLE })
   @ApiConflictResponse({ description: "A secret named 'STRIPE_API_KEY' already exists in this environment" })
   create(@CurrentPrincipal() principal: Principal, @Body() body: CreateSecretRequestDto): Promise<SecretResponse> {
     return this.secrets.create(principal, body);
@@ -39,7 +45,7 @@ export class SecretsController {
   @RequireScopes('secrets:read')
   @NAME
   @ApiOperation({ summary: 'Get a secret', description: "A secret's metadata: description, times, last read; never its value." })
-  @ApiOkResponse({ type: SecretResponseDto, description: 'The secret\'s metadata', example: SECRET_EXAMPLE })
+  @ApiOkResponse({ type: SecretResponseDto, description: "The secret's metadata", example: SECRET_EXAMPLE })
   get(@CurrentPrincipal() principal: Principal, @Param('name', SecretNamePipe) name: string): Promise<SecretResponse> {
     return this.secrets.get(principal, name);
   }
@@ -47,9 +53,16 @@ export class SecretsController {
   @Put(':name')
   @RequireScopes('secrets:write')
   @NAME
-  @ApiOperation({ summary: 'Replace a secret', description: "Replaces a secret's value, and its description when one is sent; runs started afterwards read the new value." })
-  @ApiOkResponse({ type: SecretResponseDto, description: 'The secret\'s metadata', example: SECRET_EXAMPLE })
-  replace(@CurrentPrincipal() principal: Principal, @Param('name', SecretNamePipe) name: string, @Body() body: ReplaceSecretRequestDto): Promise<SecretResponse> {
+  @ApiOperation({
+    summary: 'Replace a secret',
+    description: "Replaces a secret's value, and its description when one is sent; runs started afterwards read the new value.",
+  })
+  @ApiOkResponse({ type: SecretResponseDto, description: "The secret's metadata", example: SECRET_EXAMPLE })
+  replace(
+    @CurrentPrincipal() principal: Principal,
+    @Param('name', SecretNamePipe) name: string,
+    @Body() body: ReplaceSecretRequestDto,
+  ): Promise<SecretResponse> {
     return this.secrets.replace(principal, name, body);
   }
 

@@ -6,8 +6,7 @@ import { MAX_SECRET_BYTES } from './secret.record.js';
 export const SecretErrors = {
   notFound: () => new NotFoundError('Secret'),
   duplicate: (name: string) => new ConflictError('duplicate_secret', `A secret named '${name}' already exists in this environment`),
-  invalidName: () =>
-    new ValidationFailedError([{ field: 'name', message: 'must be 1 to 128 characters of A-Z, a-z, 0-9, _, . and -' }]),
+  invalidName: () => new ValidationFailedError([{ field: 'name', message: 'must be 1 to 128 characters of A-Z, a-z, 0-9, _, . and -' }]),
   valueTooLarge: () => new ValidationFailedError([{ field: 'value', message: `must be at most ${MAX_SECRET_BYTES} bytes (UTF-8)` }]),
   /** Secrets are tenant configuration: customer-scoped credentials neither read nor manage them. */
   customerScoped: () => forbidden(),

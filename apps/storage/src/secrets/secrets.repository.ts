@@ -1,13 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { Sealed } from './secret-cipher.js';
-import {
-  DATA_KEY_COLUMNS,
-  SEALED_SECRET_COLUMNS,
-  SECRET_META_COLUMNS,
-  type DataKeyRow,
-  type SealedSecretRow,
-  type SecretMetaRow,
-} from './secret.record.js';
+import { DATA_KEY_COLUMNS, SEALED_SECRET_COLUMNS, SECRET_META_COLUMNS, type DataKeyRow, type SealedSecretRow, type SecretMetaRow } from './secret.record.js';
 
 export interface NewSecret {
   tenantId: string;
@@ -36,39 +29,49 @@ export interface AccessEntry {
 /** Every query on storage.secrets and storage.secret_access_log; managers come from TenantDb (RLS). */
 export const secretsRepository = {
   async insert(m: EntityManager, s: NewSecret): Promise<SecretMetaRow> {
-    const rows = (await m.query<SecretMetaRow[]>(
+    const rows = await m.query<SecretMetaRow[]>(
       `insert into storage.secrets (tenant_id, environment_id, id, name, description, data_key_id, cipher_version, iv, ciphertext, auth_tag, created_by)
        values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) returning ${SECRET_META_COLUMNS}`,
-      [s.tenantId, s.environmentId, s.id, s.name, s.description, s.dataKeyId, s.cipherVersion, s.sealed.iv, s.sealed.ciphertext, s.sealed.tag, s.createdBy],));
+      [s.tenantId, s.environmentId, s.id, s.name, s.description, s.dataKeyId, s.cipherVersion, s.sealed.iv, s.sealed.ciphertext, s.sealed.tag, s.createdBy],
+    );
     return rows[0];
   },
 
   async list(m: EntityManager, afterName: string | null, limit: number): Promise<SecretMetaRow[]> {
-    return (await m.query<SecretMetaRow[]>(
-      `select ${SECRET_META_COLUMNS} from storage.secrets where ($1::text is null or name > $1) order by name limit $2`,
-      [afterName, limit + 1],));
+    return await m.query<SecretMetaRow[]>(`select ${SECRET_META_COLUMNS} from storage.secrets where ($1::text is null or name > $1) order by name limit $2`, [
+      afterName,
+      limit + 1,
+    ]);
   },
 
   async get(m: EntityManager, name: string, forUpdate = false): Promise<SecretMetaRow | undefined> {
-    const rows = (await m.query<SecretMetaRow[]>(`select ${SECRET_META_COLUMNS} from storage.secrets where name = $1 ${forUpdate ? 'for update' : ''}`, [name]));
+    const rows = await m.query<SecretMetaRow[]>(`select ${SECRET_META_COLUMNS} from storage.secrets where name = $1 ${forUpdate ? 'for update' : ''}`, [name]);
     return rows[0];
   },
 
   async sealed(m: EntityManager, names: string[]): Promise<SealedSecretRow[]> {
-    return (await m.query<SealedSecretRow[]>(`select ${SEALED_SECRET_COLUMNS} from storage.secrets where name = any($1::text[])`, [names]));
+    return await m.query<SealedSecretRow[]>(`select ${SEALED_SECRET_COLUMNS} from storage.secrets where name = any($1::text[])`, [names]);
   },
 
-  async replace(m: EntityManager, name: string, dataKeyId: string, cipherVersion: number, sealed: Sealed, description: string | null | undefined): Promise<SecretMetaRow | undefined> {
-    const [rows] = (await m.query<[SecretMetaRow[], number]>(
+  async replace(
+    m: EntityManager,
+    name: string,
+    dataKeyId: string,
+    cipherVersion: number,
+    sealed: Sealed,
+    description: string | null | undefined,
+  ): Promise<SecretMetaRow | undefined> {
+    const [rows] = await m.query<[SecretMetaRow[], number]>(
       `update storage.secrets set data_key_id = $2, cipher_version = $3, iv = $4, ciphertext = $5, auth_tag = $6,
          description = case when $7::boolean then $8 else description end, updated_at = now()
        where name = $1 returning ${SECRET_META_COLUMNS}`,
-      [name, dataKeyId, cipherVersion, sealed.iv, sealed.ciphertext, sealed.tag, description !== undefined, description ?? null],));
+      [name, dataKeyId, cipherVersion, sealed.iv, sealed.ciphertext, sealed.tag, description !== undefined, description ?? null],
+    );
     return rows[0];
   },
 
   async delete(m: EntityManager, name: string): Promise<{ id: string } | undefined> {
-    const [rows] = (await m.query<[{ id: string }[], number]>(`delete from storage.secrets where name = $1 returning id`, [name]));
+    const [rows] = await m.query<[{ id: string }[], number]>(`delete from storage.secrets where name = $1 returning id`, [name]);
     return rows[0];
   },
 
@@ -90,32 +93,32 @@ export const secretsRepository = {
 /** Queries on storage.data_keys: the tenant's own through TenantDb, the re-wrap job's through SystemDb. */
 export const dataKeysRepository = {
   async find(m: EntityManager, id?: string): Promise<DataKeyRow | undefined> {
-    const rows = (await m.query<DataKeyRow[]>(
-      `select ${DATA_KEY_COLUMNS} from storage.data_keys ${id ? 'where id = $1' : ''}`,
-      id ? [id] : [],));
+    const rows = await m.query<DataKeyRow[]>(`select ${DATA_KEY_COLUMNS} from storage.data_keys ${id ? 'where id = $1' : ''}`, id ? [id] : []);
     return rows[0];
   },
 
   /** Null when another request created the tenant's data key first; the caller reads that one. */
   async insert(m: EntityManager, row: DataKeyRow): Promise<DataKeyRow | undefined> {
-    const rows = (await m.query<DataKeyRow[]>(
+    const rows = await m.query<DataKeyRow[]>(
       `insert into storage.data_keys (tenant_id, environment_id, id, wrap_iv, wrapped_key, wrap_tag, master_key_id, kek_version)
        values ($1, $2, $3, $4, $5, $6, $7, $8)
        on conflict (tenant_id, environment_id) do nothing returning ${DATA_KEY_COLUMNS}`,
-      [row.tenant_id, row.environment_id, row.id, row.wrap_iv, row.wrapped_key, row.wrap_tag, row.master_key_id, row.kek_version],));
+      [row.tenant_id, row.environment_id, row.id, row.wrap_iv, row.wrapped_key, row.wrap_tag, row.master_key_id, row.kek_version],
+    );
     return rows[0];
   },
 
   /** Cross-tenant (SystemDb): a batch of data keys wrapped by the given master keys, locked for re-wrapping. */
   async lockWrappedUnder(m: EntityManager, masterKeyIds: string[], limit: number): Promise<DataKeyRow[]> {
-    return (await m.query<DataKeyRow[]>(
+    return await m.query<DataKeyRow[]>(
       `select ${DATA_KEY_COLUMNS} from storage.data_keys where master_key_id = any($1::text[])
        order by tenant_id, id limit $2 for update skip locked`,
-      [masterKeyIds, limit],));
+      [masterKeyIds, limit],
+    );
   },
 
   async countNotUnder(m: EntityManager, masterKeyIds: string[]): Promise<number> {
-    const rows = (await m.query<{ n: number }[]>(`select count(*)::int as n from storage.data_keys where master_key_id <> all($1::text[])`, [masterKeyIds]));
+    const rows = await m.query<{ n: number }[]>(`select count(*)::int as n from storage.data_keys where master_key_id <> all($1::text[])`, [masterKeyIds]);
     return rows[0].n;
   },
 

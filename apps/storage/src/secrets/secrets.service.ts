@@ -116,11 +116,19 @@ export class SecretsService {
       const keyCache = new Map<string, Buffer>();
       for (const row of rows) {
         const key = await this.dataKey(m, row.data_key_id, keyCache);
-        const plaintext = open(key, { iv: row.iv, ciphertext: row.ciphertext, tag: row.auth_tag }, secretAad(ctx.tenantId, ctx.environmentId, row.name), 'secret');
+        const plaintext = open(
+          key,
+          { iv: row.iv, ciphertext: row.ciphertext, tag: row.auth_tag },
+          secretAad(ctx.tenantId, ctx.environmentId, row.name),
+          'secret',
+        );
         values[row.name] = plaintext.toString('utf8');
         plaintext.fill(0);
       }
-      await secretsRepository.markRead(m, rows.map((r) => r.id));
+      await secretsRepository.markRead(
+        m,
+        rows.map((r) => r.id),
+      );
       await secretsRepository.log(
         m,
         rows.map((r) => ({ ...this.entry(ctx, r.id, r.name, 'read'), purpose: read.purpose, actor: read.actor, requestId: read.requestId })),

@@ -77,7 +77,10 @@ export class SyncWaiter implements OnModuleInit, OnModuleDestroy {
             });
           });
     if (!event) return { status: 202, body: { run_id: runId, delivery_id: deliveryId, status: 'running' } };
-    return { status: 200, body: { run_id: runId, delivery_id: deliveryId, status: event.status, output: await this.outputOf(owner, runId), error: event.error ?? null } };
+    return {
+      status: 200,
+      body: { run_id: runId, delivery_id: deliveryId, status: event.status, output: await this.outputOf(owner, runId), error: event.error ?? null },
+    };
   }
 
   /** Events do not carry outputs (they may be large): the run service answers it once it is final. */

@@ -32,9 +32,7 @@ export const DEFAULT_JWT_ALGORITHMS: readonly string[] = Object.freeze(['RS256',
  * Only public-key algorithms: the keys come from a public JWKS, so accepting HS* would let anyone
  * holding the public key forge tokens (key confusion), and `none` needs no key at all.
  */
-const ASYMMETRIC_ALGORITHMS = new Set([
-  'RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519',
-]);
+const ASYMMETRIC_ALGORITHMS = new Set(['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519']);
 
 export const MAX_CLOCK_TOLERANCE_SECONDS = 120;
 const DEFAULT_CLOCK_TOLERANCE_SECONDS = 30;
@@ -293,9 +291,7 @@ function normalizeAudience(audience: string | string[] | undefined): string | st
 function validateClockTolerance(seconds: number | undefined): number {
   const value = seconds ?? DEFAULT_CLOCK_TOLERANCE_SECONDS;
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > MAX_CLOCK_TOLERANCE_SECONDS) {
-    throw new Error(
-      `JwtVerifier: clockToleranceSeconds must be between 0 and ${MAX_CLOCK_TOLERANCE_SECONDS} seconds, got ${String(seconds)}`,
-    );
+    throw new Error(`JwtVerifier: clockToleranceSeconds must be between 0 and ${MAX_CLOCK_TOLERANCE_SECONDS} seconds, got ${String(seconds)}`);
   }
   return value;
 }

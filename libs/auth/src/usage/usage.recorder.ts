@@ -58,7 +58,13 @@ export class UsageRecorder implements OnModuleInit, BeforeApplicationShutdown {
           this.streamReady = true;
         }
         // The first use's id makes a retried publish of the same batch a duplicate JetStream drops.
-        await enqueueWork(this.nc, AccountSubjects.keysUsed, { uses: batch }, batch[0].id, messageContext(null, { actor: 'system:usage-recorder', requestId: batch[0].requestId }));
+        await enqueueWork(
+          this.nc,
+          AccountSubjects.keysUsed,
+          { uses: batch },
+          batch[0].id,
+          messageContext(null, { actor: 'system:usage-recorder', requestId: batch[0].requestId }),
+        );
       } catch (error) {
         this.buffer = batch.concat(this.buffer).slice(0, MAX_BUFFER);
         this.logger.warn(`could not publish ${batch.length} key uses, will retry: ${(error as Error).message}`);

@@ -54,7 +54,11 @@ describe('loadConfig with ServiceConfig', () => {
   });
 
   it('reads string settings from the environment', () => {
-    const config = loadConfig(ServiceConfig, { HOST: '0.0.0.0', LOG_LEVEL: 'debug', NATS_URL: 'tls://nats.internal:4222', NODE_ENV: 'production' }, { PORT: 3000 });
+    const config = loadConfig(
+      ServiceConfig,
+      { HOST: '0.0.0.0', LOG_LEVEL: 'debug', NATS_URL: 'tls://nats.internal:4222', NODE_ENV: 'production' },
+      { PORT: 3000 },
+    );
     expect(config).toMatchObject({ HOST: '0.0.0.0', LOG_LEVEL: 'debug', NATS_URL: 'tls://nats.internal:4222', NODE_ENV: 'production' });
   });
 
@@ -63,11 +67,7 @@ describe('loadConfig with ServiceConfig', () => {
   });
 
   it('converts numeric strings to numbers', () => {
-    const config = loadConfig(
-      ServiceConfig,
-      { PORT: '4000', SHUTDOWN_TIMEOUT_MS: '5000', BODY_LIMIT_BYTES: '2048', DATABASE_POOL_SIZE: '25' },
-      { PORT: 3000 },
-    );
+    const config = loadConfig(ServiceConfig, { PORT: '4000', SHUTDOWN_TIMEOUT_MS: '5000', BODY_LIMIT_BYTES: '2048', DATABASE_POOL_SIZE: '25' }, { PORT: 3000 });
     expect(config.PORT).toBe(4000);
     expect(config.SHUTDOWN_TIMEOUT_MS).toBe(5000);
     expect(config.BODY_LIMIT_BYTES).toBe(2048);

@@ -38,12 +38,7 @@ export function decodeCursor<K extends string>(cursor: string | undefined, keys:
  * Builds a page from rows fetched with `limit + 1`: the extra row only says whether there is a
  * next page, and the cursor points after the last row returned.
  */
-export function toPage<R, T>(
-  rows: R[],
-  limit: number,
-  map: (row: R) => T,
-  positionOf: (row: R) => Record<string, string | number>,
-): Page<T> {
+export function toPage<R, T>(rows: R[], limit: number, map: (row: R) => T, positionOf: (row: R) => Record<string, string | number>): Page<T> {
   const hasMore = rows.length > limit;
   const visible = hasMore ? rows.slice(0, limit) : rows;
   const last = visible[visible.length - 1];

@@ -1,5 +1,20 @@
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsInt, IsISO8601, IsObject, IsOptional, IsString, IsUUID, Length, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsInt,
+  IsISO8601,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Length,
+  Max,
+  MaxLength,
+  Min,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
 import type { WorkQueueSpec } from '../jetstream/work-queue.js';
 
 /** Subjects the account service answers or emits. */
@@ -20,7 +35,6 @@ export const AccountSubjects = {
   customersUpdate: 'account.customers.update',
   customersDelete: 'account.customers.delete',
 } as const;
-
 
 /** `account.keys.verify`: the key as presented; its format is checked by the handler. */
 export class VerifyKeyRequest {

@@ -28,15 +28,37 @@ export * from './webhook.contract.js';
 
 /** Every request subject with its request and response types. */
 export interface RequestMap
-  extends AccountRequests, AiRuntimeRequests, CatalogRequests, ConnectionRequests, KbWorkerRequests,
-    NotificationRequests, PortalRequests, RunRequests, StorageRequests, SubscriptionRequests,
-    TaskRequests, TriggerRequests, WebhookRequests {}
+  extends
+    AccountRequests,
+    AiRuntimeRequests,
+    CatalogRequests,
+    ConnectionRequests,
+    KbWorkerRequests,
+    NotificationRequests,
+    PortalRequests,
+    RunRequests,
+    StorageRequests,
+    SubscriptionRequests,
+    TaskRequests,
+    TriggerRequests,
+    WebhookRequests {}
 
 /** Every event subject with its payload type. */
 export interface EventMap
-  extends AccountEvents, AiRuntimeEvents, CatalogEvents, ConnectionEvents, KbWorkerEvents,
-    NotificationEvents, PortalEvents, RunEvents, StorageEvents, SubscriptionEvents, TaskEvents,
-    TriggerEvents, WebhookEvents {}
+  extends
+    AccountEvents,
+    AiRuntimeEvents,
+    CatalogEvents,
+    ConnectionEvents,
+    KbWorkerEvents,
+    NotificationEvents,
+    PortalEvents,
+    RunEvents,
+    StorageEvents,
+    SubscriptionEvents,
+    TaskEvents,
+    TriggerEvents,
+    WebhookEvents {}
 
 export type RequestSubject = keyof RequestMap;
 export type EventSubject = keyof EventMap;

@@ -19,7 +19,6 @@ export const RunSubjects = {
   work: 'run.work.executions',
 } as const;
 
-
 export const TRIGGER_TYPES = ['api', 'schedule', 'event', 'webhook', 'portal', 'subworkflow'] as const;
 export type TriggerType = (typeof TRIGGER_TYPES)[number];
 

@@ -1,15 +1,6 @@
 import type { NatsConnection } from '@nats-io/transport-node';
 import { nanos } from '@nats-io/transport-node';
-import {
-  AckPolicy,
-  DeliverPolicy,
-  JetStreamApiError,
-  RetentionPolicy,
-  StorageType,
-  jetstream,
-  jetstreamManager,
-  type JsMsg,
-} from '@nats-io/jetstream';
+import { AckPolicy, DeliverPolicy, JetStreamApiError, RetentionPolicy, StorageType, jetstream, jetstreamManager, type JsMsg } from '@nats-io/jetstream';
 import type { ClassConstructor } from 'class-transformer';
 import { runInRequestContext } from '@platform/common';
 import { messageContext, type Envelope, type MessageContext } from '../envelope.js';
@@ -118,7 +109,13 @@ async function upsertStream(jsm: StreamManager, config: StreamConfig): Promise<v
  * Publishes a work item in an envelope with its context (by default the current request's);
  * `msgId` makes a repeated publish (retry after a crash) a no-op.
  */
-export async function enqueueWork(nc: NatsConnection, subject: string, data: unknown, msgId?: string, context: MessageContext = messageContext()): Promise<void> {
+export async function enqueueWork(
+  nc: NatsConnection,
+  subject: string,
+  data: unknown,
+  msgId?: string,
+  context: MessageContext = messageContext(),
+): Promise<void> {
   const item: Envelope<unknown> = { context, data };
   await jetstream(nc).publish(namespaced(subject), JSON.stringify(item), msgId ? { msgID: msgId } : undefined);
 }
@@ -183,7 +180,10 @@ export async function startWorker<T>(
         // queue (a work-queue stream keeps a terminated message, so it is acked instead).
         const reason = String((error as Error)?.message ?? error);
         try {
-          await js.publish(spec.deadLetterSubject, JSON.stringify({ subject: msg.subject, data: decoder.decode(msg.data), error: reason, deliveries: deliveryCount }));
+          await js.publish(
+            spec.deadLetterSubject,
+            JSON.stringify({ subject: msg.subject, data: decoder.decode(msg.data), error: reason, deliveries: deliveryCount }),
+          );
           msg.ack();
         } catch {
           msg.nak(retryDelayMs(deliveryCount));

@@ -12,7 +12,17 @@ import { jsonBodyParser } from '../http/json-body.parser.js';
 import { RequestContextInterceptor } from '../http/request-context.interceptor.js';
 import { PlatformModule } from '../platform/platform.module.js';
 import { connectInfrastructure, InfrastructureError } from './preflight.js';
-import { accessLogMiddleware, ConfigError, createLogger, loadConfig, type PlannedRoute, requestIdMiddleware, ServiceConfig, type ServiceName, SERVICES } from '@platform/common';
+import {
+  accessLogMiddleware,
+  ConfigError,
+  createLogger,
+  loadConfig,
+  type PlannedRoute,
+  requestIdMiddleware,
+  ServiceConfig,
+  type ServiceName,
+  SERVICES,
+} from '@platform/common';
 import { createValidationPipe } from '../errors/validation.pipe.js';
 import { PinoNestLogger } from '../logging/nest-logger.js';
 import type { ClassType } from '@platform/db';
@@ -70,18 +80,18 @@ export async function bootstrapService<C extends ServiceConfig>(options: Bootstr
   let app: NestExpressApplication;
   try {
     app = await NestFactory.create<NestExpressApplication>(
-    PlatformModule.forService({
-      definition,
-      config,
-      logger,
-      dataSource: infrastructure.dataSource,
-      nats: infrastructure.nats,
-      module: options.module,
-      plannedRoutes: options.plannedRoutes,
-      authenticator: options.authenticator,
-    }),
-    { logger: nestLogger, bodyParser: false, abortOnError: false },
-  );
+      PlatformModule.forService({
+        definition,
+        config,
+        logger,
+        dataSource: infrastructure.dataSource,
+        nats: infrastructure.nats,
+        module: options.module,
+        plannedRoutes: options.plannedRoutes,
+        authenticator: options.authenticator,
+      }),
+      { logger: nestLogger, bodyParser: false, abortOnError: false },
+    );
   } catch (error) {
     // A feature's own settings are validated as its module starts: same clear message, same exit.
     if (error instanceof ConfigError) fail(definition.name, error.problems);

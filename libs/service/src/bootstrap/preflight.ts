@@ -14,11 +14,7 @@ export interface Infrastructure {
  * unreachable dependency stops the service within seconds with a message naming it (and both
  * messages appear when both are down).
  */
-export async function connectInfrastructure(
-  definition: ServiceDefinition,
-  config: ServiceConfig,
-  entities: ClassType[],
-): Promise<Infrastructure> {
+export async function connectInfrastructure(definition: ServiceDefinition, config: ServiceConfig, entities: ClassType[]): Promise<Infrastructure> {
   const settings = databaseSettings({ ...process.env, DATABASE_URL: config.DATABASE_URL });
   const dataSource = createDataSource({
     connection: settings.app,

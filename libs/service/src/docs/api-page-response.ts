@@ -6,7 +6,7 @@ export function ApiPageResponse(item: Type<unknown>, options: { description?: st
   return applyDecorators(
     ApiExtraModels(item),
     ApiOkResponse({
-      description: options.description ?? 'One page, in the route\'s order; `next_cursor` is null on the last page',
+      description: options.description ?? "One page, in the route's order; `next_cursor` is null on the last page",
       schema: {
         type: 'object',
         required: ['data', 'next_cursor'],

@@ -21,7 +21,11 @@ export const ERROR_SCHEMAS = {
       error: { type: 'string', description: 'The HTTP reason phrase of `status`', example: 'Not Found' },
       message: { type: 'string', description: 'What went wrong, safe to show (server errors say only "Internal server error")', example: 'Workflow not found' },
       status: { type: 'integer', description: 'The HTTP status, repeated', example: 404 },
-      request_id: { type: 'string', description: 'The request id (also the `X-Request-Id` response header); logs of every service carry it', example: '0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e' },
+      request_id: {
+        type: 'string',
+        description: 'The request id (also the `X-Request-Id` response header); logs of every service carry it',
+        example: '0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e',
+      },
       details: { type: 'array', description: 'Field-level problems (validation failures)', items: { $ref: '#/components/schemas/FieldError' } },
     },
   },

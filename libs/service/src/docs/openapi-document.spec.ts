@@ -61,7 +61,9 @@ class UndescribedController {
   }
 }
 
-@Module({ controllers: [ThingsController, UndescribedController, plannedRoutesController([{ method: 'GET', path: '/things/planned', summary: 'List planned things' }])] })
+@Module({
+  controllers: [ThingsController, UndescribedController, plannedRoutesController([{ method: 'GET', path: '/things/planned', summary: 'List planned things' }])],
+})
 class ThingsModule {}
 
 type Json = Record<string, any>;

@@ -79,7 +79,11 @@ export function operationIdFor(service: string, nestId: string, path: string): s
 export function completeOpenApiDocument(document: OpenAPIObject, options: CompleteOptions): OpenAPIObject {
   const components = (document.components ??= {});
   components.securitySchemes = { ...(components.securitySchemes ?? {}), ...(SECURITY_SCHEMES as unknown as Record<string, never>) };
-  components.schemas = { ...(components.schemas ?? {}), ...(ERROR_SCHEMAS as unknown as Record<string, never>), ...((options.schemas ?? {}) as Record<string, never>) };
+  components.schemas = {
+    ...(components.schemas ?? {}),
+    ...(ERROR_SCHEMAS as unknown as Record<string, never>),
+    ...((options.schemas ?? {}) as Record<string, never>),
+  };
   const schemas = components.schemas as Record<string, Json>;
 
   const ids = new Map<string, string>();
@@ -127,7 +131,8 @@ function completeResponses(operation: Operation, schemas: Record<string, Json>, 
   const add = (status: number, description: string) => {
     const existing = responses[status];
     if (!existing) responses[status] = { description };
-    else if (!(existing.description ?? '').split('\n\n').includes(description)) existing.description = existing.description ? `${existing.description}\n\n${description}` : description;
+    else if (!(existing.description ?? '').split('\n\n').includes(description))
+      existing.description = existing.description ? `${existing.description}\n\n${description}` : description;
   };
 
   if (body || params.length) add(400, STANDARD_DESCRIPTIONS.validation);

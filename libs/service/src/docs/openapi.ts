@@ -20,7 +20,7 @@ export interface OpenApiOptions {
 function serviceDescription(service: ServiceDefinition, planned: readonly PlannedRoute[]): string {
   const parts = [
     `${service.description}.`,
-    'Authenticate with an API key (`X-API-Key: sv_…` or `Authorization: Bearer sv_…`) or a user\'s JWT with `X-SELECTED-TENANT` (and optionally `X-SELECTED-ENV`); a tenant-wide credential narrows itself to one customer with `X-Scope-Key`. Each operation lists the scopes it requires.',
+    "Authenticate with an API key (`X-API-Key: sv_…` or `Authorization: Bearer sv_…`) or a user's JWT with `X-SELECTED-TENANT` (and optionally `X-SELECTED-ENV`); a tenant-wide credential narrows itself to one customer with `X-Scope-Key`. Each operation lists the scopes it requires.",
     'Errors use one shape, the `Error` schema: `{ error, message, status, request_id, details? }`; validation failures name every field in `details`. ' +
       'Lists take `limit` (1–200, default 50) and `cursor`, and answer `{ data, next_cursor }`.',
   ];

@@ -47,19 +47,25 @@ export function resolveError(exception: unknown): ResolvedError {
     // The router's "Cannot GET /x" reads like a crash; say what happened.
     const route = /^Cannot (\w+) (.+)$/.exec(message);
     if (status === 404 && route) message = `No route for ${route[1]} ${route[2]}`;
-    return { status, code: status === 404 ? 'not_found' : `http_${status}`, message: status >= 500 && status !== 501 && status !== 503 ? 'Internal server error' : message };
+    return {
+      status,
+      code: status === 404 ? 'not_found' : `http_${status}`,
+      message: status >= 500 && status !== 501 && status !== 503 ? 'Internal server error' : message,
+    };
   }
   if (exception instanceof RpcException) {
     // A message handler's deliberate error: `{ code, status, message, details? }`.
     const error = exception.getError();
-    if (isRemoteError(error)) return { status: error.status, code: error.code, message: error.message, details: (error as { details?: ErrorBody['details'] }).details };
+    if (isRemoteError(error))
+      return { status: error.status, code: error.code, message: error.message, details: (error as { details?: ErrorBody['details'] }).details };
     return { status: 500, code: 'internal', message: 'Internal server error' };
   }
   if (exception instanceof BusError) {
     if (exception.code === 'timeout') return { status: 504, code: 'upstream_timeout', message: 'A downstream service did not answer in time' };
     if (exception.code === 'unavailable') return { status: 503, code: 'upstream_unavailable', message: 'A downstream service is unavailable' };
     const remote = exception.remote;
-    if (remote && remote.status < 500) return { status: remote.status, code: remote.code, message: remote.message, details: (remote as { details?: ErrorBody['details'] }).details };
+    if (remote && remote.status < 500)
+      return { status: remote.status, code: remote.code, message: remote.message, details: (remote as { details?: ErrorBody['details'] }).details };
     return { status: 502, code: 'upstream_failed', message: 'A downstream service failed' };
   }
   return { status: 500, code: 'internal', message: 'Internal server error' };
@@ -78,14 +84,25 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const resolved = resolveError(exception);
     if (host.getType() === 'rpc') {
       if (resolved.status >= 500) this.logger.error(exception instanceof Error ? exception.stack : String(exception), 'RpcHandler');
-      return throwError(() => ({ code: resolved.code, message: resolved.message, status: resolved.status, ...(resolved.details ? { details: resolved.details } : {}) }));
+      return throwError(() => ({
+        code: resolved.code,
+        message: resolved.message,
+        status: resolved.status,
+        ...(resolved.details ? { details: resolved.details } : {}),
+      }));
     }
     const http = host.switchToHttp();
     const request = http.getRequest<RequestWithId & { method: string; originalUrl?: string }>();
     const response = http.getResponse<import('express').Response>();
     if (resolved.status >= 500) {
       this.logger.error(
-        { msg: 'request failed', req_id: request.id, method: request.method, url: request.originalUrl, err: exception instanceof Error ? { message: exception.message, stack: exception.stack } : exception },
+        {
+          msg: 'request failed',
+          req_id: request.id,
+          method: request.method,
+          url: request.originalUrl,
+          err: exception instanceof Error ? { message: exception.message, stack: exception.stack } : exception,
+        },
         'ExceptionFilter',
       );
     }

@@ -36,10 +36,23 @@ export class HealthController {
     summary: 'Health of this service and its dependencies',
     description: 'Checks the database and NATS connections now. 200 when every one is UP, 503 (with the same report) when one is DOWN: a readiness probe.',
   })
-  @ApiOkResponse({ description: 'UP', schema: { ...REPORT, example: { status: 'UP', service: 'run', components: { database: { status: 'UP', latency_ms: 0.8 }, nats: { status: 'UP', latency_ms: 0.3 } } } } })
+  @ApiOkResponse({
+    description: 'UP',
+    schema: {
+      ...REPORT,
+      example: { status: 'UP', service: 'run', components: { database: { status: 'UP', latency_ms: 0.8 }, nats: { status: 'UP', latency_ms: 0.3 } } },
+    },
+  })
   @ApiServiceUnavailableResponse({
     description: 'DOWN: a component is unreachable',
-    schema: { ...REPORT, example: { status: 'DOWN', service: 'run', components: { database: { status: 'DOWN', latency_ms: 2000.4, error: 'database unreachable' }, nats: { status: 'UP', latency_ms: 0.3 } } } },
+    schema: {
+      ...REPORT,
+      example: {
+        status: 'DOWN',
+        service: 'run',
+        components: { database: { status: 'DOWN', latency_ms: 2000.4, error: 'database unreachable' }, nats: { status: 'UP', latency_ms: 0.3 } },
+      },
+    },
   })
   async health(@Res({ passthrough: true }) res: Response): Promise<HealthReport> {
     const report = await this.registry.report();
@@ -52,9 +65,13 @@ export class HealthController {
   @Public()
   @ApiOperation({
     summary: 'Liveness of the process',
-    description: 'Answers as long as the process serves HTTP, whatever the state of the database or NATS: a liveness probe that does not restart every replica during an outage of a dependency.',
+    description:
+      'Answers as long as the process serves HTTP, whatever the state of the database or NATS: a liveness probe that does not restart every replica during an outage of a dependency.',
   })
-  @ApiOkResponse({ description: 'The process is up', schema: { type: 'object', required: ['status'], properties: { status: { type: 'string', enum: ['UP'] } }, example: { status: 'UP' } } })
+  @ApiOkResponse({
+    description: 'The process is up',
+    schema: { type: 'object', required: ['status'], properties: { status: { type: 'string', enum: ['UP'] } }, example: { status: 'UP' } },
+  })
   liveness(): { status: 'UP' } {
     return { status: 'UP' };
   }

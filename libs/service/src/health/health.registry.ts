@@ -26,9 +26,7 @@ export class HealthRegistry {
   }
 
   async report(): Promise<HealthReport> {
-    const entries = await Promise.all(
-      [...this.checks].map(async ([name, check]) => [name, await this.run(name, check)] as const),
-    );
+    const entries = await Promise.all([...this.checks].map(async ([name, check]) => [name, await this.run(name, check)] as const));
     const components = Object.fromEntries(entries);
     const status = entries.every(([, c]) => c.status === 'UP') ? 'UP' : 'DOWN';
     return { status, service: this.service, components };

@@ -27,7 +27,8 @@ export abstract class PeriodicJob implements OnApplicationBootstrap, OnModuleDes
   protected abstract pass(): Promise<unknown>;
 
   onApplicationBootstrap(): void {
-    const run = () => void this.runOnce().catch((error: unknown) => this.logger.error(`${this.schedule.name} failed: ${(error as Error)?.message ?? String(error)}`));
+    const run = () =>
+      void this.runOnce().catch((error: unknown) => this.logger.error(`${this.schedule.name} failed: ${(error as Error)?.message ?? String(error)}`));
     if (this.schedule.runAtStart) setImmediate(run);
     if (this.schedule.intervalMs > 0) {
       this.timer = setInterval(run, this.schedule.intervalMs);

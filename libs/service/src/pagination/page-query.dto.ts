@@ -13,7 +13,7 @@ export class PageQueryDto {
   @Max(MAX_PAGE_SIZE)
   limit: number = DEFAULT_PAGE_SIZE;
 
-  @ApiPropertyOptional({ description: 'Opaque cursor from the previous page\'s next_cursor', example: 'eyJpZCI6IjAxOTQifQ' })
+  @ApiPropertyOptional({ description: "Opaque cursor from the previous page's next_cursor", example: 'eyJpZCI6IjAxOTQifQ' })
   @IsOptional()
   @IsString()
   @MaxLength(1024)

@@ -106,12 +106,12 @@ describe('PageQueryDto', () => {
   });
 
   it('accepts the bounds and converts them to numbers', async () => {
-    expect((await validateQuery({ limit: '200' }) as PageQueryDto).limit).toBe(200);
-    expect((await validateQuery({ limit: '1' }) as PageQueryDto).limit).toBe(1);
+    expect(((await validateQuery({ limit: '200' })) as PageQueryDto).limit).toBe(200);
+    expect(((await validateQuery({ limit: '1' })) as PageQueryDto).limit).toBe(1);
   });
 
   it('passes a cursor through', async () => {
-    expect((await validateQuery({ cursor: 'abc' }) as PageQueryDto).cursor).toBe('abc');
+    expect(((await validateQuery({ cursor: 'abc' })) as PageQueryDto).cursor).toBe('abc');
   });
 
   it('rejects a cursor longer than 1024 characters', async () => {

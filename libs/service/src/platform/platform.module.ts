@@ -97,11 +97,7 @@ export class PlatformModule {
     return {
       module: PlatformModule,
       global: true,
-      imports: [
-        MessagingModule.forConnection(options.nats),
-        authModule(config, options.authenticator),
-        options.module,
-      ],
+      imports: [MessagingModule.forConnection(options.nats), authModule(config, options.authenticator), options.module],
       controllers: [HealthController, ...(options.plannedRoutes?.length ? [plannedRoutesController(options.plannedRoutes)] : [])],
       providers: [
         { provide: SERVICE_CONFIG, useValue: config },

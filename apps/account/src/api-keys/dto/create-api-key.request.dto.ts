@@ -8,11 +8,21 @@ export class CreateApiKeyRequestDto {
   @Length(1, 100)
   name!: string;
 
-  @ApiProperty({ enum: ['tenant', 'customer'], example: 'tenant', description: 'A tenant key reaches the whole tenant; a customer key one customer (execution scope).' })
+  @ApiProperty({
+    enum: ['tenant', 'customer'],
+    example: 'tenant',
+    description: 'A tenant key reaches the whole tenant; a customer key one customer (execution scope).',
+  })
   @IsIn(['tenant', 'customer'])
   type!: 'tenant' | 'customer';
 
-  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, example: '0194f1c2-0000-7000-8000-0000000000c1', description: 'Required when type is customer.' })
+  @ApiPropertyOptional({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    example: '0194f1c2-0000-7000-8000-0000000000c1',
+    description: 'Required when type is customer.',
+  })
   @ValidateIf((o: CreateApiKeyRequestDto) => o.customer_id !== undefined && o.customer_id !== null)
   @IsUUID()
   customer_id?: string | null;
@@ -24,14 +34,24 @@ export class CreateApiKeyRequestDto {
   @IsString({ each: true })
   scopes!: string[];
 
-  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true, example: '2027-01-01T00:00:00Z', description: 'The key stops working at this moment (null or absent: never).' })
+  @ApiPropertyOptional({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    example: '2027-01-01T00:00:00Z',
+    description: 'The key stops working at this moment (null or absent: never).',
+  })
   @IsOptional()
   @IsDateString({ strict: true })
   expires_at?: string | null;
 }
 
 export class CreateAccountApiKeyRequestDto extends CreateApiKeyRequestDto {
-  @ApiProperty({ format: 'uuid', example: '0194f1c2-0000-7000-8000-000000000001', description: 'The data plane (environment) the key belongs to: production keys are live, sandbox keys test.' })
+  @ApiProperty({
+    format: 'uuid',
+    example: '0194f1c2-0000-7000-8000-000000000001',
+    description: 'The data plane (environment) the key belongs to: production keys are live, sandbox keys test.',
+  })
   @IsUUID()
   data_plane_id!: string;
 }

@@ -8,7 +8,14 @@ export class CreateCustomerRequestDto {
   @Length(1, 200)
   name!: string;
 
-  @ApiPropertyOptional({ type: String, nullable: true, minLength: 1, maxLength: 200, example: 'crm-4711', description: 'Your own identifier, unique per data plane' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    minLength: 1,
+    maxLength: 200,
+    example: 'crm-4711',
+    description: 'Your own identifier, unique per data plane',
+  })
   @ValidateIf((o: CreateCustomerRequestDto) => o.external_id !== undefined && o.external_id !== null)
   @IsString()
   @Length(1, 200)

@@ -35,7 +35,11 @@ export async function runAttempts(run: StepRunner, step: StepDefinition, scope: 
       const willRetry = failure.retryable && attempt < maxAttempts && (!retryOn || retryOn.includes(failure.code));
       const { retryable: _, ...stored } = failure;
       await run.record(step, path, { status: 'failed', attempt, input, error: { ...stored, retryable: failure.retryable, final: !willRetry }, started });
-      host.log(step.id, willRetry ? 'warn' : 'error', `${step.type} ${step.id} failed: ${failure.message}`, { attempt, code: failure.code, retrying: willRetry });
+      host.log(step.id, willRetry ? 'warn' : 'error', `${step.type} ${step.id} failed: ${failure.message}`, {
+        attempt,
+        code: failure.code,
+        retrying: willRetry,
+      });
       if (!willRetry) throw new StepFailure(failure);
       const delay = backoffMs(step, attempt);
       if (delay > INLINE_RETRY_MAX_MS) throw new WaitSignal(new Date(Date.now() + delay));
@@ -62,7 +66,10 @@ async function withTimeout<T>(step: StepDefinition, execution: AbortSignal, work
   let onAbort: (() => void) | undefined;
   const aborted = new Promise<never>((_, reject) => {
     // The execution's signal is aborted with an AbortRun (an Error): cancel, timeout, lost lease.
-    onAbort = () => reject(execution.aborted ? (execution.reason as Error) : new StepError('step_timeout', `step ${step.id} took longer than ${step.timeout_seconds} s`, true));
+    onAbort = () =>
+      reject(
+        execution.aborted ? (execution.reason as Error) : new StepError('step_timeout', `step ${step.id} took longer than ${step.timeout_seconds} s`, true),
+      );
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });
   });
@@ -83,9 +90,13 @@ function toFailure(step: StepDefinition, error: unknown): ExecutionError & { ret
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve();
-    }, { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
   });
 }

@@ -60,8 +60,14 @@ describe('replaying control steps', () => {
       id: 'cond',
       type: 'condition',
       if: '{% input.flag %}',
-      then: [{ id: 'a', type: 'transform', input: { branch: 'then' } }, { id: 'b', type: 'transform', input: { done: 'then' } }],
-      else: [{ id: 'a', type: 'transform', input: { branch: 'else' } }, { id: 'b', type: 'transform', input: { done: 'else' } }],
+      then: [
+        { id: 'a', type: 'transform', input: { branch: 'then' } },
+        { id: 'b', type: 'transform', input: { done: 'then' } },
+      ],
+      else: [
+        { id: 'a', type: 'transform', input: { branch: 'else' } },
+        { id: 'b', type: 'transform', input: { done: 'else' } },
+      ],
     },
   ];
 
@@ -84,10 +90,25 @@ describe('replaying control steps', () => {
         type: 'switch',
         value: '{% input.kind %}',
         cases: [
-          { when: 'x', steps: [{ id: 'one', type: 'transform', input: { v: 'x' } }, { id: 'two', type: 'transform', input: { v: 'x2' } }] },
-          { when: 'y', steps: [{ id: 'one', type: 'transform', input: { v: 'y' } }, { id: 'two', type: 'transform', input: { v: 'y2' } }] },
+          {
+            when: 'x',
+            steps: [
+              { id: 'one', type: 'transform', input: { v: 'x' } },
+              { id: 'two', type: 'transform', input: { v: 'x2' } },
+            ],
+          },
+          {
+            when: 'y',
+            steps: [
+              { id: 'one', type: 'transform', input: { v: 'y' } },
+              { id: 'two', type: 'transform', input: { v: 'y2' } },
+            ],
+          },
         ],
-        default: [{ id: 'one', type: 'transform', input: { v: 'd' } }, { id: 'two', type: 'transform', input: { v: 'd2' } }],
+        default: [
+          { id: 'one', type: 'transform', input: { v: 'd' } },
+          { id: 'two', type: 'transform', input: { v: 'd2' } },
+        ],
       },
     ];
     expect((await replay(steps, [succeeded('sw/1/one', { v: 'y' })], { kind: 'x' })).outcome).toEqual({ status: 'succeeded', output: { v: 'y2' } });

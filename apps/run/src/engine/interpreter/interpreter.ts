@@ -99,7 +99,8 @@ export class Interpreter implements StepRunner {
 
   evaluate(value: unknown, scope: Scope, path: string): Promise<unknown> {
     return evaluate(value, this.bindings(scope), path).catch((error: unknown) => {
-      if (error instanceof ExpressionError) throw new StepFailure({ code: 'expression_error', message: error.message, step_id: path.split('.')[0], retryable: false });
+      if (error instanceof ExpressionError)
+        throw new StepFailure({ code: 'expression_error', message: error.message, step_id: path.split('.')[0], retryable: false });
       throw error;
     });
   }
@@ -137,20 +138,23 @@ export class Interpreter implements StepRunner {
   async record(step: StepDefinition, path: string, r: RecordedStep): Promise<void> {
     const redact = this.host.redactor;
     const last = r.status === 'succeeded' && path === this.lastPath;
-    await this.host.record({
-      id: newId(),
-      path,
-      step_id: step.id,
-      type: step.type,
-      status: r.status,
-      attempt: r.attempt,
-      input: redact.redact(r.input ?? null),
-      output: redact.redact(r.output ?? null),
-      error: r.error ? redact.redact(r.error) : null,
-      wake_at: r.wake_at ?? null,
-      started_at: r.started ?? new Date(),
-      finished_at: r.status === 'waiting' ? null : new Date(),
-    }, last);
+    await this.host.record(
+      {
+        id: newId(),
+        path,
+        step_id: step.id,
+        type: step.type,
+        status: r.status,
+        attempt: r.attempt,
+        input: redact.redact(r.input ?? null),
+        output: redact.redact(r.output ?? null),
+        error: r.error ? redact.redact(r.error) : null,
+        wake_at: r.wake_at ?? null,
+        started_at: r.started ?? new Date(),
+        finished_at: r.status === 'waiting' ? null : new Date(),
+      },
+      last,
+    );
   }
 
   checkAbort(): void {

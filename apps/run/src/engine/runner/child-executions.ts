@@ -42,13 +42,25 @@ export class ChildExecutions {
       id: newId(),
       status: succeeded ? 'succeeded' : 'failed',
       output: succeeded ? child.output : null,
-      error: succeeded ? null : { code: 'subworkflow_failed', message: `Child execution ${child.id} ended ${child.status}: ${child.error?.message ?? ''}`.trim(), step_id: child.parent_step_path.split('/').pop() ?? null },
+      error: succeeded
+        ? null
+        : {
+            code: 'subworkflow_failed',
+            message: `Child execution ${child.id} ended ${child.status}: ${child.error?.message ?? ''}`.trim(),
+            step_id: child.parent_step_path.split('/').pop() ?? null,
+          },
     });
     if (!resolved) {
       this.logger.warn(`parent ${child.parent_execution_id} was not waiting on ${child.parent_step_path}`);
       return undefined;
     }
-    const parent = { id: child.parent_execution_id, tenant_id: child.tenant_id, environment_id: child.environment_id, scope_id: child.scope_id, request_id: child.request_id };
+    const parent = {
+      id: child.parent_execution_id,
+      tenant_id: child.tenant_id,
+      environment_id: child.environment_id,
+      scope_id: child.scope_id,
+      request_id: child.request_id,
+    };
     return { execution: parent, token: `child:${child.id}` };
   }
 }

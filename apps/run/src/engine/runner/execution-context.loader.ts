@@ -38,7 +38,11 @@ export class ExecutionContextLoader {
     const names = referencedSecrets(definition.steps);
     if (!names.length) return { values: {} };
     try {
-      const resolved = await this.bus.request(StorageSubjects.secretsResolve, { names, purpose: `run:execution:${execution.id}` }, messageContext(tenantOf(execution), runContext(execution)));
+      const resolved = await this.bus.request(
+        StorageSubjects.secretsResolve,
+        { names, purpose: `run:execution:${execution.id}` },
+        messageContext(tenantOf(execution), runContext(execution)),
+      );
       if (resolved.missing.length) return { error: { code: 'secret_missing', message: `Unknown secret(s): ${resolved.missing.join(', ')}`, step_id: null } };
       return { values: resolved.values };
     } catch (error) {

@@ -18,7 +18,12 @@ export class ExecutionQueue {
    * true repeats. The item travels in the run's context, whoever enqueues it (the reconciler too).
    */
   async enqueue(execution: ExecutionRef, token: string): Promise<void> {
-    const item: ExecutionWorkItem = { executionId: execution.id, tenantId: execution.tenant_id, environmentId: execution.environment_id, scopeId: execution.scope_id };
+    const item: ExecutionWorkItem = {
+      executionId: execution.id,
+      tenantId: execution.tenant_id,
+      environmentId: execution.environment_id,
+      scopeId: execution.scope_id,
+    };
     try {
       await enqueueWork(this.nc, RunSubjects.work, item, `${execution.id}:${token}`, messageContext(tenantOf(execution), runContext(execution)));
     } catch (error) {

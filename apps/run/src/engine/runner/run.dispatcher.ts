@@ -74,7 +74,11 @@ export class RunDispatcher implements OnModuleDestroy {
 
   /** A work item from the queue (whose consumer bounds how many run at once): claimed, run, and what it woke. */
   async runQueued(item: ExecutionWorkItem, keepAlive: () => void): Promise<void> {
-    const claimed = await this.store.claim({ tenantId: item.tenantId, environmentId: item.environmentId, scopeId: item.scopeId }, item.executionId, this.worker.claim);
+    const claimed = await this.store.claim(
+      { tenantId: item.tenantId, environmentId: item.environmentId, scopeId: item.scopeId },
+      item.executionId,
+      this.worker.claim,
+    );
     if (claimed) await this.run(claimed, keepAlive);
   }
 
@@ -112,7 +116,8 @@ export class RunDispatcher implements OnModuleDestroy {
   }
 
   private schedule({ execution, token, at }: WakeUp): void {
-    const wake = () => void this.wake(execution, token).catch((error: unknown) => this.logger.warn(`could not wake execution ${execution.id}: ${String(error)}`));
+    const wake = () =>
+      void this.wake(execution, token).catch((error: unknown) => this.logger.warn(`could not wake execution ${execution.id}: ${String(error)}`));
     if (!at) return wake();
     // Just after the wake time: a claim finds the execution due only once it has passed.
     setTimeout(wake, Math.max(0, at.getTime() - Date.now()) + 5).unref();

@@ -76,7 +76,15 @@ export class RunInterpreter {
         if (!owned) throw new AbortRun('lease_lost');
       },
       log: (stepId: string | null, level: LogLevel, message: string, data?: Record<string, unknown>) => {
-        if (logs.length < MAX_LOG_LINES) logs.push({ id: newId(), step_id: stepId, level, message: redactor.redact(message), data: data ? redactor.redact(data) : null, created_at: new Date() });
+        if (logs.length < MAX_LOG_LINES)
+          logs.push({
+            id: newId(),
+            step_id: stepId,
+            level,
+            message: redactor.redact(message),
+            data: data ? redactor.redact(data) : null,
+            created_at: new Date(),
+          });
       },
       startChild: async (workflowId, input, path) => {
         const child = await this.children.start(execution, workflowId, input, path);
@@ -84,7 +92,11 @@ export class RunInterpreter {
         return child.id;
       },
     };
-    const bindings = { input: execution.input, execution: { id: execution.id, workflow_id: execution.workflow_id, started_at: execution.started_at?.toISOString() ?? null }, secrets };
+    const bindings = {
+      input: execution.input,
+      execution: { id: execution.id, workflow_id: execution.workflow_id, started_at: execution.started_at?.toISOString() ?? null },
+      secrets,
+    };
     const outcome = await new Interpreter(this.registry, host, loaded.records, bindings).run(loaded.definition.steps);
     if ('output' in outcome) outcome.output = redactor.redact(outcome.output);
     if (outcome.status === 'failed') outcome.error = redactor.redact(outcome.error);

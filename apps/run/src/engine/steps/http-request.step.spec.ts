@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { gzipSync } from 'node:zlib';
+import type { Server } from 'node:http';
 import { classifyAddress, systemResolver, type AddressPolicy, type HostResolver } from './http/address-policy.js';
 import { HttpRequestStep, type HttpRequestOutput } from './http-request.step.js';
+import { listen, listenForStepTests, portOf, type SeenRequest } from '../../../test/http-test-server.js';
 import { stepContext, stepFailure } from '../../../test/step-context.js';
 import type { StepDefinition, StepSettings } from './step-executor.js';
 
@@ -21,93 +20,15 @@ const step = (input: Record<string, unknown>): StepDefinition => ({ id: 'call', 
 
 const failure = stepFailure;
 
-function listen(handler: (req: IncomingMessage, res: ServerResponse, body: string) => void): Promise<Server> {
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => handler(req, res, Buffer.concat(chunks).toString('utf8')));
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
-
-const portOf = (server: Server) => (server.address() as AddressInfo).port;
-
 describe('HttpRequestStep against a local server', () => {
   let server: Server;
   let other: Server;
   let base: string;
   let otherBase: string;
-  const seen: Array<{ url: string; headers: IncomingMessage['headers'] }> = [];
+  const seen: SeenRequest[] = [];
 
   beforeAll(async () => {
-    server = await listen((req, res, body) => {
-      const url = new URL(req.url ?? '/', 'http://localhost');
-      seen.push({ url: req.url ?? '', headers: req.headers });
-      const to = url.searchParams.get('to');
-      switch (url.pathname) {
-        case '/json':
-          res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify({ hello: 'world', n: [1, 2] }));
-          return;
-        case '/problem':
-          res.writeHead(200, { 'content-type': 'application/problem+json' }).end('{"title":"x"}');
-          return;
-        case '/not-json':
-          res.writeHead(200, { 'content-type': 'application/json' }).end('<html>oops</html>');
-          return;
-        case '/text':
-          res.writeHead(200, { 'content-type': 'text/plain' }).end('plain text ✓');
-          return;
-        case '/latin1':
-          res.writeHead(200, { 'content-type': 'text/plain; charset=iso-8859-1' }).end(Buffer.from([0x63, 0x61, 0x66, 0xe9]));
-          return;
-        case '/binary':
-          res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(Buffer.from([0, 1, 2, 253, 254, 255]));
-          return;
-        case '/echo':
-          res.writeHead(200, { 'content-type': 'application/json', 'set-cookie': ['a=1', 'b=2'], 'X-Custom': 'Yes' });
-          res.end(JSON.stringify({ method: req.method, url: req.url, headers: req.headers, body }));
-          return;
-        case '/empty':
-          res.writeHead(204).end();
-          return;
-        case '/status': {
-          const status = Number(url.searchParams.get('code'));
-          const headers: Record<string, string> = { 'content-type': 'text/plain' };
-          if (status === 429) headers['retry-after'] = '7';
-          res.writeHead(status, headers).end('E'.repeat(5000));
-          return;
-        }
-        case '/slow':
-          res.writeHead(200, { 'content-type': 'text/plain' });
-          res.write('started');
-          return; // never ends
-        case '/hang':
-          return; // never answers
-        case '/big':
-          res.writeHead(200, { 'content-type': 'text/plain', 'content-length': String(100 * 1024) }).end('x'.repeat(100 * 1024));
-          return;
-        case '/big-chunked': {
-          res.writeHead(200, { 'content-type': 'text/plain' });
-          for (let i = 0; i < 100; i++) res.write('y'.repeat(1024));
-          res.end();
-          return;
-        }
-        case '/gzip':
-          res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(gzipSync(JSON.stringify({ zipped: true })));
-          return;
-        case '/gzip-bomb':
-          res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' }).end(gzipSync(Buffer.alloc(10 * 1024 * 1024)));
-          return;
-        case '/redirect':
-          res.writeHead(Number(url.searchParams.get('status') ?? 302), { location: to ?? '/json' }).end();
-          return;
-        case '/loop':
-          res.writeHead(302, { location: '/loop' }).end();
-          return;
-        default:
-          res.writeHead(404).end('not found');
-      }
-    });
+    server = await listenForStepTests(seen);
     other = await listen((req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ other: true, headers: req.headers }));
     });
@@ -188,13 +109,18 @@ describe('HttpRequestStep against a local server', () => {
     });
 
     it('sends an object body as JSON and a string as it is', async () => {
-      const json = (await run({ method: 'POST', url: `${base}/echo`, body: { a: [1, 'two'] } })).body as { headers: Record<string, string>; body: string; method: string };
+      const json = (await run({ method: 'POST', url: `${base}/echo`, body: { a: [1, 'two'] } })).body as {
+        headers: Record<string, string>;
+        body: string;
+        method: string;
+      };
       expect(json.method).toBe('POST');
       expect(json.headers['content-type']).toBe('application/json');
       expect(JSON.parse(json.body)).toEqual({ a: [1, 'two'] });
       expect(json.headers['content-length']).toBe(String(Buffer.byteLength(json.body)));
 
-      const text = (await run({ method: 'put', url: `${base}/echo`, body: 'a=1&b=2', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } })).body as {
+      const text = (await run({ method: 'put', url: `${base}/echo`, body: 'a=1&b=2', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } }))
+        .body as {
         headers: Record<string, string>;
         body: string;
         method: string;
@@ -303,7 +229,10 @@ describe('HttpRequestStep against a local server', () => {
     });
 
     it('drops credentials on a redirect to another origin', async () => {
-      const out = await run({ url: `${base}/redirect?to=${encodeURIComponent(`${otherBase}/`)}`, headers: { authorization: 'Bearer t', cookie: 'c=1', 'x-keep': 'yes' } });
+      const out = await run({
+        url: `${base}/redirect?to=${encodeURIComponent(`${otherBase}/`)}`,
+        headers: { authorization: 'Bearer t', cookie: 'c=1', 'x-keep': 'yes' },
+      });
       const headers = (out.body as { headers: Record<string, string> }).headers;
       expect(headers.authorization).toBeUndefined();
       expect(headers.cookie).toBeUndefined();
@@ -324,7 +253,21 @@ describe('HttpRequestStep against a local server', () => {
     it('refuses loopback in every spelling, without sending anything', async () => {
       const port = portOf(server);
       const before = seen.length;
-      for (const host of ['127.0.0.1', 'localhost', '2130706433', '0x7f.1', '017700000001', '127.1', '0x7f000001', '0', '[::1]', '[::ffff:127.0.0.1]', '[::ffff:7f00:1]', '[64:ff9b::7f00:1]', '[::127.0.0.1]']) {
+      for (const host of [
+        '127.0.0.1',
+        'localhost',
+        '2130706433',
+        '0x7f.1',
+        '017700000001',
+        '127.1',
+        '0x7f000001',
+        '0',
+        '[::1]',
+        '[::ffff:127.0.0.1]',
+        '[::ffff:7f00:1]',
+        '[64:ff9b::7f00:1]',
+        '[::127.0.0.1]',
+      ]) {
         const ctx = guarded();
         const error = await failure(run({ url: `http://${host}:${port}/json` }, ctx));
         expect([host, error.code, error.retryable]).toEqual([host, 'ssrf_blocked', false]);
@@ -334,7 +277,13 @@ describe('HttpRequestStep against a local server', () => {
     });
 
     it('refuses the metadata address and private ranges before any connection', async () => {
-      for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://10.0.0.1/', 'http://192.168.0.1:8080/', 'http://[fd00::1]/', 'http://100.64.0.1/']) {
+      for (const url of [
+        'http://169.254.169.254/latest/meta-data/',
+        'http://10.0.0.1/',
+        'http://192.168.0.1:8080/',
+        'http://[fd00::1]/',
+        'http://100.64.0.1/',
+      ]) {
         const started = Date.now();
         const error = await failure(run({ url }, guarded()));
         expect([url, error.code]).toEqual([url, 'ssrf_blocked']);
@@ -345,7 +294,11 @@ describe('HttpRequestStep against a local server', () => {
     });
 
     it('refuses a name when any of its addresses is blocked', async () => {
-      const resolver: HostResolver = () => Promise.resolve([{ address: '93.184.216.34', family: 4 }, { address: '10.0.0.7', family: 4 }]);
+      const resolver: HostResolver = () =>
+        Promise.resolve([
+          { address: '93.184.216.34', family: 4 },
+          { address: '10.0.0.7', family: 4 },
+        ]);
       const error = await failure(new HttpRequestStep({ resolver }).execute({ url: 'http://mixed.test/' }, step({}), guarded()));
       expect([error.code, error.details?.address]).toEqual(['ssrf_blocked', '10.0.0.7']);
     });
@@ -353,10 +306,16 @@ describe('HttpRequestStep against a local server', () => {
     it('re-checks every redirect hop: an allowed first hop cannot lead to a blocked address', async () => {
       // Stand-ins for "a public server": the policy lets 127.0.0.1 through, as it would a public address.
       const addressPolicy: AddressPolicy = (address) => (address === '127.0.0.1' ? { allowed: true, range: 'test-public' } : classifyAddress(address));
-      const resolver: HostResolver = (host, signal) => (host === 'internal.test' ? Promise.resolve([{ address: '10.1.2.3', family: 4 }]) : systemResolver(host, signal));
+      const resolver: HostResolver = (host, signal) =>
+        host === 'internal.test' ? Promise.resolve([{ address: '10.1.2.3', family: 4 }]) : systemResolver(host, signal);
       const executor = new HttpRequestStep({ addressPolicy, resolver });
 
-      for (const to of ['http://169.254.169.254/latest/meta-data/iam/', 'http://internal.test/admin', `http://[::1]:${portOf(server)}/json`, `http://2130706433:${portOf(server)}/json`.replace('2130706433', '0x0a000001')]) {
+      for (const to of [
+        'http://169.254.169.254/latest/meta-data/iam/',
+        'http://internal.test/admin',
+        `http://[::1]:${portOf(server)}/json`,
+        `http://2130706433:${portOf(server)}/json`.replace('2130706433', '0x0a000001'),
+      ]) {
         const ctx = guarded();
         const error = await failure(executor.execute({ url: `${base}/redirect?to=${encodeURIComponent(to)}` }, step({}), ctx));
         expect([to, error.code]).toEqual([to, 'ssrf_blocked']);

@@ -92,7 +92,14 @@ export class HttpRequestStep implements StepExecutor {
   }
 
   /** One hop: resolve, refuse blocked addresses before any connection, send, log one line. */
-  private async exchange(method: HttpMethod, url: URL, headers: Record<string, string>, body: Buffer | undefined, context: StepContext, signal: AbortSignal): Promise<RawResponse> {
+  private async exchange(
+    method: HttpMethod,
+    url: URL,
+    headers: Record<string, string>,
+    body: Buffer | undefined,
+    context: StepContext,
+    signal: AbortSignal,
+  ): Promise<RawResponse> {
     const allowPrivate = context.settings.allowPrivateNetworks;
     const addresses = await resolveHost(url.hostname, this.resolver, signal);
     if (addresses.length === 0) throw Object.assign(new Error(`${url.hostname} has no address`), { code: 'ENOTFOUND' });
@@ -100,7 +107,12 @@ export class HttpRequestStep implements StepExecutor {
       for (const { address } of addresses) {
         const verdict = this.addressPolicy(address);
         if (!verdict.allowed) {
-          context.log('warn', `${method} ${withoutQuery(url)} refused: ${url.hostname} is a ${verdict.range} address`, { method, url: withoutQuery(url), address, range: verdict.range });
+          context.log('warn', `${method} ${withoutQuery(url)} refused: ${url.hostname} is a ${verdict.range} address`, {
+            method,
+            url: withoutQuery(url),
+            address,
+            range: verdict.range,
+          });
           throw new StepError('ssrf_blocked', `${url.hostname} resolves to ${address}, a ${verdict.range} address, which http.request may not reach`, false, {
             host: url.hostname,
             address,
@@ -191,7 +203,8 @@ function toStepError(error: unknown, signal: AbortSignal, plan: HttpRequestPlan)
   if (error instanceof StepError) return error;
   if (signal.aborted) {
     const reason: unknown = signal.reason;
-    if (reason instanceof RequestTimeout) return new StepError('timeout', `no complete response within ${plan.timeoutMs} ms`, true, { timeout_ms: plan.timeoutMs });
+    if (reason instanceof RequestTimeout)
+      return new StepError('timeout', `no complete response within ${plan.timeoutMs} ms`, true, { timeout_ms: plan.timeoutMs });
     if (reason instanceof StepError) return reason;
     return new StepError('aborted', 'the request was aborted', false);
   }

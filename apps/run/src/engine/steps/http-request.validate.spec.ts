@@ -81,6 +81,8 @@ describe('HttpRequestStep.validate', () => {
   });
 
   it('refuses an input that is not an object', () => {
-    expect(executor.validate({ id: 's', type: 'http.request', input: 'x' as unknown as Record<string, unknown> })).toEqual([{ path: 'input', message: 'must be an object' }]);
+    expect(executor.validate({ id: 's', type: 'http.request', input: 'x' as unknown as Record<string, unknown> })).toEqual([
+      { path: 'input', message: 'must be an object' },
+    ]);
   });
 });

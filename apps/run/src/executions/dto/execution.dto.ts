@@ -26,12 +26,20 @@ export class ListExecutionsQueryDto extends PageQueryDto {
   @IsUUID()
   workflow_id?: string;
 
-  @ApiPropertyOptional({ enum: ['queued', 'running', 'waiting', 'succeeded', 'failed', 'cancelled', 'timed_out'], example: 'failed', description: 'Executions in this status only' })
+  @ApiPropertyOptional({
+    enum: ['queued', 'running', 'waiting', 'succeeded', 'failed', 'cancelled', 'timed_out'],
+    example: 'failed',
+    description: 'Executions in this status only',
+  })
   @IsOptional()
   @IsIn(['queued', 'running', 'waiting', 'succeeded', 'failed', 'cancelled', 'timed_out'])
   status?: string;
 
-  @ApiPropertyOptional({ enum: ['api', 'schedule', 'event', 'webhook', 'portal', 'subworkflow'], example: 'api', description: 'Executions started this way only' })
+  @ApiPropertyOptional({
+    enum: ['api', 'schedule', 'event', 'webhook', 'portal', 'subworkflow'],
+    example: 'api',
+    description: 'Executions started this way only',
+  })
   @IsOptional()
   @IsIn(['api', 'schedule', 'event', 'webhook', 'portal', 'subworkflow'])
   trigger_type?: string;
@@ -75,7 +83,20 @@ export const EXECUTION_EXAMPLE = {
   started_at: '2026-11-22T10:00:00.010Z',
   finished_at: '2026-11-22T10:00:00.020Z',
   wake_at: null,
-  steps: [{ id: 'double', path: 'double', type: 'transform', status: 'succeeded', attempt: 1, started_at: '2026-11-22T10:00:00.011Z', finished_at: '2026-11-22T10:00:00.012Z', input: { value: 42 }, output: { value: 42 }, error: null }],
+  steps: [
+    {
+      id: 'double',
+      path: 'double',
+      type: 'transform',
+      status: 'succeeded',
+      attempt: 1,
+      started_at: '2026-11-22T10:00:00.011Z',
+      finished_at: '2026-11-22T10:00:00.012Z',
+      input: { value: 42 },
+      output: { value: 42 },
+      error: null,
+    },
+  ],
 };
 
 /** Any JSON value, null included (a step's or a run's output may be anything a workflow produced). */
@@ -93,7 +114,11 @@ export class RunAcceptedResponseDto {
   @ApiProperty({ format: 'uuid', description: 'The execution id: poll GET /run/executions/{run_id}', example: '0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e' })
   run_id!: string;
 
-  @ApiProperty({ enum: ['queued', 'running', 'waiting', 'succeeded', 'failed', 'cancelled', 'timed_out'], example: 'queued', description: '`queued` for a new run; for a repeated Idempotency-Key, the current status of the first run' })
+  @ApiProperty({
+    enum: ['queued', 'running', 'waiting', 'succeeded', 'failed', 'cancelled', 'timed_out'],
+    example: 'queued',
+    description: '`queued` for a new run; for a repeated Idempotency-Key, the current status of the first run',
+  })
   status!: string;
 }
 
@@ -119,7 +144,12 @@ export class ExecutionTriggerDto {
   @ApiProperty({ enum: ['api', 'schedule', 'event', 'webhook', 'portal', 'subworkflow'], example: 'api' })
   type!: string;
 
-  @ApiProperty({ type: String, nullable: true, example: null, description: 'The trigger, webhook or parent execution that started the run (null for API starts)' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: null,
+    description: 'The trigger, webhook or parent execution that started the run (null for API starts)',
+  })
   id!: string | null;
 }
 

@@ -3,7 +3,11 @@
  * can validate and generate types. The validator is the authority (it also checks ids, gotos and
  * expressions); this describes the shape.
  */
-const expression = { type: 'string', description: 'A JSONata expression written as `{% … %}` (sees input, steps.<id>.output, vars, secrets.<name>, execution, and item/index inside loops); any other value is literal.' };
+const expression = {
+  type: 'string',
+  description:
+    'A JSONata expression written as `{% … %}` (sees input, steps.<id>.output, vars, secrets.<name>, execution, and item/index inside loops); any other value is literal.',
+};
 const stepList = { type: 'array', items: { $ref: '#/components/schemas/WorkflowStep' } };
 
 export const WORKFLOW_STEP_SCHEMA = {
@@ -13,10 +17,15 @@ export const WORKFLOW_STEP_SCHEMA = {
     id: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_-]{0,63}$', description: 'Unique within the workflow' },
     type: {
       type: 'string',
-      description: 'Action types (transform, http.request, code, data.query, data.insert, data.update, data.delete, file.read, file.write) or control types (condition, switch, loop, parallel, delay, subworkflow, approval, fail, stop, set).',
+      description:
+        'Action types (transform, http.request, code, data.query, data.insert, data.update, data.delete, file.read, file.write) or control types (condition, switch, loop, parallel, delay, subworkflow, approval, fail, stop, set).',
       example: 'transform',
     },
-    input: { type: 'object', additionalProperties: true, description: 'Values or expressions; what the step type takes (e.g. http.request: method, url, headers, query, body, timeout_ms).' },
+    input: {
+      type: 'object',
+      additionalProperties: true,
+      description: 'Values or expressions; what the step type takes (e.g. http.request: method, url, headers, query, body, timeout_ms).',
+    },
     retry: {
       type: 'object',
       properties: {
@@ -28,7 +37,10 @@ export const WORKFLOW_STEP_SCHEMA = {
     },
     timeout_seconds: { type: 'number', minimum: 0, maximum: 86400 },
     on_error: {
-      oneOf: [{ type: 'string', enum: ['fail', 'continue'] }, { type: 'object', required: ['goto'], properties: { goto: { type: 'string', description: 'A later step of the same list' } } }],
+      oneOf: [
+        { type: 'string', enum: ['fail', 'continue'] },
+        { type: 'object', required: ['goto'], properties: { goto: { type: 'string', description: 'A later step of the same list' } } },
+      ],
     },
     if: { ...expression, description: 'condition: the test' },
     then: { ...stepList, description: 'condition: steps when true' },
@@ -49,7 +61,14 @@ export const DEFINITION_EXAMPLE = [
     id: 'check',
     type: 'condition',
     if: '{% steps.double.output.value > 10 %}',
-    then: [{ id: 'notify', type: 'http.request', input: { method: 'POST', url: 'https://hooks.example.com/big', body: { value: '{% steps.double.output.value %}' } }, retry: { max_attempts: 3 } }],
+    then: [
+      {
+        id: 'notify',
+        type: 'http.request',
+        input: { method: 'POST', url: 'https://hooks.example.com/big', body: { value: '{% steps.double.output.value %}' } },
+        retry: { max_attempts: 3 },
+      },
+    ],
     else: [{ id: 'small', type: 'stop', input: { output: { small: true } } }],
   },
 ];

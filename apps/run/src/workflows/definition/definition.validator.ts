@@ -30,7 +30,8 @@ export class DefinitionValidator {
     if (isObject(settings)) {
       for (const key of ['timeout_seconds', 'retention_days'] as const) {
         const v = settings[key];
-        if (v !== undefined && (!Number.isInteger(v) || (v as number) < 1)) problems.push({ step_id: null, path: `settings.${key}`, message: 'must be a positive integer' });
+        if (v !== undefined && (!Number.isInteger(v) || (v as number) < 1))
+          problems.push({ step_id: null, path: `settings.${key}`, message: 'must be a positive integer' });
       }
     }
 
@@ -58,7 +59,11 @@ export class DefinitionValidator {
           return;
         }
         const executor = this.registry.get(step.type);
-        if (!isControlType(step.type) && !executor) add('type', `unknown step type '${step.type}' (known: ${[...this.registry.types(), 'condition', 'switch', 'loop', 'parallel', 'delay', 'subworkflow', 'approval', 'fail', 'stop', 'set'].join(', ')})`);
+        if (!isControlType(step.type) && !executor)
+          add(
+            'type',
+            `unknown step type '${step.type}' (known: ${[...this.registry.types(), 'condition', 'switch', 'loop', 'parallel', 'delay', 'subworkflow', 'approval', 'fail', 'stop', 'set'].join(', ')})`,
+          );
         if (step.input !== undefined && !isObject(step.input)) add('input', 'must be an object');
         this.checkPolicy(step, add);
         this.checkGoto(step, index, ids, add);
@@ -78,15 +83,18 @@ export class DefinitionValidator {
 
   private checkPolicy(step: StepDefinition, add: (path: string, message: string) => void): void {
     const { retry, timeout_seconds: timeout } = step;
-    if (timeout !== undefined && (typeof timeout !== 'number' || timeout <= 0 || timeout > 86_400)) add('timeout_seconds', 'must be a number of seconds between 0 and 86400');
+    if (timeout !== undefined && (typeof timeout !== 'number' || timeout <= 0 || timeout > 86_400))
+      add('timeout_seconds', 'must be a number of seconds between 0 and 86400');
     if (retry === undefined) return;
     if (!isObject(retry)) return add('retry', 'must be an object');
-    if (retry.max_attempts !== undefined && (!Number.isInteger(retry.max_attempts) || retry.max_attempts < 1 || retry.max_attempts > 20)) add('retry.max_attempts', 'must be an integer from 1 to 20');
+    if (retry.max_attempts !== undefined && (!Number.isInteger(retry.max_attempts) || retry.max_attempts < 1 || retry.max_attempts > 20))
+      add('retry.max_attempts', 'must be an integer from 1 to 20');
     for (const key of ['backoff_seconds', 'max_backoff_seconds'] as const) {
       const v = retry[key];
       if (v !== undefined && (typeof v !== 'number' || v < 0 || v > 86_400)) add(`retry.${key}`, 'must be a number of seconds from 0 to 86400');
     }
-    if (retry.retry_on !== undefined && (!Array.isArray(retry.retry_on) || retry.retry_on.some((c) => typeof c !== 'string'))) add('retry.retry_on', 'must be a list of error codes');
+    if (retry.retry_on !== undefined && (!Array.isArray(retry.retry_on) || retry.retry_on.some((c) => typeof c !== 'string')))
+      add('retry.retry_on', 'must be a list of error codes');
   }
 
   private checkGoto(step: StepDefinition, index: number, ids: unknown[], add: (path: string, message: string) => void): void {
@@ -109,12 +117,13 @@ export class DefinitionValidator {
       case 'switch':
         if (step.value === undefined) add('value', 'is required');
         if (!Array.isArray(step.cases) || step.cases.length === 0) add('cases', 'is required: a list of { when, steps }');
-        else (step.cases as unknown[]).forEach((c, i) => !isObject(c) || !('when' in c) ? add(`cases[${i}]`, 'must be { when, steps }') : undefined);
+        else (step.cases as unknown[]).forEach((c, i) => (!isObject(c) || !('when' in c) ? add(`cases[${i}]`, 'must be { when, steps }') : undefined));
         break;
       case 'loop':
         if (step.items === undefined) add('items', 'is required');
         if (!Array.isArray(step.steps) || step.steps.length === 0) add('steps', 'is required: a non-empty list of steps');
-        if (step.concurrency !== undefined && (!Number.isInteger(step.concurrency) || (step.concurrency as number) < 1 || (step.concurrency as number) > 50)) add('concurrency', 'must be an integer from 1 to 50');
+        if (step.concurrency !== undefined && (!Number.isInteger(step.concurrency) || (step.concurrency as number) < 1 || (step.concurrency as number) > 50))
+          add('concurrency', 'must be an integer from 1 to 50');
         break;
       case 'parallel':
         if (!Array.isArray(step.branches) || step.branches.length === 0) add('branches', 'is required: a list of step lists');

@@ -7,10 +7,20 @@ import { DEFINITION_EXAMPLE } from '../definition/definition.schema.js';
 import type { WorkflowSettings } from '../definition/workflow-definition.js';
 
 export class WorkflowSettingsDto {
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, example: 300, description: 'An execution running longer ends timed_out (default RUN_DEFAULT_TIMEOUT_SECONDS, 3600)' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    example: 300,
+    description: 'An execution running longer ends timed_out (default RUN_DEFAULT_TIMEOUT_SECONDS, 3600)',
+  })
   timeout_seconds?: number;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, example: 30, description: 'Finished executions older than this are pruned (default RUN_RETENTION_DAYS, 30)' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    example: 30,
+    description: 'Finished executions older than this are pruned (default RUN_RETENTION_DAYS, 30)',
+  })
   retention_days?: number;
 }
 
@@ -22,7 +32,12 @@ export class WorkflowDefinitionDto {
   @IsObject({ each: true })
   steps!: StepDefinition[];
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, example: { type: 'object', properties: { x: { type: 'number' } } }, description: 'JSON Schema of the run input (documentation for callers)' })
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    example: { type: 'object', properties: { x: { type: 'number' } } },
+    description: 'JSON Schema of the run input (documentation for callers)',
+  })
   @ValidateIf((o: WorkflowDefinitionDto) => o.input_schema !== undefined && o.input_schema !== null)
   @IsObject()
   input_schema?: Record<string, unknown> | null;
@@ -72,7 +87,13 @@ export class PatchWorkflowRequestDto {
   @IsObject({ each: true })
   steps?: StepDefinition[];
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, nullable: true, example: { type: 'object', properties: { x: { type: 'number' } } }, description: 'JSON Schema of the run input; null clears it' })
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    nullable: true,
+    example: { type: 'object', properties: { x: { type: 'number' } } },
+    description: 'JSON Schema of the run input; null clears it',
+  })
   @ValidateIf((o: PatchWorkflowRequestDto) => o.input_schema !== undefined && o.input_schema !== null)
   @IsObject()
   input_schema?: Record<string, unknown> | null;

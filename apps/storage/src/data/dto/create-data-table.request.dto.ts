@@ -13,7 +13,11 @@ export class ColumnDefinitionDto {
   @Matches(COLUMN_NAME, { message: 'must match [a-z_][a-z0-9_]{0,62}' })
   name!: string;
 
-  @ApiProperty({ enum: COLUMN_TYPES, example: 'number', description: 'number is a 64-bit float (a JSON number); timestamp is ISO 8601 with a time zone (UTC when none is given); json is any JSON value.' })
+  @ApiProperty({
+    enum: COLUMN_TYPES,
+    example: 'number',
+    description: 'number is a 64-bit float (a JSON number); timestamp is ISO 8601 with a time zone (UTC when none is given); json is any JSON value.',
+  })
   @IsIn(COLUMN_TYPES)
   type!: ColumnType;
 
@@ -29,7 +33,11 @@ export class ColumnDefinitionDto {
 }
 
 export class CreateDataTableRequestDto {
-  @ApiProperty({ example: 'orders', pattern: TABLE_NAME.source, description: 'Unique in the environment; not an SQL keyword nor workflows, executions, tasks.' })
+  @ApiProperty({
+    example: 'orders',
+    pattern: TABLE_NAME.source,
+    description: 'Unique in the environment; not an SQL keyword nor workflows, executions, tasks.',
+  })
   @IsString()
   @Matches(TABLE_NAME, { message: 'must match [a-z_][a-z0-9_]{0,62}' })
   name!: string;

@@ -8,7 +8,8 @@ export const MAX_PARAMS = STORAGE_LIMITS.maxQueryParams;
 export class DataQueryRequestDto {
   @ApiProperty({
     example: 'select status, count(*) as orders, sum(amount) as total from orders where paid_at >= $1 group by status order by total desc',
-    description: 'One SELECT over your data tables (by name) and the views workflows, executions, tasks. Joins, aggregates, CTEs and window functions are welcome.',
+    description:
+      'One SELECT over your data tables (by name) and the views workflows, executions, tasks. Joins, aggregates, CTEs and window functions are welcome.',
   })
   @IsString()
   @MinLength(1)

@@ -17,7 +17,8 @@ export class DataQueryController {
   @RequireScopes('data:read')
   @ApiOperation({
     summary: 'Query data with SQL',
-    description: 'One read-only SQL SELECT over your data tables (by name) and the views workflows, executions and tasks, with `$1…$n` parameters bound. Runs under your tenant, environment and customer scope, within DATA_QUERY_TIMEOUT_MS; answers at most DATA_QUERY_MAX_ROWS rows (`truncated: true` when there were more).',
+    description:
+      'One read-only SQL SELECT over your data tables (by name) and the views workflows, executions and tasks, with `$1…$n` parameters bound. Runs under your tenant, environment and customer scope, within DATA_QUERY_TIMEOUT_MS; answers at most DATA_QUERY_MAX_ROWS rows (`truncated: true` when there were more).',
   })
   @ApiOkResponse({ description: 'The columns and rows', schema: { example: QUERY_ANSWER_EXAMPLE } })
   @ApiBadRequestResponse({

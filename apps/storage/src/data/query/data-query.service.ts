@@ -45,7 +45,10 @@ export class DataQueryService {
     const used = parsed.analysis.maxParam;
     if (used > params.length) throw DataErrors.query(`the query uses $${used} but params holds ${params.length} value(s)`);
     // PostgreSQL refuses surplus values at the protocol level; say so plainly instead.
-    if (params.length > used) throw DataErrors.params(`holds ${params.length} value(s) but the query uses ${used === 0 ? 'no parameters' : used === 1 ? 'only $1' : `only $1…$${used}`}`);
+    if (params.length > used)
+      throw DataErrors.params(
+        `holds ${params.length} value(s) but the query uses ${used === 0 ? 'no parameters' : used === 1 ? 'only $1' : `only $1…$${used}`}`,
+      );
     const values = bindable(params);
     const names = [...new Set(parsed.analysis.relations.map((r) => r.name))];
     return this.db.run(ctx, async (m) => {
@@ -60,7 +63,13 @@ export class DataQueryService {
       // Database messages name relations by what ran; show the client its own table names.
       const physical = new Map([...tables.values()].map((t) => [physicalTable(t.id), t.name]));
       const scrub = (message: string) => message.replace(/(?:storage_data\.)?"?(t_[0-9a-f]{32})"?/g, (whole, name: string) => physical.get(name) ?? 'table');
-      return executeQuery(m, sql, values, { timeoutMs: this.config.DATA_QUERY_TIMEOUT_MS, maxRows: this.config.DATA_QUERY_MAX_ROWS, maxBytes: this.config.DATA_QUERY_MAX_BYTES }, scrub);
+      return executeQuery(
+        m,
+        sql,
+        values,
+        { timeoutMs: this.config.DATA_QUERY_TIMEOUT_MS, maxRows: this.config.DATA_QUERY_MAX_ROWS, maxBytes: this.config.DATA_QUERY_MAX_BYTES },
+        scrub,
+      );
     });
   }
 }

@@ -19,8 +19,9 @@ export function isPlatformView(name: string): boolean {
 /** Which of the named views exist in this database (to_regclass reads nothing the caller could not). */
 export async function existingViews(m: EntityManager, wanted: string[]): Promise<Set<string>> {
   if (!wanted.length) return new Set();
-  const rows = (await m.query<{ name: string }[]>(
+  const rows = await m.query<{ name: string }[]>(
     `select v.name from unnest($1::text[], $2::text[]) as v(name, qualified) where to_regclass(v.qualified) is not null`,
-    [wanted, wanted.map((n) => `${PLATFORM_VIEWS[n].schema}.${PLATFORM_VIEWS[n].view}`)],));
+    [wanted, wanted.map((n) => `${PLATFORM_VIEWS[n].schema}.${PLATFORM_VIEWS[n].view}`)],
+  );
   return new Set(rows.map((r) => r.name));
 }

@@ -42,7 +42,7 @@ describe('data query checks', () => {
       'with big as (select * from orders where amount > 100) select customer, avg(amount) from big group by customer',
       'with recursive n(i) as (select 1 union all select i + 1 from n where i < 5) select * from n',
       "select extract(year from created_at), substring(customer from 2), trim(both ' ' from customer), customer like 'a%' escape '!', customer similar to 'x%' from orders",
-      "select a.customer from orders a join orders b on a.id = b.id where a.amount between 1 and 2 and a.customer in (select customer from orders) and exists (select 1)",
+      'select a.customer from orders a join orders b on a.id = b.id where a.amount between 1 and 2 and a.customer in (select customer from orders) and exists (select 1)',
       "select coalesce(amount, 0)::int, nullif(customer, ''), greatest(1, 2), case when amount > 1 then 'big' else 'small' end, current_date, now() from orders",
       "select jsonb_build_object('c', customer), count(*) filter (where amount > 1), percentile_cont(0.5) within group (order by amount) from orders group by customer",
       'select * from generate_series(1, 3) as g(i)',

@@ -1,11 +1,4 @@
-import {
-  ALLOWED_FUNCTIONS,
-  ALLOWED_NODES,
-  ALLOWED_SQL_VALUE_FUNCTIONS,
-  ALLOWED_TYPES,
-  NODE_LABELS,
-  PARSER_GENERATED_FUNCTIONS,
-} from './query-policy.js';
+import { ALLOWED_FUNCTIONS, ALLOWED_NODES, ALLOWED_SQL_VALUE_FUNCTIONS, ALLOWED_TYPES, NODE_LABELS, PARSER_GENERATED_FUNCTIONS } from './query-policy.js';
 
 /** A query refused before it runs; `location` is libpg-query's byte offset into the query text. */
 export class QueryRefusal extends Error {
@@ -43,7 +36,7 @@ export type AnalysisMode = { kind: 'user' } | { kind: 'rewritten'; physical: Rea
 
 const MAX_DEPTH = 1000;
 
-const str = (node: unknown): string => ((node as { String?: { sval?: string } } | null)?.String?.sval ?? '');
+const str = (node: unknown): string => (node as { String?: { sval?: string } } | null)?.String?.sval ?? '';
 const names = (list: unknown): string[] => (Array.isArray(list) ? list.map(str) : []);
 const locationOf = (body: Json): number | undefined => (typeof body.location === 'number' && body.location >= 0 ? body.location : undefined);
 
@@ -123,7 +116,9 @@ class Walker {
         return this.children(body, scope, depth);
       case 'SQLValueFunction':
         if (!ALLOWED_SQL_VALUE_FUNCTIONS.has(String(body.op))) {
-          const what = String(body.op).replace(/^SVFOP_/, '').replace(/_N$/, '');
+          const what = String(body.op)
+            .replace(/^SVFOP_/, '')
+            .replace(/_N$/, '');
           throw new QueryRefusal(`${what} is not allowed (it reads session settings)`, locationOf(body));
         }
         return;
@@ -185,7 +180,11 @@ class Walker {
     const location = locationOf(body);
     if (body.catalogname) throw new QueryRefusal('schema-qualified names are not allowed', location);
     if (this.mode.kind === 'user') {
-      if (body.schemaname) throw new QueryRefusal(`schema-qualified names are not allowed ('${typeof body.schemaname === 'string' ? body.schemaname : '?'}.${relname}')`, location);
+      if (body.schemaname)
+        throw new QueryRefusal(
+          `schema-qualified names are not allowed ('${typeof body.schemaname === 'string' ? body.schemaname : '?'}.${relname}')`,
+          location,
+        );
       if (scope.has(relname)) return;
       this.relations.push({ container, name: relname, location });
       return;
@@ -202,7 +201,8 @@ class Walker {
     const location = locationOf(body);
     let name: string;
     if (parts.length === 1) name = parts[0];
-    else if (parts.length === 2 && parts[0] === 'pg_catalog' && (body.funcformat === 'COERCE_SQL_SYNTAX' || PARSER_GENERATED_FUNCTIONS.has(parts[1]))) name = parts[1];
+    else if (parts.length === 2 && parts[0] === 'pg_catalog' && (body.funcformat === 'COERCE_SQL_SYNTAX' || PARSER_GENERATED_FUNCTIONS.has(parts[1])))
+      name = parts[1];
     else throw new QueryRefusal(`schema-qualified names are not allowed ('${parts.join('.')}')`, location);
     if (!ALLOWED_FUNCTIONS.has(name) && !PARSER_GENERATED_FUNCTIONS.has(name)) throw new QueryRefusal(`function ${name}() is not allowed`, location);
   }

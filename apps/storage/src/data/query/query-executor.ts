@@ -9,7 +9,12 @@ interface PgField {
   dataTypeID: number;
 }
 interface PgClient {
-  query(config: { text: string; values?: unknown[]; rowMode?: 'array'; types?: { getTypeParser(oid: number, format?: string): TypeParser } }): Promise<{ rows: unknown[][]; fields: PgField[] }>;
+  query(config: {
+    text: string;
+    values?: unknown[];
+    rowMode?: 'array';
+    types?: { getTypeParser(oid: number, format?: string): TypeParser };
+  }): Promise<{ rows: unknown[][]; fields: PgField[] }>;
   getTypeParser(oid: number, format?: string): TypeParser;
 }
 
@@ -56,7 +61,13 @@ function unique(names: string[]): string[] {
  * the second renames them c1…cN, keeps a running total of each row's size and returns NULLs for
  * rows past the byte limit, and stops after maxRows + 1 rows.
  */
-export async function executeQuery(m: EntityManager, sql: string, params: unknown[], limits: QueryLimits, scrub: (message: string) => string): Promise<DataQueryResponse> {
+export async function executeQuery(
+  m: EntityManager,
+  sql: string,
+  params: unknown[],
+  limits: QueryLimits,
+  scrub: (message: string) => string,
+): Promise<DataQueryResponse> {
   const client = await clientOf(m);
   try {
     const described = await client.query({ text: `SELECT * FROM (${sql}) AS q LIMIT 0`, values: params, rowMode: 'array' });

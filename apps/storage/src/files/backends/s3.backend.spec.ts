@@ -17,7 +17,12 @@ interface Call {
 function fakeS3() {
   const objects = new Map<string, Buffer>();
   const calls: Call[] = [];
-  const client = new S3Client({ region: 'us-east-1', credentials: { accessKeyId: 'k', secretAccessKey: 's' }, endpoint: 'http://fake:9000', forcePathStyle: true });
+  const client = new S3Client({
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'k', secretAccessKey: 's' },
+    endpoint: 'http://fake:9000',
+    forcePathStyle: true,
+  });
   const notFound = () => Object.assign(new Error('not found'), { name: 'NoSuchKey', $metadata: { httpStatusCode: 404 } });
   client.middlewareStack.add(
     (_next, context) => (args) => {

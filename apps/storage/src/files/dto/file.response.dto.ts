@@ -16,7 +16,10 @@ export class FileResponseDto {
   @ApiProperty({ type: String, nullable: true, example: 'application/pdf', description: "What the upload's part header said" })
   declared_content_type!: string | null;
 
-  @ApiProperty({ example: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08', description: 'SHA-256 of the content, hex (also the ETag of downloads)' })
+  @ApiProperty({
+    example: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+    description: 'SHA-256 of the content, hex (also the ETag of downloads)',
+  })
   checksum_sha256!: string;
 
   @ApiProperty({ type: 'object', additionalProperties: true, example: { customer: 'crm-4711' } })

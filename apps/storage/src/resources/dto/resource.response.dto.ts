@@ -10,7 +10,11 @@ export class ResourceResponseDto {
   @ApiProperty({ example: 'postgres' })
   type!: string;
 
-  @ApiProperty({ type: 'object', additionalProperties: true, example: { host: 'db.internal', port: 5432, database: 'orders', password_secret: 'ORDERS_DB_PASSWORD' } })
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    example: { host: 'db.internal', port: 5432, database: 'orders', password_secret: 'ORDERS_DB_PASSWORD' },
+  })
   config!: Record<string, unknown>;
 
   @ApiProperty({ type: String, nullable: true, example: 'Orders database, read replica' })

@@ -8,7 +8,11 @@ export class CreateSecretRequestDto {
   @Matches(SECRET_NAME, { message: 'must be 1 to 128 characters of A-Z, a-z, 0-9, _, . and -' })
   name!: string;
 
-  @ApiProperty({ example: 'sk_live_…', writeOnly: true, description: `1 byte to ${MAX_SECRET_BYTES} bytes (UTF-8). Stored encrypted; never returned by any route.` })
+  @ApiProperty({
+    example: 'sk_live_…',
+    writeOnly: true,
+    description: `1 byte to ${MAX_SECRET_BYTES} bytes (UTF-8). Stored encrypted; never returned by any route.`,
+  })
   @IsString({ message: 'must be a string' })
   @MinLength(1, { message: 'must not be empty' })
   @MaxLength(MAX_SECRET_BYTES, { message: `must be at most ${MAX_SECRET_BYTES} bytes (UTF-8)` })

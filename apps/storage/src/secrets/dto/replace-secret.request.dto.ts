@@ -9,7 +9,13 @@ export class ReplaceSecretRequestDto {
   @MaxLength(MAX_SECRET_BYTES, { message: `must be at most ${MAX_SECRET_BYTES} bytes (UTF-8)` })
   value!: string;
 
-  @ApiPropertyOptional({ type: String, maxLength: 1000, nullable: true, example: 'Stripe key (rotated 2026-11)', description: 'Omitted: unchanged; null: cleared.' })
+  @ApiPropertyOptional({
+    type: String,
+    maxLength: 1000,
+    nullable: true,
+    example: 'Stripe key (rotated 2026-11)',
+    description: 'Omitted: unchanged; null: cleared.',
+  })
   @ValidateIf((o: ReplaceSecretRequestDto) => o.description !== undefined && o.description !== null)
   @IsString()
   @MaxLength(1000)

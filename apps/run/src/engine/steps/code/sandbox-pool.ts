@@ -213,7 +213,11 @@ export class SandboxPool {
     if (index >= 0) this.idle.splice(index, 1);
     // A slot is free: start a worker for the next script waiting, if any.
     const waiter = this.closed ? undefined : this.waiters.shift();
-    if (waiter) this.spawn().then((spawned) => waiter.resolve(spawned), (error: Error) => waiter.reject(error));
+    if (waiter)
+      this.spawn().then(
+        (spawned) => waiter.resolve(spawned),
+        (error: Error) => waiter.reject(error),
+      );
     await worker.thread.terminate().catch(() => undefined);
   }
 }

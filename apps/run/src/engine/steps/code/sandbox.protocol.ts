@@ -30,6 +30,4 @@ export type SandboxResult =
 export type WorkerRequest = { type: 'run'; id: number; job: SandboxJob; cancel: SharedArrayBuffer };
 
 export type WorkerMessage =
-  | { type: 'ready' }
-  | { type: 'log'; id: number; level: LogLevel; message: string }
-  | { type: 'done'; id: number; result: SandboxResult };
+  { type: 'ready' } | { type: 'log'; id: number; level: LogLevel; message: string } | { type: 'done'; id: number; result: SandboxResult };

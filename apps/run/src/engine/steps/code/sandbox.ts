@@ -149,7 +149,10 @@ class SandboxRun {
       // No script has run yet: only an input too large for the memory limit gets here.
       const reason = vm.dump(this.keep(installed.error)) as { message?: unknown } | undefined;
       this.poisoned = true;
-      throw new Stop({ code: 'code_memory_limit', message: `the input does not fit in the script's ${job.memoryLimitBytes} bytes of memory (${typeof reason?.message === 'string' ? reason.message : 'unknown error'})` });
+      throw new Stop({
+        code: 'code_memory_limit',
+        message: `the input does not fit in the script's ${job.memoryLimitBytes} bytes of memory (${typeof reason?.message === 'string' ? reason.message : 'unknown error'})`,
+      });
     }
     const tools = this.keep(installed.value);
     const serialize = this.keep(vm.getProp(tools, 'serialize'));
@@ -273,6 +276,9 @@ function lineFromStack(stack: string | undefined): number | undefined {
 
 function truncateBytes(text: string, maxBytes: number): string {
   if (Buffer.byteLength(text, 'utf8') <= maxBytes) return text;
-  const cut = Buffer.from(text, 'utf8').subarray(0, maxBytes - 3).toString('utf8').replace(/\uFFFD$/, '');
+  const cut = Buffer.from(text, 'utf8')
+    .subarray(0, maxBytes - 3)
+    .toString('utf8')
+    .replace(/\uFFFD$/, '');
   return `${cut}…`;
 }

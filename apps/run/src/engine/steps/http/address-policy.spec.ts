@@ -92,7 +92,15 @@ describe('resolveHost', () => {
   });
 
   it('resolves names with the resolver and returns every answer', async () => {
-    const resolver: HostResolver = (host) => Promise.resolve(host === 'two.test' ? [{ address: '8.8.8.8', family: 4 as const }, { address: '10.0.0.1', family: 4 as const }] : []);
+    const resolver: HostResolver = (host) =>
+      Promise.resolve(
+        host === 'two.test'
+          ? [
+              { address: '8.8.8.8', family: 4 as const },
+              { address: '10.0.0.1', family: 4 as const },
+            ]
+          : [],
+      );
     await expect(resolveHost('two.test', resolver, signal)).resolves.toHaveLength(2);
   });
 });

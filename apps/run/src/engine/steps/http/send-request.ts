@@ -64,7 +64,8 @@ export function sendRequest(exchange: Exchange): Promise<RawResponse> {
       socket.once('connect', () => {
         const peer = socket.remoteAddress ?? '';
         const verdict = policy(peer);
-        if (!verdict.allowed) req.destroy(new ExchangeError('blocked_peer', `connected peer ${peer} is a ${verdict.range} address`, { address: peer, range: verdict.range }));
+        if (!verdict.allowed)
+          req.destroy(new ExchangeError('blocked_peer', `connected peer ${peer} is a ${verdict.range} address`, { address: peer, range: verdict.range }));
       });
     });
 
@@ -135,7 +136,11 @@ function decoderFor(encoding: string) {
 }
 
 function isZlibError(error: unknown): boolean {
-  return typeof (error as { errno?: unknown }).errno === 'number' && typeof (error as { code?: unknown }).code === 'string' && ((error as { code: string }).code).startsWith('Z_');
+  return (
+    typeof (error as { errno?: unknown }).errno === 'number' &&
+    typeof (error as { code?: unknown }).code === 'string' &&
+    (error as { code: string }).code.startsWith('Z_')
+  );
 }
 
 function tooLarge(limit: number): ExchangeError {
@@ -144,7 +149,11 @@ function tooLarge(limit: number): ExchangeError {
 
 /** A `lookup` for net.connect that answers with the already-checked addresses only. */
 function pinnedLookup(addresses: ResolvedAddress[]): LookupFunction {
-  return (hostname: string, options: LookupOptions, callback: (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void) => {
+  return (
+    hostname: string,
+    options: LookupOptions,
+    callback: (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
+  ) => {
     const family = options.family === 4 || options.family === 'IPv4' ? 4 : options.family === 6 || options.family === 'IPv6' ? 6 : 0;
     const candidates = family ? addresses.filter((a) => a.family === family) : addresses;
     if (candidates.length === 0) {
