@@ -45,6 +45,8 @@ export class RouteTable {
   }
 }
 
+const SLASH = 0x2f;
+
 function startsWithSegment(path: string, prefix: string): boolean {
-  return path === prefix || (path.startsWith(prefix) && path.charCodeAt(prefix.length) === 47); /* / */
+  return path === prefix || (path.startsWith(prefix) && path.charCodeAt(prefix.length) === SLASH);
 }
