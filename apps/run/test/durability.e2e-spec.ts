@@ -1,27 +1,8 @@
-import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
 import { Bus, RunSubjects, configureNamespace, connectNats } from '@platform/messaging';
-import { createTenant, freePort, serviceEntry, startProcess, type ManagedProcess, type TestTenant } from '@platform/testing';
+import { createTenant, freePort, serviceEntry, startProcess, type ManagedProcess, type TestTenant, processExited, processIds } from '@platform/testing';
 import { createWorkflow, env, start, waitFor } from './engine-helpers.js';
-
-function runPid(): number {
-  const file = readdirSync(env.pidDir).find((f) => f.startsWith('run.'));
-  if (!file) throw new Error('no run process');
-  return Number(file.split('.')[1]);
-}
-
-async function exited(pid: number): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    try {
-      process.kill(pid, 0);
-    } catch {
-      return;
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`process ${pid} did not exit`);
-}
 
 describe('durable execution', () => {
   let tenant: TestTenant;
@@ -56,9 +37,9 @@ describe('durable execution', () => {
     ]);
     const runId = await start(tenant, wf);
     await waitFor(tenant, runId, ['waiting']);
-    const pid = runPid();
+    const pid = processIds(env.pidDir, 'run')[0];
     process.kill(pid, 'SIGKILL');
-    await exited(pid);
+    await processExited(pid);
     await new Promise((r) => setTimeout(r, 2500)); // the delay ends while no run service is up
     await startProcess({
       name: 'run',
@@ -84,9 +65,9 @@ describe('durable execution', () => {
     const running = await waitFor(tenant, runId, ['running']);
     expect(running.status).toBe('running');
     await new Promise((r) => setTimeout(r, 200));
-    const pid = runPid();
+    const pid = processIds(env.pidDir, 'run')[0];
     process.kill(pid, 'SIGKILL');
-    await exited(pid);
+    await processExited(pid);
     await startProcess({
       name: 'run',
       entry: serviceEntry('run'),

@@ -1,30 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { readdirSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { call, createTenant, e2eEnvironment, serviceEntry, startProcess, withKey, type TestTenant } from '@platform/testing';
+import { call, createTenant, e2eEnvironment, serviceEntry, startProcess, withKey, type TestTenant, processExited, processIds } from '@platform/testing';
 
 const env = e2eEnvironment();
 type Json = Record<string, unknown> & { data?: Record<string, unknown>[] };
 const gw = (path: string, request?: Parameters<typeof call>[2]) => call<Json>(env.gatewayUrl, path, request);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function triggerPids(): number[] {
-  return readdirSync(env.pidDir)
-    .filter((f) => f.startsWith('trigger.'))
-    .map((f) => Number(f.split('.')[1]));
-}
-
-async function exited(pid: number): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    try {
-      process.kill(pid, 0);
-    } catch {
-      return;
-    }
-    await sleep(50);
-  }
-  throw new Error(`process ${pid} did not exit`);
-}
 
 describe('schedules missed while no trigger replica ran', () => {
   let tenant: TestTenant;
@@ -50,10 +31,10 @@ describe('schedules missed while no trigger replica ran', () => {
     await sleep(1500);
 
     // Every trigger replica down for ~6 s; the one that comes back counts a tick over 2 s late as missed.
-    const pids = triggerPids();
+    const pids = processIds(env.pidDir, 'trigger');
     expect(pids.length).toBeGreaterThan(0);
     for (const pid of pids) process.kill(pid, 'SIGKILL');
-    for (const pid of pids) await exited(pid);
+    for (const pid of pids) await processExited(pid);
     const downFrom = Date.now();
     await sleep(6000);
     const upAt = Date.now();

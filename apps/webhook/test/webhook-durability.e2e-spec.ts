@@ -1,31 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { readdirSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { call, createTenant, e2eEnvironment, serviceEntry, startProcess, withKey, type TestTenant } from '@platform/testing';
+import { call, createTenant, e2eEnvironment, serviceEntry, startProcess, withKey, type TestTenant, processExited, processIds } from '@platform/testing';
 import { sign } from '../src/webhooks/signature.js';
 
 const env = e2eEnvironment();
 type Json = Record<string, unknown> & { data?: Record<string, unknown>[] };
 const gw = (path: string, request?: Parameters<typeof call>[2]) => call<Json>(env.gatewayUrl, path, request);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function runPid(): number {
-  const file = readdirSync(env.pidDir).find((f) => f.startsWith('run.'));
-  if (!file) throw new Error('no run process');
-  return Number(file.split('.')[1]);
-}
-
-async function exited(pid: number): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    try {
-      process.kill(pid, 0);
-    } catch {
-      return;
-    }
-    await sleep(50);
-  }
-  throw new Error(`process ${pid} did not exit`);
-}
 
 describe('webhook deliveries through a run-service outage', () => {
   let tenant: TestTenant;
@@ -55,9 +36,9 @@ describe('webhook deliveries through a run-service outage', () => {
       });
     };
 
-    const pid = runPid();
+    const pid = processIds(env.pidDir, 'run')[0];
     process.kill(pid, 'SIGKILL');
-    await exited(pid);
+    await processExited(pid);
     const answers = await Promise.all([0, 1, 2, 3, 4].map(deliver));
     expect(answers.map((a) => a.status)).toEqual([202, 202, 202, 202, 202]);
     expect(answers.every((a) => a.body.run_id === null && typeof a.body.delivery_id === 'string')).toBe(true);

@@ -6,3 +6,4 @@ export * from './token-issuer.js';
 export * from './tenants.js';
 export * from './nats-namespace.js';
 export { REPO_ROOT, freePort, serviceEntry, startPlatform, startProcess, type ManagedProcess, type RunningPlatform } from '@platform/launcher';
+export * from './e2e-processes.js';
