@@ -1,21 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { call, createTenant, e2eEnvironment, withKey, type TestTenant } from '@platform/testing';
+import { call, createTenant, e2eEnvironment, withKey, type TestTenant, sleep, eventually } from '@platform/testing';
 
 const env = e2eEnvironment();
 type Json = Record<string, unknown> & { data?: Record<string, unknown>[] };
 const gw = (path: string, request?: Parameters<typeof call>[2]) => call<Json>(env.gatewayUrl, path, request);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await sleep(200);
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 async function createWorkflow(tenant: TestTenant, steps: unknown[]): Promise<string> {
   const res = await gw('/api/v1/workflow/workflows', { headers: withKey(tenant.test_key), body: { name: `wf-${randomUUID().slice(0, 8)}`, steps } });

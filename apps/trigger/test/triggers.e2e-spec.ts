@@ -1,21 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { call, createTenant, e2eEnvironment, freePort, serviceEntry, startProcess, withKey, type ManagedProcess, type TestTenant } from '@platform/testing';
+import {
+  call,
+  createTenant,
+  e2eEnvironment,
+  freePort,
+  serviceEntry,
+  startProcess,
+  withKey,
+  type ManagedProcess,
+  type TestTenant,
+  sleep,
+  eventually,
+} from '@platform/testing';
 
 const env = e2eEnvironment();
 type Json = Record<string, unknown> & { data?: Record<string, unknown>[]; details?: { field: string }[] };
 const gw = (path: string, request?: Parameters<typeof call>[2]) => call<Json>(env.gatewayUrl, path, request);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await sleep(200);
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 async function createWorkflow(
   tenant: TestTenant,

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { call, createTenant, e2eEnvironment, serviceEntry, startProcess, withKey, type TestTenant, processExited, processIds } from '@platform/testing';
+import { call, createTenant, e2eEnvironment, serviceEntry, startProcess, withKey, type TestTenant, processExited, processIds, sleep } from '@platform/testing';
 import { sign } from '../src/webhooks/signature.js';
 
 const env = e2eEnvironment();
 type Json = Record<string, unknown> & { data?: Record<string, unknown>[] };
 const gw = (path: string, request?: Parameters<typeof call>[2]) => call<Json>(env.gatewayUrl, path, request);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('webhook deliveries through a run-service outage', () => {
   let tenant: TestTenant;

@@ -1,12 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { REPO_ROOT, call, createTenant, e2eEnvironment } from '@platform/testing';
+import { REPO_ROOT, call, createTenant, e2eEnvironment, sleep } from '@platform/testing';
 import { createPlatformClient, type components } from '../src/index.js';
 import { SCHEMA_FILE, generateSchema, sameTypes } from '../src/generate.js';
 
 const env = e2eEnvironment();
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 type Execution = components['schemas']['ExecutionResponseDto'];
 

@@ -15,3 +15,4 @@ export * from './http/request-id.js';
 export * from './http/access-log.js';
 export * from './pagination/pagination.js';
 export * from './json/json-depth.js';
+export * from './health/component-health.schema.js';

@@ -1,4 +1,4 @@
-import { SERVICE_NAMES } from '@platform/common';
+import { COMPONENT_HEALTH_SCHEMA, SERVICE_NAMES } from '@platform/common';
 
 /**
  * The gateway's own routes, described for the merged document: aggregated health, one
@@ -23,15 +23,13 @@ function error(status: number, reason: string, description: string, message: str
   };
 }
 
-const COMPONENT_HEALTH = {
-  type: 'object',
-  required: ['status', 'latency_ms'],
-  properties: {
-    status: { type: 'string', enum: ['UP', 'DOWN'] },
-    latency_ms: { type: 'number', description: 'How long the check took' },
-    error: { type: 'string', description: 'Why the component is DOWN' },
+/** A 200 answering an OpenAPI 3.0 document, with an example of the given title. */
+const openApiDocument = (title: string) => ({
+  description: 'An OpenAPI 3.0 document',
+  content: {
+    'application/json': { schema: { type: 'object', additionalProperties: true }, example: { openapi: '3.0.0', info: { title, version: '1.0.0' }, paths: {} } },
   },
-};
+});
 
 const SERVICE_REPORT = {
   type: 'object',
@@ -39,7 +37,7 @@ const SERVICE_REPORT = {
   properties: {
     status: { type: 'string', enum: ['UP', 'DOWN'] },
     service: { type: 'string', enum: [...SERVICE_NAMES] },
-    components: { type: 'object', additionalProperties: COMPONENT_HEALTH, description: 'Each dependency checked: `database`, `nats`' },
+    components: { type: 'object', additionalProperties: COMPONENT_HEALTH_SCHEMA, description: 'Each dependency checked: `database`, `nats`' },
   },
 };
 
@@ -58,7 +56,7 @@ export const GATEWAY_SCHEMAS = {
           properties: {
             status: { type: 'string', enum: ['UP', 'DOWN'] },
             latency_ms: { type: 'number' },
-            components: { type: 'object', additionalProperties: COMPONENT_HEALTH },
+            components: { type: 'object', additionalProperties: COMPONENT_HEALTH_SCHEMA },
             error: { type: 'string', enum: ['timed out', 'unreachable'] },
           },
         },
@@ -182,15 +180,7 @@ export const GATEWAY_PATHS = {
       description: `This document: every service's description in one, for client generation. A service that does not answer is listed in \`info.x-unavailable-services\`. ${DOCS_NOTE}`,
       security: DOCS_SECURITY,
       responses: {
-        200: {
-          description: 'An OpenAPI 3.0 document',
-          content: {
-            'application/json': {
-              schema: { type: 'object', additionalProperties: true },
-              example: { openapi: '3.0.0', info: { title: 'Workflow automation platform', version: '1.0.0' }, paths: {} },
-            },
-          },
-        },
+        200: openApiDocument('Workflow automation platform'),
         ...UNAUTHORIZED,
         ...RATE_LIMITED,
       },
@@ -205,15 +195,7 @@ export const GATEWAY_PATHS = {
       security: DOCS_SECURITY,
       parameters: [SERVICE_PARAM],
       responses: {
-        200: {
-          description: 'An OpenAPI 3.0 document',
-          content: {
-            'application/json': {
-              schema: { type: 'object', additionalProperties: true },
-              example: { openapi: '3.0.0', info: { title: 'Run service', version: '1.0.0' }, paths: {} },
-            },
-          },
-        },
+        200: openApiDocument('Run service'),
         ...UNAUTHORIZED,
         ...error(404, 'Not Found', 'No such service', 'No route for GET /v3/api-docs/nothing'),
         ...RATE_LIMITED,

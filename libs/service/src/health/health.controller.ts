@@ -2,18 +2,9 @@ import { Controller, Get, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Public } from '@platform/auth';
+import { COMPONENT_HEALTH_SCHEMA } from '@platform/common';
 import { ApiTag } from '../docs/api-tag.js';
 import { HealthRegistry, type HealthReport } from './health.registry.js';
-
-const COMPONENT = {
-  type: 'object',
-  required: ['status', 'latency_ms'],
-  properties: {
-    status: { type: 'string', enum: ['UP', 'DOWN'] },
-    latency_ms: { type: 'number', description: 'How long the check took' },
-    error: { type: 'string', description: 'Why the component is DOWN' },
-  },
-};
 
 const REPORT = {
   type: 'object',
@@ -21,7 +12,7 @@ const REPORT = {
   properties: {
     status: { type: 'string', enum: ['UP', 'DOWN'], description: 'UP when every component is UP' },
     service: { type: 'string', description: 'The service answering' },
-    components: { type: 'object', additionalProperties: COMPONENT, description: 'Each dependency checked: `database`, `nats`' },
+    components: { type: 'object', additionalProperties: COMPONENT_HEALTH_SCHEMA, description: 'Each dependency checked: `database`, `nats`' },
   },
 };
 
