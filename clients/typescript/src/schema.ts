@@ -2942,6 +2942,17 @@ export interface components {
              */
             status?: "running" | "succeeded" | "failed" | "cancelled" | "timed_out";
             /**
+             * @description sync mode: the finished run's output (any JSON; null when it failed or did not finish in time)
+             * @example {
+             *       "got": {
+             *         "order": 42
+             *       }
+             *     }
+             */
+            output?: ({
+                [key: string]: unknown;
+            } | null) | (unknown[] | null) | (string | null) | (number | null) | (boolean | null);
+            /**
              * @description sync mode: why the run failed
              * @example {
              *       "code": "http_error",
@@ -9895,7 +9906,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description A repeated `webhook-id` or `Idempotency-Key` (`duplicate`: the first delivery and its run), or in sync mode the run finished: its final `status` and `error` */
+            /** @description A repeated `webhook-id` or `Idempotency-Key` (`duplicate`: the first delivery and its run), or in sync mode the run finished: its final `status`, `output` and `error` */
             200: {
                 headers: {
                     [name: string]: unknown;

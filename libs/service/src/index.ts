@@ -12,6 +12,7 @@ export * from './health/health.registry.js';
 export * from './jobs/periodic-job.js';
 export * from './health/health.controller.js';
 export * from './docs/openapi.js';
+export * from './docs/any-json.schema.js';
 export * from './docs/openapi-document.js';
 export * from './docs/error-responses.js';
 export * from './docs/api-tag.js';

@@ -109,15 +109,19 @@ export class ReceiverController {
   @ApiOkResponse({
     type: DeliveryReceivedResponseDto,
     description:
-      'A repeated `webhook-id` or `Idempotency-Key` (`duplicate`: the first delivery and its run), or in sync mode the run finished: its final `status` and `error`',
+      'A repeated `webhook-id` or `Idempotency-Key` (`duplicate`: the first delivery and its run), or in sync mode the run finished: its final `status`, `output` and `error`',
     examples: {
       duplicate: { summary: 'A repeated webhook-id', value: { ...RECEIVED_EXAMPLE, duplicate: true } },
-      sync_succeeded: { summary: 'sync mode, the run succeeded', value: { ...RECEIVED_EXAMPLE, status: 'succeeded', error: null } },
+      sync_succeeded: {
+        summary: 'sync mode, the run succeeded',
+        value: { ...RECEIVED_EXAMPLE, status: 'succeeded', output: { got: { order: 42 } }, error: null },
+      },
       sync_failed: {
         summary: 'sync mode, the run failed',
         value: {
           ...RECEIVED_EXAMPLE,
           status: 'failed',
+          output: null,
           error: { code: 'http_error', message: 'POST https://hooks.example.com/big answered 502', step_id: 'notify' },
         },
       },

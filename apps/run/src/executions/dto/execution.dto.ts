@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
 import { IsDateString, IsIn, IsObject, IsOptional, IsString, IsUUID, Length } from 'class-validator';
-import { PageQueryDto } from '@platform/service';
+import { PageQueryDto, ANY_JSON_SCHEMA } from '@platform/service';
 
 export class RunAutomationRequestDto {
   @ApiProperty({ format: 'uuid', description: 'The workflow to run', example: '0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e' })
@@ -99,17 +99,6 @@ export const EXECUTION_EXAMPLE = {
   ],
 };
 
-/** Any JSON value, null included (a step's or a run's output may be anything a workflow produced). */
-const ANY_JSON = {
-  anyOf: [
-    { type: 'object', additionalProperties: true, nullable: true },
-    { type: 'array', items: {}, nullable: true },
-    { type: 'string', nullable: true },
-    { type: 'number', nullable: true },
-    { type: 'boolean', nullable: true },
-  ],
-};
-
 export class RunAcceptedResponseDto {
   @ApiProperty({ format: 'uuid', description: 'The execution id: poll GET /run/executions/{run_id}', example: '0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e' })
   run_id!: string;
@@ -175,10 +164,10 @@ export class ExecutionStepDto {
   @ApiProperty({ type: String, format: 'date-time', nullable: true, example: '2026-11-22T10:00:00.012Z' })
   finished_at!: string | null;
 
-  @ApiProperty({ ...ANY_JSON, description: 'The evaluated input (secrets redacted)', example: { value: 42 } })
+  @ApiProperty({ ...ANY_JSON_SCHEMA, description: 'The evaluated input (secrets redacted)', example: { value: 42 } })
   input!: unknown;
 
-  @ApiProperty({ ...ANY_JSON, description: 'What the step produced', example: { value: 42 } })
+  @ApiProperty({ ...ANY_JSON_SCHEMA, description: 'What the step produced', example: { value: 42 } })
   output!: unknown;
 
   @ApiProperty({ ...EXECUTION_ERROR, description: 'Why the step failed' })
@@ -201,7 +190,7 @@ export class ExecutionSummaryDto {
   @ApiProperty({ type: 'object', additionalProperties: true, example: { x: 21 } })
   input!: Record<string, unknown>;
 
-  @ApiProperty({ ...ANY_JSON, description: "The workflow's output once it succeeded", example: { value: 42 } })
+  @ApiProperty({ ...ANY_JSON_SCHEMA, description: "The workflow's output once it succeeded", example: { value: 42 } })
   output!: unknown;
 
   @ApiProperty({ ...EXECUTION_ERROR, description: 'Why it failed, timed out or was cancelled' })

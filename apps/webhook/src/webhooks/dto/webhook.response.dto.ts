@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nest
 import type { DeliveryResponse, WebhookResponse } from '../webhook.record.js';
 import { OUTCOMES } from './webhook-query.dto.js';
 import { RESPONSE_MODES, VERIFICATION_TYPES } from './webhook.request.dto.js';
+import { ANY_JSON_SCHEMA } from '@platform/service';
 
 const WEBHOOK_ID = '0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8e04';
 const DELIVERY_ID = '0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8e05';
@@ -182,6 +183,13 @@ export class DeliveryReceivedResponseDto {
     description: 'sync mode: the run status when it finished in time, `running` when it did not',
   })
   status?: string;
+
+  @ApiPropertyOptional({
+    ...ANY_JSON_SCHEMA,
+    description: "sync mode: the finished run's output (any JSON; null when it failed or did not finish in time)",
+    example: { got: { order: 42 } },
+  })
+  output?: unknown;
 
   @ApiPropertyOptional({
     ...RUN_ERROR,
