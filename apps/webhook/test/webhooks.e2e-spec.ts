@@ -195,6 +195,8 @@ describe('webhooks end to end', () => {
     await sleep(1000);
     expect(await executionsOf(a, workflowId)).toHaveLength(runs.length);
     expect(runs).toHaveLength(200);
+    // The ids the answers promised are the runs' ids.
+    expect(new Set(runs.map((r) => r.id))).toEqual(new Set(answers.map((r) => r.body.run_id)));
   }, 120_000);
 
   it('sync mode answers the finished run with its output, replay starts a new run from the stored request', async () => {

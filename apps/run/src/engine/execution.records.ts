@@ -129,6 +129,8 @@ export interface StartRequest {
   input: Record<string, unknown>;
   trigger: { type: string; id: string | null };
   idempotencyKey?: string;
+  /** The caller's choice of id; a second start with it answers the first run. */
+  executionId?: string;
   parent?: { executionId: string; stepPath: string };
   /** Defaults to the id of the request being handled. */
   requestId?: string;

@@ -41,7 +41,8 @@ export class ExecutionStoreService implements ExecutionStore {
     const key = start.idempotencyKey;
     if (!key) {
       // The common case: one round trip.
-      const execution = await executionsRepository.start(this.db, ctx, start, claim);
+      const execution = await this.insertOnce(ctx, start, claim, request.executionId !== undefined);
+      if (execution === 'exists') return this.existing(ctx, start);
       if (execution) return { execution, created: true };
       return this.db.run(ctx, async (m) => this.refusal(m, start.workflowId));
     }
@@ -54,6 +55,23 @@ export class ExecutionStoreService implements ExecutionStore {
         if (attempt >= 3 || (error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
       }
     }
+  }
+
+  /** With a caller-chosen id, a second start meets the first run's row in the primary key. */
+  private async insertOnce(ctx: TenantContext, start: NewStart, claim: Claim | null, chosenId: boolean): Promise<ExecutionRow | undefined | 'exists'> {
+    try {
+      return await executionsRepository.start(this.db, ctx, start, claim);
+    } catch (error) {
+      if (chosenId && (error as { code?: string }).code === UNIQUE_VIOLATION) return 'exists';
+      throw error;
+    }
+  }
+
+  private async existing(ctx: TenantContext, start: NewStart): Promise<StartResult> {
+    const execution = await this.db.run(ctx, (m) => executionsRepository.get(m, start.id));
+    if (!execution || execution.workflow_id !== start.workflowId)
+      throw new ConflictError('execution_id_taken', 'An execution with this id exists for another workflow');
+    return { execution, created: false };
   }
 
   private startOnce(ctx: TenantContext, start: NewStart, key: string, claim: Claim | null): Promise<StartResult> {
@@ -106,7 +124,7 @@ export class ExecutionStoreService implements ExecutionStore {
     if (size > this.config.RUN_INPUT_LIMIT_BYTES)
       throw new AppError('input_too_large', 413, `input is ${size} bytes; the limit is ${this.config.RUN_INPUT_LIMIT_BYTES}`);
     return {
-      id: newId(),
+      id: request.executionId ?? newId(),
       workflowId: request.workflowId,
       inputJson,
       triggerType: request.trigger.type,

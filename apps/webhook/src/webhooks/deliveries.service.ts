@@ -1,16 +1,17 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Principal } from '@platform/auth';
-import { isUuid, newId, type ServiceConfig } from '@platform/common';
-import { SystemDb, TenantDb, type TenantContext } from '@platform/db';
+import { newId, type ServiceConfig } from '@platform/common';
+import { TenantDb } from '@platform/db';
 import { SERVICE_CONFIG } from '@platform/service';
-import { RunStarter } from './run-starter.js';
+import { DeliveryStarter, type StartableDelivery } from './delivery-starter.js';
+import { ReceivingCache, type Owner, type ReceivingWebhook } from './receiving-cache.js';
+import type { StartOutcome } from './run-starter.js';
 import { verifyStandardWebhook, verifyToken, type VerifyResult } from './signature.js';
 import type { DeliveryRow, WebhookRow } from './webhook.record.js';
 import { WebhookErrors } from './webhooks.errors.js';
-import { receivingRepository } from './receiving.repository.js';
+import { receivingRepository, type RecordedDelivery } from './receiving.repository.js';
 import { deliveriesRepository, webhooksRepository } from './webhooks.repository.js';
-import { WebhooksService } from './webhooks.service.js';
 import { SyncWaiter } from './sync-waiter.js';
 
 /** What the receiving route got: the raw bytes as sent and what the framework parsed. */
@@ -31,47 +32,45 @@ export interface ReceiveAnswer {
 
 const ALWAYS_MASKED = new Set(['authorization', 'cookie', 'proxy-authorization', 'x-api-key', 'webhook-signature']);
 
-type Owner = TenantContext & { scopeId: string | null };
-
 type Intake =
-  { kind: 'accepted'; delivery: DeliveryRow; webhook: WebhookRow } | { kind: 'duplicate'; first: DeliveryRow; webhook: WebhookRow } | { kind: 'rejected' };
+  | { kind: 'accepted'; delivery: StartableDelivery & { run_id: string } }
+  | { kind: 'duplicate'; first: RecordedDelivery }
+  | { kind: 'rejected' }
+  /** The webhook changed (or went) since it was cached: verify again against a fresh read. */
+  | { kind: 'stale' };
 
 /**
- * The public receiving route: find the webhook's owner, verify, write the delivery durably
- * (deduplicated), then start its run. The answer comes only after the delivery is committed, so
- * an accepted delivery is never lost; a run that could not be started now is started by the
- * reconciler later.
+ * The public receiving route: verify against the (cached) webhook, write the delivery durably
+ * and deduplicated with the id its run will have, answer, and start the run behind the answer.
+ * The answer comes only after the delivery is committed, so an accepted delivery is never lost;
+ * its run is started by the DeliveryStarter, or by the reconciler after a crash or an outage.
  */
 @Injectable()
 export class DeliveriesService {
-  /** id → owner. Ownership never changes; a deleted webhook is caught by the tenant read. */
-  private readonly owners = new Map<string, Owner>();
-
   constructor(
     private readonly db: TenantDb,
-    private readonly system: SystemDb,
-    private readonly webhooks: WebhooksService,
-    private readonly starter: RunStarter,
+    private readonly cache: ReceivingCache,
+    private readonly starter: DeliveryStarter,
     private readonly sync: SyncWaiter,
     @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
   ) {}
 
   async receive(id: string, incoming: IncomingDelivery): Promise<ReceiveAnswer> {
-    const owner = await this.owner(id);
-    if (!owner) throw WebhookErrors.notFound();
-    const intake = await this.intake(owner, id, incoming);
-    if (intake.kind === 'rejected') throw WebhookErrors.unauthorized();
-    if (intake.kind === 'duplicate') {
-      const runId =
-        intake.first.run_id ?? (intake.first.outcome === 'accepted' && !intake.first.start_error ? await this.startAndRecord(owner, intake.first) : null);
-      return { status: 200, body: { run_id: runId, delivery_id: intake.first.id, duplicate: true } };
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const hook = await this.cache.get(id);
+      if (!hook) break;
+      const intake = await this.intake(hook, incoming);
+      if (intake.kind === 'stale') {
+        this.cache.forget(id);
+        continue;
+      }
+      if (intake.kind === 'rejected') throw WebhookErrors.unauthorized();
+      if (intake.kind === 'duplicate') return this.answerDuplicate(hook, intake.first);
+      if (hook.webhook.response_mode === 'sync') return this.answerSync(hook.owner, intake.delivery, hook.webhook.timeout_ms ?? 10_000);
+      this.starter.enqueue(intake.delivery);
+      return { status: 202, body: { run_id: intake.delivery.run_id, delivery_id: intake.delivery.id } };
     }
-    const sync = intake.webhook.response_mode === 'sync';
-    const runId = await this.startAndRecord(owner, intake.delivery, sync ? (id) => this.sync.expect(id) : undefined);
-    if (sync && runId) {
-      return this.sync.wait(owner, runId, intake.delivery.id, intake.webhook.timeout_ms ?? 10_000);
-    }
-    return { status: 202, body: { run_id: runId, delivery_id: intake.delivery.id } };
+    throw WebhookErrors.notFound();
   }
 
   /** Starts the run of a stored, accepted delivery again, as a new delivery (and so a new run). */
@@ -100,90 +99,106 @@ export class DeliveriesService {
         statusCode: 202,
         dedupeKey: null,
         runInput: { ...original.run_input, delivery_id: id, replay_of: original.id },
+        runId: newId(),
         replayOf: original.id,
       });
     });
     if (!copy) throw new Error('replayed delivery was not written');
-    const runId = await this.startAndRecord(owner, copy);
-    return { status: 202, body: { run_id: runId, delivery_id: copy.id, replay_of: deliveryId } };
+    const outcome = await this.starter.startNow(copy);
+    return { status: 202, body: { run_id: outcome.runId ?? this.pendingRunId(copy, outcome), delivery_id: copy.id, replay_of: deliveryId } };
   }
 
-  /** Starts a delivery's run and records the outcome; null when the run service could not be reached. */
-  async startAndRecord(owner: TenantContext, delivery: DeliveryRow, onRunId?: (runId: string) => void): Promise<string | null> {
-    const outcome = await this.starter.start(delivery);
-    if (outcome.runId !== null) {
-      onRunId?.(outcome.runId);
-      await receivingRepository.recordStart(this.db, owner, delivery.id, outcome.runId, null, true);
-      return outcome.runId;
+  /** A repeated key: the first delivery's run, started now if it has not been (and is not being). */
+  private async answerDuplicate({ owner, webhook }: ReceivingWebhook, first: RecordedDelivery): Promise<ReceiveAnswer> {
+    if (first.outcome === 'accepted' && !first.started_at && !first.start_error && !this.starter.isHeld(first.id)) {
+      const stored = await this.db.run(owner, (m) => deliveriesRepository.get(m, webhook.id, first.id));
+      if (stored) this.starter.enqueue(stored);
     }
-    if (outcome.permanent) await receivingRepository.recordStart(this.db, owner, delivery.id, null, outcome.error, false);
-    return null;
+    const runId = first.start_error && !first.started_at ? null : first.run_id;
+    return { status: 200, body: { run_id: runId, delivery_id: first.id, duplicate: true } };
   }
 
-  /**
-   * Verify, then record: the delivery is committed (synchronously) before the caller answers.
-   * The webhook is read and the delivery written in two round trips rather than one transaction:
-   * a webhook disabled in between accepts this one delivery, as if it had arrived a moment earlier.
-   */
-  private async intake(owner: Owner, id: string, incoming: IncomingDelivery): Promise<Intake> {
-    const webhook = await receivingRepository.find(this.db, owner, id);
-    if (!webhook) {
-      this.owners.delete(id);
-      throw WebhookErrors.notFound();
-    }
-    if (!webhook.enabled) throw WebhookErrors.notFound();
+  private async answerSync(owner: Owner, delivery: StartableDelivery & { run_id: string }, timeoutMs: number): Promise<ReceiveAnswer> {
+    this.sync.expect(delivery.run_id);
+    const outcome = await this.starter.startNow(delivery);
+    if (outcome.runId) return this.sync.wait(owner, outcome.runId, delivery.id, timeoutMs);
+    return { status: 202, body: { run_id: this.pendingRunId(delivery, outcome), delivery_id: delivery.id } };
+  }
+
+  /** The id a run not started yet will have; none for a run the run service refused. */
+  private pendingRunId(delivery: Pick<DeliveryRow, 'run_id'>, outcome: StartOutcome): string | null {
+    return outcome.runId === null && outcome.permanent ? null : delivery.run_id;
+  }
+
+  /** Verify, then record: the delivery is committed (synchronously) before the caller answers. */
+  private async intake({ owner, webhook, secret }: ReceivingWebhook, incoming: IncomingDelivery): Promise<Intake> {
     const header = (name: string) => {
       const value = incoming.headers[name];
       return Array.isArray(value) ? value[0] : value;
     };
-    const verdict = this.verify(owner, webhook, incoming, header);
+    const verdict = this.verify(webhook, secret, incoming, header);
     const base = {
       tenantId: owner.tenantId,
       environmentId: owner.environmentId,
       scopeId: webhook.scope_id,
-      webhookId: id,
+      webhookId: webhook.id,
       workflowId: webhook.workflow_id,
       method: incoming.method,
       headers: this.mask(incoming.headers, webhook),
       body: incoming.raw,
       contentType: incoming.contentType,
     };
-    try {
-      if (!verdict.ok) {
-        await receivingRepository.record(
-          this.db,
-          owner,
-          { ...base, id: newId(), outcome: 'rejected', reason: verdict.reason, statusCode: 401, dedupeKey: null, runInput: null },
-          newId(),
-        );
-        return { kind: 'rejected' };
-      }
-      const deliveryId = newId();
-      const runInput = {
-        body: this.parsedBody(incoming),
-        headers: base.headers,
-        query: incoming.query,
-        method: incoming.method,
-        webhook_id: id,
-        delivery_id: deliveryId,
+    if (!verdict.ok) {
+      const rejected = {
+        ...base,
+        id: newId(),
+        outcome: 'rejected' as const,
+        reason: verdict.reason,
+        statusCode: 401,
+        dedupeKey: null,
+        runInput: null,
+        runId: null,
       };
-      const row = await receivingRepository.record(
-        this.db,
-        owner,
-        { ...base, id: deliveryId, outcome: 'accepted', reason: null, statusCode: 202, dedupeKey: this.dedupeKey(header), runInput },
-        newId(),
-      );
-      return row.id === deliveryId ? { kind: 'accepted', delivery: row, webhook } : { kind: 'duplicate', first: row, webhook };
-    } catch (error) {
-      // The webhook was deleted between the read and the write.
-      if ((error as { code?: string }).code === '23503') throw WebhookErrors.notFound();
-      throw error;
+      const row = await receivingRepository.record(this.db, owner, webhook.version, rejected, newId());
+      return row ? { kind: 'rejected' } : { kind: 'stale' };
     }
+    const deliveryId = newId();
+    const runInput = {
+      body: this.parsedBody(incoming),
+      headers: base.headers,
+      query: incoming.query,
+      method: incoming.method,
+      webhook_id: webhook.id,
+      delivery_id: deliveryId,
+    };
+    const accepted = {
+      ...base,
+      id: deliveryId,
+      outcome: 'accepted' as const,
+      reason: null,
+      statusCode: 202,
+      dedupeKey: this.dedupeKey(header),
+      runInput,
+      runId: newId(),
+    };
+    const row = await receivingRepository.record(this.db, owner, webhook.version, accepted, newId());
+    if (!row) return { kind: 'stale' };
+    if (row.id !== deliveryId) return { kind: 'duplicate', first: row };
+    const delivery = {
+      id: deliveryId,
+      webhook_id: webhook.id,
+      workflow_id: webhook.workflow_id,
+      tenant_id: owner.tenantId,
+      environment_id: owner.environmentId,
+      scope_id: webhook.scope_id,
+      run_input: runInput,
+      run_id: accepted.runId,
+    };
+    return { kind: 'accepted', delivery };
   }
 
-  private verify(owner: Owner, webhook: WebhookRow, incoming: IncomingDelivery, header: (n: string) => string | undefined): VerifyResult {
+  private verify(webhook: WebhookRow, secret: string | null, incoming: IncomingDelivery, header: (n: string) => string | undefined): VerifyResult {
     if (webhook.verification_type === 'none') return { ok: true };
-    const secret = this.webhooks.openSecret(owner, webhook);
     if (!secret) return { ok: false, reason: 'webhook has no secret' };
     if (webhook.verification_type === 'token') return verifyToken(secret, header((webhook.token_header ?? '').toLowerCase()));
     return verifyStandardWebhook(
@@ -213,18 +228,6 @@ export class DeliveriesService {
       masked[name] = ALWAYS_MASKED.has(name) || name === token ? '***' : Array.isArray(value) ? value.join(', ') : value;
     }
     return masked;
-  }
-
-  private async owner(id: string): Promise<Owner | undefined> {
-    if (!isUuid(id)) return undefined;
-    const cached = this.owners.get(id);
-    if (cached) return cached;
-    const row = await this.system.run('webhook receiving: find the owner of a webhook id', (m) => webhooksRepository.owner(m, id), 'debug');
-    if (!row) return undefined;
-    const owner = { tenantId: row.tenant_id, environmentId: row.environment_id, scopeId: row.scope_id };
-    if (this.owners.size > 100_000) this.owners.clear();
-    this.owners.set(id, owner);
-    return owner;
   }
 
   get bodyLimit(): number {

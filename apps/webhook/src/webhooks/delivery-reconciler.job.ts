@@ -1,22 +1,21 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { SystemDb } from '@platform/db';
 import { PeriodicJob } from '@platform/service';
-import { DeliveriesService } from './deliveries.service.js';
+import { WEBHOOK_CONFIG, type WebhookConfig } from '../config/webhook.config.js';
+import { DeliveryStarter } from './delivery-starter.js';
 import { deliveriesRepository } from './webhooks.repository.js';
 
-/** Accepted deliveries older than this whose run has not started are started by the reconciler. */
-const GRACE_MS = 3000;
-
 /**
- * Starts the runs of accepted deliveries that the request path could not start (run service down
- * or slow). The idempotency key is the delivery's, so a start the request path did make but
- * could not record is answered with the same run, never a second one.
+ * Starts the runs of accepted deliveries that nobody started: the replica that accepted them
+ * crashed, or the run service was down or slow. Each delivery carries the id of its run, so a
+ * start that was made but not recorded is answered with the same run, never a second one.
  */
 @Injectable()
 export class DeliveryReconcilerJob extends PeriodicJob {
   constructor(
     private readonly system: SystemDb,
-    private readonly deliveries: DeliveriesService,
+    private readonly starter: DeliveryStarter,
+    @Inject(WEBHOOK_CONFIG) private readonly config: WebhookConfig,
   ) {
     super({ name: 'DeliveryReconcilerJob', intervalMs: 2000, runAtStart: true });
   }
@@ -24,11 +23,10 @@ export class DeliveryReconcilerJob extends PeriodicJob {
   protected async pass(): Promise<void> {
     const pending = await this.system.run(
       'webhook reconciler: accepted deliveries without a run',
-      (m) => deliveriesRepository.unstarted(m, GRACE_MS, 200),
+      (m) => deliveriesRepository.unstarted(m, this.config.WEBHOOK_START_RETRY_MS, 500),
       'debug',
     );
-    for (const delivery of pending) {
-      await this.deliveries.startAndRecord({ tenantId: delivery.tenant_id, environmentId: delivery.environment_id, scopeId: delivery.scope_id }, delivery);
-    }
+    // This replica's own queue is draining already.
+    for (const delivery of pending) if (!this.starter.isHeld(delivery.id)) this.starter.enqueue(delivery);
   }
 }

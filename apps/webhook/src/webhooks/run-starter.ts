@@ -5,8 +5,8 @@ import type { DeliveryRow } from './webhook.record.js';
 export type StartOutcome = { runId: string; error: null } | { runId: null; error: string; permanent: boolean };
 
 /**
- * Starts a delivery's run through `run.executions.start`. The idempotency key is derived from the
- * delivery id, so the request path, the reconciler and a duplicate delivery asking again all get
+ * Starts a delivery's run through `run.executions.start`, with the run id the delivery was given
+ * when it was accepted: the starter, the reconciler and a duplicate delivery asking again all get
  * the same run. A refusal by the run service (workflow missing or disabled) is permanent; a
  * timeout or an absent run service is not, and the reconciler tries again.
  */
@@ -15,7 +15,7 @@ export class RunStarter {
   constructor(private readonly bus: Bus) {}
 
   async start(
-    delivery: Pick<DeliveryRow, 'id' | 'webhook_id' | 'workflow_id' | 'tenant_id' | 'environment_id' | 'scope_id' | 'run_input'>,
+    delivery: Pick<DeliveryRow, 'id' | 'webhook_id' | 'workflow_id' | 'tenant_id' | 'environment_id' | 'scope_id' | 'run_input' | 'run_id'>,
   ): Promise<StartOutcome> {
     try {
       const answer = await this.bus.request(
@@ -24,7 +24,7 @@ export class RunStarter {
           workflowId: delivery.workflow_id,
           input: delivery.run_input ?? {},
           trigger: { type: 'webhook', id: delivery.webhook_id },
-          idempotencyKey: `webhook-delivery:${delivery.id}`,
+          ...(delivery.run_id ? { executionId: delivery.run_id } : { idempotencyKey: `webhook-delivery:${delivery.id}` }),
         },
         messageContext(
           { tenantId: delivery.tenant_id, environmentId: delivery.environment_id, scopeId: delivery.scope_id },

@@ -16,6 +16,8 @@ export interface WebhookRow {
   response_mode: ResponseMode;
   timeout_ms: number | null;
   enabled: boolean;
+  /** Grows with every change (a trigger): what a cached copy is checked against. bigint, so text. */
+  version: string;
   created_at: Date;
   updated_at: Date;
 }
@@ -37,7 +39,9 @@ export interface DeliveryRow {
   status_code: number;
   dedupe_key: string | null;
   run_input: Record<string, unknown> | null;
+  /** Given when the delivery is accepted; the run exists once `started_at` is set. */
   run_id: string | null;
+  started_at: Date | null;
   start_error: string | null;
   replay_of: string | null;
 }
@@ -104,7 +108,8 @@ export function toDeliveryResponse(row: DeliveryRow): DeliveryResponse {
     outcome: row.outcome,
     reason: row.reason ?? row.start_error,
     status_code: row.status_code,
-    run_id: row.run_id,
+    // A run that could never start (workflow disabled or deleted) has no id to show.
+    run_id: row.start_error && !row.started_at ? null : row.run_id,
     replay_of: row.replay_of,
   };
 }

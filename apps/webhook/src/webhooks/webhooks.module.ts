@@ -1,6 +1,9 @@
 import { Module } from '@nestjs/common';
 import { resolveMasterKey, type ServiceConfig } from '@platform/common';
 import { SERVICE_CONFIG } from '@platform/service';
+import { WEBHOOK_CONFIG, loadWebhookConfig } from '../config/webhook.config.js';
+import { DeliveryStarter } from './delivery-starter.js';
+import { ReceivingCache } from './receiving-cache.js';
 import { DeliveriesService } from './deliveries.service.js';
 import { DeliveryReconcilerJob } from './delivery-reconciler.job.js';
 import { ReceiverController } from './receiver.controller.js';
@@ -17,6 +20,9 @@ import { WebhooksService } from './webhooks.service.js';
   providers: [
     { provide: SecretBox, useFactory: (config: ServiceConfig) => new SecretBox(resolveMasterKey(config)), inject: [SERVICE_CONFIG] },
     WebhooksService,
+    { provide: WEBHOOK_CONFIG, useFactory: () => loadWebhookConfig() },
+    ReceivingCache,
+    DeliveryStarter,
     DeliveriesService,
     RunStarter,
     SyncWaiter,

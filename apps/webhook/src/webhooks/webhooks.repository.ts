@@ -3,8 +3,8 @@ import type { SealedSecret } from './secret-box.js';
 import type { DeliveryRow, WebhookRow } from './webhook.record.js';
 import type { Outcome } from './dto/webhook-query.dto.js';
 
-const WEBHOOK_COLUMNS = `tenant_id, environment_id, scope_id, id, name, workflow_id, verification_type, token_header, secret_iv, secret_ciphertext, secret_tag, response_mode, timeout_ms, enabled, created_at, updated_at`;
-const DELIVERY_COLUMNS = `tenant_id, environment_id, scope_id, id, webhook_id, workflow_id, received_at, method, headers, body, content_type, outcome, reason, status_code, dedupe_key, run_input, run_id, start_error, replay_of`;
+const WEBHOOK_COLUMNS = `tenant_id, environment_id, scope_id, id, name, workflow_id, verification_type, token_header, secret_iv, secret_ciphertext, secret_tag, response_mode, timeout_ms, enabled, version, created_at, updated_at`;
+const DELIVERY_COLUMNS = `tenant_id, environment_id, scope_id, id, webhook_id, workflow_id, received_at, method, headers, body, content_type, outcome, reason, status_code, dedupe_key, run_input, run_id, started_at, start_error, replay_of`;
 
 export interface NewWebhook {
   tenantId: string;
@@ -49,6 +49,8 @@ export interface NewDelivery {
   statusCode: number;
   dedupeKey: string | null;
   runInput: Record<string, unknown> | null;
+  /** The id the run will have: given to accepted deliveries when they are recorded. */
+  runId: string | null;
   replayOf?: string | null;
 }
 
@@ -133,7 +135,9 @@ export const webhooksRepository = {
     return rows[0];
   },
 
+  /** The webhook and its delivery log, in the caller's transaction (deliveries have no foreign key: see DeferredRunStarts). */
   async delete(m: EntityManager, id: string): Promise<boolean> {
+    await m.query(`delete from webhook.deliveries where webhook_id = $1`, [id]);
     const [rows] = await m.query<[{ id: string }[], number]>(`delete from webhook.webhooks where id = $1 returning id`, [id]);
     return rows.length > 0;
   },
@@ -152,8 +156,8 @@ export const deliveriesRepository = {
   /** Undefined when a delivery with the same dedupe key exists already (replays have none). */
   async insert(m: EntityManager, d: NewDelivery): Promise<DeliveryRow | undefined> {
     const rows = await m.query<DeliveryRow[]>(
-      `insert into webhook.deliveries (tenant_id, environment_id, scope_id, id, webhook_id, workflow_id, method, headers, body, content_type, outcome, reason, status_code, dedupe_key, run_input, replay_of)
-       values ($1, $2, $3, $4, $5, $16, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+      `insert into webhook.deliveries (tenant_id, environment_id, scope_id, id, webhook_id, workflow_id, method, headers, body, content_type, outcome, reason, status_code, dedupe_key, run_input, replay_of, run_id)
+       values ($1, $2, $3, $4, $5, $16, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $17)
        on conflict (tenant_id, webhook_id, dedupe_key) where dedupe_key is not null do nothing
        returning ${DELIVERY_COLUMNS}`,
       [
@@ -173,6 +177,7 @@ export const deliveriesRepository = {
         d.runInput === null ? null : JSON.stringify(d.runInput),
         d.replayOf ?? null,
         d.workflowId,
+        d.runId,
       ],
     );
     return rows[0];
@@ -197,7 +202,7 @@ export const deliveriesRepository = {
   async unstarted(m: EntityManager, graceMs: number, limit: number): Promise<DeliveryRow[]> {
     return m.query<DeliveryRow[]>(
       `select ${DELIVERY_COLUMNS} from webhook.deliveries
-        where outcome = 'accepted' and run_id is null and start_error is null and received_at < now() - make_interval(secs => $1::float8 / 1000)
+        where outcome = 'accepted' and started_at is null and start_error is null and received_at < now() - make_interval(secs => $1::float8 / 1000)
         order by received_at limit $2`,
       [graceMs, limit],
     );

@@ -53,6 +53,15 @@ export class StartExecutionRequest {
   @IsString()
   @Length(1, 255)
   idempotencyKey?: string;
+
+  /**
+   * The id the run is to have, chosen by the caller (a webhook delivery answers with it before
+   * the run exists). Starting again with the same id answers the first run: the id is then the
+   * idempotency key, and costs no extra round trip.
+   */
+  @IsOptional()
+  @IsUUID()
+  executionId?: string;
 }
 
 /** `run.executions.get`: one execution of the caller's tenant (404 otherwise). */

@@ -1,0 +1,27 @@
+import { IsInt, Max, Min } from 'class-validator';
+import { loadConfig } from '@platform/common';
+
+/** The webhook service's own settings (environment variables). */
+export class WebhookConfig {
+  /**
+   * Runs of accepted deliveries being started at once on each replica. The rest wait in the
+   * replica's queue (and in the database): a burst is accepted at intake speed and its runs are
+   * started behind it.
+   */
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  WEBHOOK_START_CONCURRENCY: number = 64;
+
+  /** An accepted delivery whose run has not started after this long is started by the reconciler (same run id: never twice). */
+  @IsInt()
+  @Min(500)
+  @Max(3_600_000)
+  WEBHOOK_START_RETRY_MS: number = 3000;
+}
+
+export const WEBHOOK_CONFIG = Symbol('WEBHOOK_CONFIG');
+
+export function loadWebhookConfig(env: Record<string, string | undefined> = process.env): WebhookConfig {
+  return loadConfig(WebhookConfig, env);
+}

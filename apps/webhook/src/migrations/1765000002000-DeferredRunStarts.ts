@@ -1,0 +1,102 @@
+import type { MigrationInterface, QueryRunner } from 'typeorm';
+
+/**
+ * Intake answers after one round trip, and runs start behind it.
+ *
+ * - A delivery gets its run id when it is accepted (`run_id`); `started_at` says when the run
+ *   service took it. The reconciler's scan follows `started_at`.
+ * - `webhooks.version` grows with every change, so a replica may verify against a cached webhook:
+ *   `record_delivery` writes only while the webhook is enabled and still at the version the
+ *   caller verified against, and answers nothing otherwise (the caller reloads and tries again).
+ * - The foreign key from deliveries to webhooks goes: its check locked the one webhook row that
+ *   every concurrent delivery of a burst shares. `record_delivery` checks the webhook itself and
+ *   deleting a webhook deletes its deliveries in the same transaction.
+ */
+export class DeferredRunStarts1765000002000 implements MigrationInterface {
+  name = 'DeferredRunStarts1765000002000';
+
+  async up(q: QueryRunner): Promise<void> {
+    await q.query(`alter table webhook.webhooks add column version bigint not null default 1`);
+    await q.query(`create function webhook.bump_version() returns trigger language plpgsql as $$
+      begin
+        new.version := old.version + 1;
+        return new;
+      end $$`);
+    await q.query(`create trigger webhooks_version before update on webhook.webhooks for each row execute function webhook.bump_version()`);
+
+    await q.query(`alter table webhook.deliveries add column started_at timestamptz`);
+    await q.query(`update webhook.deliveries set started_at = received_at where run_id is not null`);
+    // Accepted deliveries still waiting for their run get the id it will have.
+    await q.query(`update webhook.deliveries set run_id = gen_random_uuid() where outcome = 'accepted' and run_id is null and start_error is null`);
+    await q.query(`drop index webhook.deliveries_unstarted`);
+    await q.query(
+      `create index deliveries_unstarted on webhook.deliveries (received_at) where outcome = 'accepted' and started_at is null and start_error is null`,
+    );
+    await q.query(`alter table webhook.deliveries drop constraint deliveries_tenant_id_webhook_id_fkey`);
+
+    await q.query(`drop function webhook.record_delivery, webhook.record_start`);
+    // Answers the delivery recorded, or the first delivery for a duplicate key (what the answer
+    // needs, not the stored request), or nothing when the webhook is gone, disabled or changed
+    // since the caller read it.
+    await q.query(`create function webhook.record_delivery(
+        p_tenant uuid, p_env uuid, p_scope uuid, p_async boolean,
+        p_version bigint, p_id uuid, p_duplicate_id uuid, p_webhook uuid, p_workflow uuid, p_row_scope uuid, p_method text, p_headers jsonb, p_body bytea,
+        p_content_type text, p_outcome text, p_reason text, p_status int, p_dedupe text, p_run_input jsonb, p_run uuid)
+      returns table (id uuid, outcome text, run_id uuid, started_at timestamptz, start_error text)
+      language plpgsql volatile security invoker as $$
+      #variable_conflict use_column
+      declare
+        r record;
+      begin
+        perform webhook.enter_tenant(p_tenant, p_env, p_scope, p_async);
+        if not exists (select 1 from webhook.webhooks w where w.id = p_webhook and w.enabled and w.version = p_version) then
+          return;
+        end if;
+        insert into webhook.deliveries as d (tenant_id, environment_id, scope_id, id, webhook_id, workflow_id, method, headers, body, content_type, outcome, reason, status_code, dedupe_key, run_input, run_id)
+        values (p_tenant, p_env, p_row_scope, p_id, p_webhook, p_workflow, p_method, p_headers, p_body, p_content_type, p_outcome, p_reason, p_status, p_dedupe, p_run_input, p_run)
+        on conflict (tenant_id, webhook_id, dedupe_key) where dedupe_key is not null do nothing
+        returning d.id, d.outcome, d.run_id, d.started_at, d.start_error into r;
+        if not found then
+          select d.id, d.outcome, d.run_id, d.started_at, d.start_error into r from webhook.deliveries d where d.webhook_id = p_webhook and d.dedupe_key = p_dedupe;
+          insert into webhook.deliveries (tenant_id, environment_id, scope_id, id, webhook_id, workflow_id, method, headers, body, content_type, outcome, reason, status_code)
+          values (p_tenant, p_env, p_row_scope, p_duplicate_id, p_webhook, p_workflow, p_method, p_headers, p_body, p_content_type, 'duplicate', 'duplicate of ' || r.id, 200);
+        end if;
+        id := r.id; outcome := r.outcome; run_id := r.run_id; started_at := r.started_at; start_error := r.start_error;
+        return next;
+      end $$`);
+
+    // Many starts at once: a null error marks the run started, an error records why it never will.
+    await q.query(`create function webhook.record_starts(p_tenant uuid, p_env uuid, p_scope uuid, p_async boolean, p_ids uuid[], p_errors text[])
+      returns void language plpgsql volatile security invoker as $$
+      begin
+        perform webhook.enter_tenant(p_tenant, p_env, p_scope, p_async);
+        update webhook.deliveries d
+           set started_at = case when s.error is null then coalesce(d.started_at, now()) else d.started_at end,
+               start_error = s.error, start_attempts = d.start_attempts + 1
+          from unnest(p_ids, p_errors) as s(id, error)
+         where d.id = s.id;
+      end $$`);
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    await q.query(`drop function webhook.record_starts, webhook.record_delivery`);
+    await q.query(`create function webhook.record_start(p_tenant uuid, p_env uuid, p_scope uuid, p_async boolean, p_id uuid, p_run uuid, p_error text)
+      returns void language plpgsql volatile security invoker as $$
+      begin
+        perform webhook.enter_tenant(p_tenant, p_env, p_scope, p_async);
+        update webhook.deliveries set run_id = coalesce(p_run, run_id), start_error = p_error, start_attempts = start_attempts + 1 where id = p_id;
+      end $$`);
+    await q.query(
+      `delete from webhook.deliveries d where not exists (select 1 from webhook.webhooks w where w.tenant_id = d.tenant_id and w.id = d.webhook_id)`,
+    );
+    await q.query(`alter table webhook.deliveries add foreign key (tenant_id, webhook_id) references webhook.webhooks (tenant_id, id) on delete cascade`);
+    await q.query(`drop index webhook.deliveries_unstarted`);
+    await q.query(
+      `create index deliveries_unstarted on webhook.deliveries (received_at) where outcome = 'accepted' and run_id is null and start_error is null`,
+    );
+    await q.query(`alter table webhook.deliveries drop column started_at`);
+    await q.query(`drop trigger webhooks_version on webhook.webhooks`);
+    await q.query(`drop function webhook.bump_version`);
+    await q.query(`alter table webhook.webhooks drop column version`);
+  }
+}

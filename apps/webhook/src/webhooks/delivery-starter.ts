@@ -1,0 +1,98 @@
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { TenantDb } from '@platform/db';
+import { WEBHOOK_CONFIG, type WebhookConfig } from '../config/webhook.config.js';
+import { receivingRepository } from './receiving.repository.js';
+import { RunStarter, type StartOutcome } from './run-starter.js';
+import type { DeliveryRow } from './webhook.record.js';
+
+export type StartableDelivery = Pick<DeliveryRow, 'id' | 'webhook_id' | 'workflow_id' | 'tenant_id' | 'environment_id' | 'scope_id' | 'run_input' | 'run_id'>;
+
+/** Starts of one batch; big enough to share a record statement, small enough to start promptly. */
+const BATCH = 32;
+/** Beyond this many queued in memory, deliveries wait in the database for the reconciler. */
+const MAX_QUEUED = 50_000;
+const DRAIN_MS = 5000;
+
+/**
+ * Starts the runs of accepted deliveries behind the answers: the request path queues the
+ * delivery (already committed, with its run id) and returns; batches of starts go to the run
+ * service with at most WEBHOOK_START_CONCURRENCY in flight, and their outcomes are recorded one
+ * statement per batch. A start that fails for now (run service down or slow) stays unrecorded and
+ * the reconciler retries it; one the run service refuses (workflow disabled or deleted) is
+ * recorded with the reason. The run id is the idempotency key, so nothing here can start a run twice.
+ */
+@Injectable()
+export class DeliveryStarter implements OnApplicationShutdown {
+  private readonly logger = new Logger(DeliveryStarter.name);
+  private readonly queue: StartableDelivery[] = [];
+  /** Deliveries queued or being started here: the reconciler leaves them alone. */
+  private readonly held = new Set<string>();
+  private inFlight = 0;
+  private idle: Promise<void> = Promise.resolve();
+  private settleIdle: () => void = () => undefined;
+
+  constructor(
+    private readonly runs: RunStarter,
+    private readonly db: TenantDb,
+    @Inject(WEBHOOK_CONFIG) private readonly config: WebhookConfig,
+  ) {}
+
+  /** Queues the start of an accepted delivery's run (a full queue leaves it to the reconciler). */
+  enqueue(delivery: StartableDelivery): void {
+    if (this.held.has(delivery.id) || this.held.size >= MAX_QUEUED) return;
+    this.held.add(delivery.id);
+    this.queue.push(delivery);
+    this.pump();
+  }
+
+  /** Starts one run now and records the outcome (sync mode, replay). */
+  async startNow(delivery: StartableDelivery): Promise<StartOutcome> {
+    const [outcome] = await this.startAll([delivery]);
+    return outcome;
+  }
+
+  isHeld(deliveryId: string): boolean {
+    return this.held.has(deliveryId);
+  }
+
+  /** Lets in-flight starts finish; what is still queued is in the database for the reconciler. */
+  async onApplicationShutdown(): Promise<void> {
+    this.queue.length = 0;
+    await Promise.race([this.idle, new Promise((resolve) => setTimeout(resolve, DRAIN_MS).unref())]);
+  }
+
+  private pump(): void {
+    const batches = Math.max(1, Math.ceil(this.config.WEBHOOK_START_CONCURRENCY / BATCH));
+    while (this.inFlight < batches && this.queue.length > 0) {
+      const batch = this.queue.splice(0, Math.min(BATCH, this.config.WEBHOOK_START_CONCURRENCY));
+      if (this.inFlight++ === 0) this.idle = new Promise((resolve) => (this.settleIdle = resolve));
+      void this.startAll(batch).finally(() => {
+        for (const d of batch) this.held.delete(d.id);
+        if (--this.inFlight === 0) this.settleIdle();
+        this.pump();
+      });
+    }
+  }
+
+  private async startAll(batch: StartableDelivery[]): Promise<StartOutcome[]> {
+    const outcomes = await Promise.all(batch.map((d) => this.runs.start(d)));
+    const byTenant = new Map<string, { tenantId: string; environmentId: string; results: { id: string; error: string | null }[] }>();
+    batch.forEach((d, i) => {
+      const outcome = outcomes[i];
+      if (outcome.runId === null && !outcome.permanent) return;
+      const key = `${d.tenant_id}/${d.environment_id}`;
+      const group = byTenant.get(key) ?? { tenantId: d.tenant_id, environmentId: d.environment_id, results: [] };
+      group.results.push({ id: d.id, error: outcome.error });
+      byTenant.set(key, group);
+    });
+    for (const group of byTenant.values()) {
+      try {
+        await receivingRepository.recordStarts(this.db, { tenantId: group.tenantId, environmentId: group.environmentId, scopeId: null }, group.results);
+      } catch (error) {
+        // The runs did start; the reconciler asks again and is answered with the same runs.
+        this.logger.warn(`could not record ${group.results.length} run starts: ${(error as Error).message}`);
+      }
+    }
+    return outcomes;
+  }
+}
