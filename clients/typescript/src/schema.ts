@@ -2709,7 +2709,7 @@ export interface components {
                  * @example run.execution.failed
                  * @enum {string}
                  */
-                type: "run.execution.succeeded" | "run.execution.failed" | "run.execution.cancelled" | "run.execution.timed_out" | "run.execution.started";
+                type: "run.execution.succeeded" | "run.execution.failed" | "run.execution.cancelled" | "run.execution.timed_out" | "run.execution.started" | "storage.file.uploaded";
                 /**
                  * @description JSONata over the event
                  * @example workflow_id = '0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e'
@@ -2777,7 +2777,7 @@ export interface components {
              * @example run.execution.failed
              * @enum {string}
              */
-            type: "run.execution.succeeded" | "run.execution.failed" | "run.execution.cancelled" | "run.execution.timed_out" | "run.execution.started";
+            type: "run.execution.succeeded" | "run.execution.failed" | "run.execution.cancelled" | "run.execution.timed_out" | "run.execution.started" | "storage.file.uploaded";
             /**
              * @description JSONata over the event; the trigger fires when it is true
              * @example workflow_id = '0194…'
@@ -2786,7 +2786,7 @@ export interface components {
         };
         CreateTriggerRequestDto: {
             /**
-             * @description The run input: a literal object, or a JSONata expression (string) over the tick or event
+             * @description The run input: a literal object, or a JSONata expression (string) over the firing: `{ trigger, scheduled_for, fired_at }` for a tick, `{ trigger, event }` for an event, `{ trigger, request }` for a webhook delivery (no input: a webhook trigger gets the request itself)
              * @example {
              *       "report": "daily"
              *     }
@@ -2811,7 +2811,7 @@ export interface components {
             event?: components["schemas"]["EventDto"];
             /**
              * Format: uuid
-             * @description Webhook triggers: the webhook whose deliveries fire it
+             * @description Webhook triggers: the caller's webhook whose accepted deliveries fire it (an unknown or foreign id is a 400)
              * @example 0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8e04
              */
             webhook_id?: string;
@@ -2824,7 +2824,7 @@ export interface components {
             name: string;
             /**
              * Format: uuid
-             * @description The workflow each firing runs
+             * @description The workflow each firing runs: the caller's (an unknown or another tenant's id is a 400 naming workflow_id)
              * @example 0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e
              */
             workflow_id: string;
@@ -2836,7 +2836,7 @@ export interface components {
         };
         UpdateTriggerRequestDto: {
             /**
-             * @description The run input: a literal object, or a JSONata expression (string) over the tick or event
+             * @description The run input: a literal object, or a JSONata expression (string) over the firing: `{ trigger, scheduled_for, fired_at }` for a tick, `{ trigger, event }` for an event, `{ trigger, request }` for a webhook delivery (no input: a webhook trigger gets the request itself)
              * @example {
              *       "report": "daily"
              *     }
@@ -2861,7 +2861,7 @@ export interface components {
             event?: components["schemas"]["EventDto"];
             /**
              * Format: uuid
-             * @description Webhook triggers: the webhook whose deliveries fire it
+             * @description Webhook triggers: the caller's webhook whose accepted deliveries fire it (an unknown or foreign id is a 400)
              * @example 0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8e04
              */
             webhook_id?: string;
@@ -2920,7 +2920,7 @@ export interface components {
         DeliveryReceivedResponseDto: {
             /**
              * Format: uuid
-             * @description The run it started: poll GET /run/executions/{run_id}. Null when the run service could not be reached; the run is started later
+             * @description The run the delivery starts: poll GET /run/executions/{run_id} (404 for the moment until the run service has taken it; a burst or a run-service outage queues it). Null when the run service refused the start (workflow disabled or deleted)
              * @example 0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8e03
              */
             run_id: string | null;
@@ -3074,7 +3074,7 @@ export interface components {
             name: string;
             /**
              * Format: uuid
-             * @description The workflow each accepted delivery runs
+             * @description The workflow each accepted delivery runs: the caller's (an unknown or another tenant's id is a 400 naming workflow_id)
              * @example 0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e
              */
             workflow_id: string;
@@ -3200,7 +3200,7 @@ export interface components {
         DeliveryReplayedResponseDto: {
             /**
              * Format: uuid
-             * @description The new run (null when the run service could not be reached; it is started later)
+             * @description The new run (it may take a moment to appear when the run service is busy or down; null when the run service refused it)
              * @example 0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8e03
              */
             run_id: string | null;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import { NoRespondersError, TimeoutError, RequestError } from '@nats-io/transport-node';
+import { jetstream } from '@nats-io/jetstream';
 import type { EventMap, EventSubject, RequestMap, RequestSubject } from './contracts/index.js';
 import { BusError, isRemoteError } from './bus.errors.js';
 import { envelope, type Envelope, type MessageContext } from './envelope.js';
@@ -52,6 +53,15 @@ export class Bus {
   /** Fire-and-forget event; handlers in a queue group get it once per service. */
   emit<S extends EventSubject>(subject: S, data: EventMap[S], context: MessageContext): void {
     this.connection.publish(namespaced(subject), JSON.stringify({ pattern: subject, data: envelope(context, data) }));
+  }
+
+  /**
+   * The same event, published through JetStream: resolved once a stream capturing the subject has
+   * stored it, refused when none does. `messageId` makes a repeat (a retry after a lost
+   * acknowledgement) a no-op within the stream's duplicate window.
+   */
+  async emitDurably<S extends EventSubject>(subject: S, data: EventMap[S], context: MessageContext, messageId: string): Promise<void> {
+    await jetstream(this.connection).publish(namespaced(subject), JSON.stringify({ pattern: subject, data: envelope(context, data) }), { msgID: messageId });
   }
 
   /**

@@ -11,3 +11,4 @@ export * from './messaging.module.js';
 export * from './namespace.js';
 export * from './validate-payload.js';
 export * from './tenant-payload.js';
+export * from './references.js';

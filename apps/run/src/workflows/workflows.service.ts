@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Principal } from '@platform/auth';
 import { AppError, NotFoundError, decodeCursor, newId, toPage, type Page } from '@platform/common';
 import { TenantDb, type TenantContext } from '@platform/db';
+import type { WorkflowSummary } from '@platform/messaging';
 import type { DefinitionSource } from '../engine/engine.ports.js';
 import { DefinitionValidator } from './definition/definition.validator.js';
 import type { DefinitionProblem, WorkflowDefinition } from './definition/workflow-definition.js';
@@ -88,6 +89,13 @@ export class WorkflowsService implements DefinitionSource {
     const row = await this.db.run(principal, (m) => workflowsRepository.get(m, id, version));
     if (!row) throw new NotFoundError(version ? 'Workflow version' : 'Workflow');
     return toWorkflowResponse(row);
+  }
+
+  /** For other services (triggers, webhooks) checking a workflow they are given: 404 also for another tenant's. */
+  async summary(ctx: TenantContext, id: string): Promise<WorkflowSummary> {
+    const row = await this.db.run(ctx, (m) => workflowsRepository.get(m, id));
+    if (!row) throw new NotFoundError('Workflow');
+    return { id: row.id, name: row.name, status: row.status };
   }
 
   async list(principal: Principal, query: ListWorkflowsQueryDto): Promise<Page<WorkflowResponse>> {

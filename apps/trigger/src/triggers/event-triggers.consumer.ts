@@ -3,39 +3,13 @@ import { jetstream, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream
 import type { NatsConnection } from '@nats-io/transport-node';
 import { newId } from '@platform/common';
 import { TenantDb } from '@platform/db';
-import {
-  ExecutionStatusEvent,
-  NATS_CONNECTION,
-  RunSubjects,
-  TRIGGER_EVENTS_QUEUE,
-  ensureWorkQueue,
-  hasTenant,
-  namespacedQueue,
-  retryDelayMs,
-  validatePayload,
-  type MessageContext,
-} from '@platform/messaging';
+import { NATS_CONNECTION, TRIGGER_EVENTS_QUEUE, ensureWorkQueue, hasTenant, namespacedQueue, retryDelayMs, type MessageContext } from '@platform/messaging';
 import { filterMatches, mapInput } from './input-mapper.js';
-import type { TriggerExecutionRow } from './trigger.record.js';
+import { readPlatformEvent, type PlatformEvent } from './platform-events.js';
+import type { TriggerExecutionRow, TriggerRow } from './trigger.record.js';
 import { TriggerRuns } from './trigger-runs.js';
 import { executionsRepository, triggersRepository } from './triggers.repository.js';
 
-/** Event subject (without namespace) → the event type triggers name. */
-const EVENT_TYPE_OF: Record<string, string> = {
-  [RunSubjects.executionStarted]: 'run.execution.started',
-  [RunSubjects.executionCompleted]: 'run.execution.succeeded',
-  [RunSubjects.executionFailed]: 'run.execution.failed',
-  [RunSubjects.executionCancelled]: 'run.execution.cancelled',
-  [RunSubjects.executionTimedOut]: 'run.execution.timed_out',
-};
-
-/**
- * Event triggers: consumes run status events from a JetStream stream (one durable consumer shared
- * by every replica), finds the enabled event triggers of the event's own tenant and environment
- * (a tenant transaction: RLS keeps other tenants' triggers out of sight), evaluates each filter,
- * and claims a trigger execution keyed by the event, so a redelivered event fires nothing twice.
- * The message is acknowledged only after the claims commit.
- */
 @Injectable()
 export class EventTriggersConsumer implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(EventTriggersConsumer.name);
@@ -67,23 +41,22 @@ export class EventTriggersConsumer implements OnApplicationBootstrap, OnModuleDe
 
   private async process(msg: JsMsg): Promise<void> {
     let parsed: { pattern?: string; data?: { context?: MessageContext; data?: unknown } };
-    let event: ExecutionStatusEvent;
+    let event: PlatformEvent | undefined;
     try {
       parsed = JSON.parse(this.decoder.decode(msg.data)) as typeof parsed;
-      event = validatePayload(ExecutionStatusEvent, parsed.data?.data);
+      event = readPlatformEvent(parsed.pattern ?? '', parsed.data?.data);
     } catch {
       msg.ack(); // Not an event we can read: redelivering cannot fix it.
       return;
     }
     const context = parsed.data?.context;
-    const type = EVENT_TYPE_OF[parsed.pattern ?? ''];
-    if (!context || !hasTenant(context) || !type) {
+    if (!context || !hasTenant(context) || !event) {
       msg.ack();
       return;
     }
     try {
-      const claimed = await this.claim({ tenantId: context.tenantId, environmentId: context.environmentId }, type, event);
-      await Promise.all(claimed.map((e) => this.runs.start(e, 'event')));
+      const claimed = await this.claim({ tenantId: context.tenantId, environmentId: context.environmentId }, event);
+      await Promise.all(claimed.map((e) => this.runs.start(e, event.kind)));
       msg.ack();
     } catch (error) {
       this.logger.error(`event trigger evaluation failed: ${(error as Error).message}`);
@@ -91,30 +64,14 @@ export class EventTriggersConsumer implements OnApplicationBootstrap, OnModuleDe
     }
   }
 
-  private claim(tenant: { tenantId: string; environmentId: string }, type: string, event: ExecutionStatusEvent): Promise<TriggerExecutionRow[]> {
-    const payload = {
-      type,
-      execution_id: event.executionId,
-      workflow_id: event.workflowId,
-      status: event.status,
-      customer_id: event.customerId ?? null,
-      error: event.error ?? null,
-      at: event.at,
-    };
+  private claim(tenant: { tenantId: string; environmentId: string }, event: PlatformEvent): Promise<TriggerExecutionRow[]> {
     return this.db.run({ ...tenant, scopeId: null }, async (m) => {
-      const triggers = await triggersRepository.eventTriggers(m, type);
+      const triggers =
+        event.kind === 'event' ? await triggersRepository.eventTriggers(m, event.type) : await triggersRepository.webhookTriggers(m, event.webhookId);
       const claimed: TriggerExecutionRow[] = [];
       for (const trigger of triggers) {
-        // A trigger never fires on its own workflow's runs: that would feed itself forever.
-        if (trigger.workflow_id === event.workflowId) continue;
-        if (!(await filterMatches(trigger.event_filter, payload))) continue;
-        let runInput: Record<string, unknown> | null = null;
-        let error: string | null = null;
-        try {
-          runInput = await mapInput(trigger.input, { trigger: { id: trigger.id, name: trigger.name, type: 'event' }, event: payload });
-        } catch (e) {
-          error = `input expression failed: ${(e as Error).message}`;
-        }
+        const firing = await this.firing(trigger, event);
+        if (!firing) continue;
         const row = await executionsRepository.claim(m, {
           tenantId: trigger.tenant_id,
           environmentId: trigger.environment_id,
@@ -122,15 +79,36 @@ export class EventTriggersConsumer implements OnApplicationBootstrap, OnModuleDe
           id: newId(),
           triggerId: trigger.id,
           workflowId: trigger.workflow_id,
-          fireKey: `event:${type}:${event.executionId}`,
-          scheduledFor: new Date(event.at),
-          runInput,
-          status: error ? 'failed' : 'pending',
-          error,
+          fireKey: event.key,
+          scheduledFor: event.at,
+          runInput: firing.runInput,
+          status: firing.error ? 'failed' : 'pending',
+          error: firing.error,
         });
         if (row && row.status === 'pending') claimed.push(row);
       }
       return claimed;
     });
+  }
+
+  /** Whether the trigger fires on the event, and with what input; undefined when it does not fire. */
+  private async firing(trigger: TriggerRow, event: PlatformEvent): Promise<{ runInput: Record<string, unknown> | null; error: string | null } | undefined> {
+    let context: Record<string, unknown>;
+    if (event.kind === 'event') {
+      // A trigger never fires on its own workflow's runs: that would feed itself forever.
+      if (trigger.workflow_id === event.sourceWorkflowId) return undefined;
+      if (!(await filterMatches(trigger.event_filter, event.payload))) return undefined;
+      context = { trigger: { id: trigger.id, name: trigger.name, type: 'event' }, event: event.payload };
+    } else {
+      if (event.truncated) return { runInput: null, error: 'the delivery body was too large to hand to triggers' };
+      // No mapping: the run gets the request, as the webhook's own workflow does.
+      if (trigger.input === null) return { runInput: event.request, error: null };
+      context = { trigger: { id: trigger.id, name: trigger.name, type: 'webhook' }, request: event.request };
+    }
+    try {
+      return { runInput: await mapInput(trigger.input, context), error: null };
+    } catch (e) {
+      return { runInput: null, error: `input expression failed: ${(e as Error).message}` };
+    }
   }
 }

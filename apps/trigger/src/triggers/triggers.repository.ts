@@ -121,6 +121,10 @@ export const triggersRepository = {
   async eventTriggers(m: EntityManager, eventType: string): Promise<TriggerRow[]> {
     return m.query<TriggerRow[]>(`select ${TRIGGER_COLUMNS} from trigger.triggers where type = 'event' and enabled and event_type = $1`, [eventType]);
   },
+
+  async webhookTriggers(m: EntityManager, webhookId: string): Promise<TriggerRow[]> {
+    return m.query<TriggerRow[]>(`select ${TRIGGER_COLUMNS} from trigger.triggers where type = 'webhook' and enabled and webhook_id = $1`, [webhookId]);
+  },
 };
 
 export const executionsRepository = {

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Principal } from '@platform/auth';
 import { decodeCursor, newId, toPage, type FieldError, type Page } from '@platform/common';
 import { TenantDb } from '@platform/db';
+import { Bus, linkWebhook, resolveWorkflow } from '@platform/messaging';
 import { expressionProblem } from './input-mapper.js';
 import { cronProblem, isTimeZone, nextFireAfter } from './schedule.js';
 import { scheduleOf, toExecutionResponse, toTriggerResponse, type TriggerExecutionResponse, type TriggerResponse, type TriggerRow } from './trigger.record.js';
@@ -13,11 +14,15 @@ import type { CreateTriggerRequestDto, UpdateTriggerRequestDto } from './dto/tri
 /** Triggers of a tenant environment: CRUD, enable/disable and their executions. */
 @Injectable()
 export class TriggersService {
-  constructor(private readonly db: TenantDb) {}
+  constructor(
+    private readonly db: TenantDb,
+    private readonly bus: Bus,
+  ) {}
 
   async create(p: Principal, dto: CreateTriggerRequestDto): Promise<TriggerResponse> {
     const now = new Date();
     const fields = this.fields(dto, null, now);
+    await this.checkReferences(p, fields, null);
     const row = await this.db.run(p, (m) =>
       triggersRepository.insert(m, { tenantId: p.tenantId, environmentId: p.environmentId, scopeId: p.scopeId ?? null, id: newId() }, fields),
     );
@@ -43,7 +48,9 @@ export class TriggersService {
     return this.db.run(p, async (m) => {
       const existing = await triggersRepository.get(m, id, true);
       if (!existing) throw TriggerErrors.notFound();
-      const row = await triggersRepository.replace(m, id, this.fields(dto, existing, new Date()));
+      const fields = this.fields(dto, existing, new Date());
+      await this.checkReferences(p, fields, existing);
+      const row = await triggersRepository.replace(m, id, fields);
       if (!row) throw TriggerErrors.notFound();
       return toTriggerResponse(row);
     });
@@ -74,6 +81,16 @@ export class TriggersService {
       return executionsRepository.list(m, id, { status: q.status, beforeId: before ? String(before.id) : null, limit: q.limit });
     });
     return toPage(rows, q.limit, toExecutionResponse, (r) => ({ id: r.id }));
+  }
+
+  /**
+   * The workflow and webhook a trigger points at must be the caller's (checked with their owners
+   * when they are new or changed): an unknown or foreign one is a 400 naming the field.
+   */
+  private async checkReferences(p: Principal, f: TriggerFields, existing: TriggerRow | null): Promise<void> {
+    if (f.workflowId !== existing?.workflow_id) await resolveWorkflow(this.bus, p, f.workflowId);
+    if (f.type === 'webhook' && f.webhookId && (f.webhookId !== existing?.webhook_id || existing.type !== 'webhook'))
+      await linkWebhook(this.bus, p, f.webhookId);
   }
 
   /**

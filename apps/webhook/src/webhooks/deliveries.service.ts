@@ -83,7 +83,7 @@ export class DeliveriesService {
       if (!original) throw WebhookErrors.deliveryNotFound();
       if (original.outcome === 'rejected' || !original.run_input) throw WebhookErrors.notReplayable();
       const id = newId();
-      return deliveriesRepository.insert(m, {
+      const inserted = await deliveriesRepository.insert(m, {
         tenantId: owner.tenantId,
         environmentId: owner.environmentId,
         scopeId: webhook.scope_id,
@@ -102,6 +102,7 @@ export class DeliveriesService {
         runId: newId(),
         replayOf: original.id,
       });
+      return inserted && { ...inserted, fires_triggers: webhook.fires_triggers };
     });
     if (!copy) throw new Error('replayed delivery was not written');
     const outcome = await this.starter.startNow(copy);
@@ -112,7 +113,7 @@ export class DeliveriesService {
   private async answerDuplicate({ owner, webhook }: ReceivingWebhook, first: RecordedDelivery): Promise<ReceiveAnswer> {
     if (first.outcome === 'accepted' && !first.started_at && !first.start_error && !this.starter.isHeld(first.id)) {
       const stored = await this.db.run(owner, (m) => deliveriesRepository.get(m, webhook.id, first.id));
-      if (stored) this.starter.enqueue(stored);
+      if (stored) this.starter.enqueue({ ...stored, fires_triggers: webhook.fires_triggers });
     }
     const runId = first.start_error && !first.started_at ? null : first.run_id;
     return { status: 200, body: { run_id: runId, delivery_id: first.id, duplicate: true } };
@@ -193,6 +194,8 @@ export class DeliveriesService {
       scope_id: webhook.scope_id,
       run_input: runInput,
       run_id: accepted.runId,
+      fires_triggers: webhook.fires_triggers,
+      received_at: new Date(),
     };
     return { kind: 'accepted', delivery };
   }

@@ -1,11 +1,22 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { TenantDb } from '@platform/db';
+import { Bus, messageContext, WebhookSubjects, type WebhookDeliveryReceivedEvent } from '@platform/messaging';
 import { WEBHOOK_CONFIG, type WebhookConfig } from '../config/webhook.config.js';
 import { receivingRepository } from './receiving.repository.js';
 import { RunStarter, type StartOutcome } from './run-starter.js';
 import type { DeliveryRow } from './webhook.record.js';
 
-export type StartableDelivery = Pick<DeliveryRow, 'id' | 'webhook_id' | 'workflow_id' | 'tenant_id' | 'environment_id' | 'scope_id' | 'run_input' | 'run_id'>;
+export type StartableDelivery = Pick<
+  DeliveryRow,
+  'id' | 'webhook_id' | 'workflow_id' | 'tenant_id' | 'environment_id' | 'scope_id' | 'run_input' | 'run_id'
+> & {
+  /** Announce it to webhook triggers as well (`webhook.delivery.received`). */
+  fires_triggers?: boolean | null;
+  received_at?: Date;
+};
+
+/** A delivery announced to triggers carries its request up to this size; a larger one goes without its body. */
+const ANNOUNCED_REQUEST_BYTES = 256 * 1024;
 
 /** Starts of one batch; big enough to share a record statement, small enough to start promptly. */
 const BATCH = 32;
@@ -34,6 +45,7 @@ export class DeliveryStarter implements OnApplicationShutdown {
   constructor(
     private readonly runs: RunStarter,
     private readonly db: TenantDb,
+    private readonly bus: Bus,
     @Inject(WEBHOOK_CONFIG) private readonly config: WebhookConfig,
   ) {}
 
@@ -75,7 +87,7 @@ export class DeliveryStarter implements OnApplicationShutdown {
   }
 
   private async startAll(batch: StartableDelivery[]): Promise<StartOutcome[]> {
-    const outcomes = await Promise.all(batch.map((d) => this.runs.start(d)));
+    const outcomes = await Promise.all(batch.map((d) => this.startAndAnnounce(d)));
     const byTenant = new Map<string, { tenantId: string; environmentId: string; results: { id: string; error: string | null }[] }>();
     batch.forEach((d, i) => {
       const outcome = outcomes[i];
@@ -95,4 +107,31 @@ export class DeliveryStarter implements OnApplicationShutdown {
     }
     return outcomes;
   }
+
+  /** A delivery counts as started once its run started and, for a webhook with triggers, its announcement was stored. */
+  private async startAndAnnounce(d: StartableDelivery): Promise<StartOutcome> {
+    const outcome = await this.runs.start(d);
+    if (!d.fires_triggers || (outcome.runId === null && !outcome.permanent)) return outcome;
+    try {
+      await this.bus.emitDurably(
+        WebhookSubjects.deliveryReceived,
+        this.announcement(d),
+        messageContext(contextOf(d), { actor: `webhook:${d.webhook_id}` }),
+        `delivery-${d.id}`,
+      );
+      return outcome;
+    } catch (error) {
+      this.logger.warn(`could not announce delivery ${d.id} to triggers (retried): ${(error as Error).message}`);
+      return { runId: null, error: (error as Error).message, permanent: false };
+    }
+  }
+
+  private announcement(d: StartableDelivery): WebhookDeliveryReceivedEvent {
+    const request = d.run_input ?? {};
+    const receivedAt = (d.received_at ?? new Date()).toISOString();
+    if (Buffer.byteLength(JSON.stringify(request)) <= ANNOUNCED_REQUEST_BYTES) return { webhookId: d.webhook_id, deliveryId: d.id, request, receivedAt };
+    return { webhookId: d.webhook_id, deliveryId: d.id, request: { ...request, body: null }, truncated: true, receivedAt };
+  }
 }
+
+const contextOf = (d: StartableDelivery) => ({ tenantId: d.tenant_id, environmentId: d.environment_id, scopeId: d.scope_id });

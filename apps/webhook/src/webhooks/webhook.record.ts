@@ -18,6 +18,8 @@ export interface WebhookRow {
   enabled: boolean;
   /** Grows with every change (a trigger): what a cached copy is checked against. bigint, so text. */
   version: string;
+  /** A webhook trigger points at it: its accepted deliveries are announced to the trigger service. */
+  fires_triggers: boolean;
   created_at: Date;
   updated_at: Date;
 }

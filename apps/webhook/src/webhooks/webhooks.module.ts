@@ -11,12 +11,13 @@ import { RunStarter } from './run-starter.js';
 import { SecretBox } from './secret-box.js';
 import { SyncWaiter } from './sync-waiter.js';
 import { WebhooksController } from './webhooks.controller.js';
+import { WebhooksHandler } from './webhooks.handler.js';
 import { WebhooksService } from './webhooks.service.js';
 
 /** Incoming webhooks: management, the public receiving route, durable deliveries and their runs. */
 @Module({
   // The receiving route first: `/webhooks/in/:id` must never be read as `/webhooks/:id/...`.
-  controllers: [ReceiverController, WebhooksController],
+  controllers: [ReceiverController, WebhooksController, WebhooksHandler],
   providers: [
     { provide: SecretBox, useFactory: (config: ServiceConfig) => new SecretBox(resolveMasterKey(config)), inject: [SERVICE_CONFIG] },
     WebhooksService,

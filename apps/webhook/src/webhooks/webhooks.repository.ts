@@ -3,7 +3,7 @@ import type { SealedSecret } from './secret-box.js';
 import type { DeliveryRow, WebhookRow } from './webhook.record.js';
 import type { Outcome } from './dto/webhook-query.dto.js';
 
-const WEBHOOK_COLUMNS = `tenant_id, environment_id, scope_id, id, name, workflow_id, verification_type, token_header, secret_iv, secret_ciphertext, secret_tag, response_mode, timeout_ms, enabled, version, created_at, updated_at`;
+const WEBHOOK_COLUMNS = `tenant_id, environment_id, scope_id, id, name, workflow_id, verification_type, token_header, secret_iv, secret_ciphertext, secret_tag, response_mode, timeout_ms, enabled, version, fires_triggers, created_at, updated_at`;
 const DELIVERY_COLUMNS = `tenant_id, environment_id, scope_id, id, webhook_id, workflow_id, received_at, method, headers, body, content_type, outcome, reason, status_code, dedupe_key, run_input, run_id, started_at, start_error, replay_of`;
 
 export interface NewWebhook {
@@ -142,6 +142,13 @@ export const webhooksRepository = {
     return rows.length > 0;
   },
 
+  /** Sets the flag only when it is not set, so a second trigger on the webhook does not change its version. */
+  async markFiresTriggers(m: EntityManager, id: string): Promise<Pick<WebhookRow, 'id' | 'name' | 'workflow_id'> | undefined> {
+    await m.query(`update webhook.webhooks set fires_triggers = true where id = $1 and not fires_triggers`, [id]);
+    const rows = await m.query<Pick<WebhookRow, 'id' | 'name' | 'workflow_id'>[]>(`select id, name, workflow_id from webhook.webhooks where id = $1`, [id]);
+    return rows[0];
+  },
+
   /** SystemDb: the owner of a webhook, for the public receiving route that knows only the id. */
   async owner(m: EntityManager, id: string): Promise<{ tenant_id: string; environment_id: string; scope_id: string | null } | undefined> {
     const rows = await m.query<{ tenant_id: string; environment_id: string; scope_id: string | null }[]>(
@@ -198,12 +205,15 @@ export const deliveriesRepository = {
     );
   },
 
-  /** SystemDb: accepted deliveries older than `graceMs` whose run has not started (the reconciler). */
-  async unstarted(m: EntityManager, graceMs: number, limit: number): Promise<DeliveryRow[]> {
-    return m.query<DeliveryRow[]>(
-      `select ${DELIVERY_COLUMNS} from webhook.deliveries
-        where outcome = 'accepted' and started_at is null and start_error is null and received_at < now() - make_interval(secs => $1::float8 / 1000)
-        order by received_at limit $2`,
+  /** SystemDb: accepted deliveries older than `graceMs` whose run has not started (the reconciler), with whether their webhook fires triggers. */
+  async unstarted(m: EntityManager, graceMs: number, limit: number): Promise<(DeliveryRow & { fires_triggers: boolean | null })[]> {
+    return m.query<(DeliveryRow & { fires_triggers: boolean | null })[]>(
+      `select ${DELIVERY_COLUMNS.split(', ')
+        .map((c) => `d.${c}`)
+        .join(', ')}, w.fires_triggers
+         from webhook.deliveries d left join webhook.webhooks w on w.tenant_id = d.tenant_id and w.id = d.webhook_id
+        where d.outcome = 'accepted' and d.started_at is null and d.start_error is null and d.received_at < now() - make_interval(secs => $1::float8 / 1000)
+        order by d.received_at limit $2`,
       [graceMs, limit],
     );
   },

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Principal } from '@platform/auth';
 import { decodeCursor, newId, toPage, type Page } from '@platform/common';
 import { TenantDb, type TenantContext } from '@platform/db';
+import { Bus, resolveWorkflow, type LinkedWebhook } from '@platform/messaging';
 import { SecretBox, type SealedSecret } from './secret-box.js';
 import { newSecret } from './signature.js';
 import { toDeliveryResponse, toWebhookResponse, type DeliveryResponse, type WebhookResponse } from './webhook.record.js';
@@ -19,9 +20,11 @@ export class WebhooksService {
   constructor(
     private readonly db: TenantDb,
     private readonly box: SecretBox,
+    private readonly bus: Bus,
   ) {}
 
   async create(p: Principal, dto: CreateWebhookRequestDto): Promise<WebhookResponse> {
+    await resolveWorkflow(this.bus, p, dto.workflow_id);
     const id = newId();
     const secret = needsSecret(dto.verification.type) ? newSecret() : undefined;
     const mode = dto.response?.mode ?? 'async';
@@ -67,6 +70,7 @@ export class WebhooksService {
     return this.db.run(p, async (m) => {
       const existing = await webhooksRepository.get(m, id, true);
       if (!existing) throw WebhookErrors.notFound();
+      if (dto.workflow_id && dto.workflow_id !== existing.workflow_id) await resolveWorkflow(this.bus, p, dto.workflow_id);
       const changes: WebhookChanges = { name: dto.name, workflowId: dto.workflow_id, enabled: dto.enabled };
       let secret: string | undefined;
       if (dto.verification) {
@@ -119,6 +123,13 @@ export class WebhooksService {
   }
 
   /** The secret of a webhook, decrypted for verification. */
+  /** A webhook trigger points at this webhook (the trigger service asks): its deliveries are announced from now on. */
+  async link(ctx: TenantContext, id: string): Promise<LinkedWebhook> {
+    const row = await this.db.run(ctx, (m) => webhooksRepository.markFiresTriggers(m, id));
+    if (!row) throw WebhookErrors.notFound();
+    return { id: row.id, name: row.name, workflowId: row.workflow_id };
+  }
+
   openSecret(ctx: TenantContext, row: { id: string; secret_iv: Buffer | null; secret_ciphertext: Buffer | null; secret_tag: Buffer | null }): string | null {
     if (!row.secret_iv || !row.secret_ciphertext || !row.secret_tag) return null;
     return this.box.open(ctx.tenantId, ctx.environmentId, row.id, { iv: row.secret_iv, ciphertext: row.secret_ciphertext, tag: row.secret_tag });

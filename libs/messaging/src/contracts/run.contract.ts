@@ -8,6 +8,8 @@ export const RunSubjects = {
   executionsStart: 'run.executions.start',
   /** Request: an execution's status, output and error (webhooks answer sync deliveries with it). */
   executionsGet: 'run.executions.get',
+  /** Request: one workflow of the caller's tenant (triggers and webhooks check the workflow they are given). */
+  workflowsGet: 'run.workflows.get',
   executionStarted: 'run.execution.started',
   executionCompleted: 'run.execution.completed',
   executionFailed: 'run.execution.failed',
@@ -68,6 +70,18 @@ export class StartExecutionRequest {
 export class GetExecutionRequest {
   @IsUUID()
   executionId!: string;
+}
+
+/** `run.workflows.get`: one workflow of the caller's tenant (404 otherwise, also for another tenant's). */
+export class GetWorkflowRequest {
+  @IsUUID()
+  workflowId!: string;
+}
+
+export interface WorkflowSummary {
+  id: string;
+  name: string;
+  status: string;
 }
 
 export interface ExecutionSummary {
@@ -137,6 +151,7 @@ export class ExecutionWorkItem {
 export interface RunRequests {
   [RunSubjects.executionsStart]: { request: StartExecutionRequest; response: StartExecutionResponse };
   [RunSubjects.executionsGet]: { request: GetExecutionRequest; response: ExecutionSummary };
+  [RunSubjects.workflowsGet]: { request: GetWorkflowRequest; response: WorkflowSummary };
 }
 
 export interface RunEvents {

@@ -1,5 +1,7 @@
 import type { WorkQueueSpec } from '../jetstream/work-queue.js';
 import { RunSubjects } from './run.contract.js';
+import { StorageSubjects } from './storage.contract.js';
+import { WebhookSubjects } from './webhook.contract.js';
 
 /** Subjects the trigger service answers or emits. Added here as its features are built. */
 export const TriggerSubjects = {} as const;
@@ -12,8 +14,9 @@ export type TriggerEvents = Record<never, never>;
 
 /**
  * The platform events event triggers consume, captured durably: a JetStream work-queue stream
- * over the run service's core-NATS status events (a stream captures plain publishes), so an
- * event published while no trigger replica runs is handled when one starts. The items are the
+ * over the run service's status events and storage's uploads (a stream captures plain
+ * publishes), and webhook deliveries (published through JetStream), so an event published
+ * while no trigger replica runs is handled when one starts. The items are the
  * events' packets as published (`{ pattern, data: { context, data } }`), not work envelopes.
  */
 export const TRIGGER_EVENTS_QUEUE: WorkQueueSpec = {
@@ -24,6 +27,8 @@ export const TRIGGER_EVENTS_QUEUE: WorkQueueSpec = {
     RunSubjects.executionFailed,
     RunSubjects.executionCancelled,
     RunSubjects.executionTimedOut,
+    StorageSubjects.fileUploaded,
+    WebhookSubjects.deliveryReceived,
   ],
   consumer: 'trigger-events',
   maxDeliver: 10,

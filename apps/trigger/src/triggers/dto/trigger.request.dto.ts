@@ -12,6 +12,7 @@ export const EVENT_TYPES = [
   'run.execution.cancelled',
   'run.execution.timed_out',
   'run.execution.started',
+  'storage.file.uploaded',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -71,7 +72,8 @@ export class EventDto {
 class TriggerFieldsDto {
   @ApiPropertyOptional({
     anyOf: [{ type: 'object', additionalProperties: true }, { type: 'string' }],
-    description: 'The run input: a literal object, or a JSONata expression (string) over the tick or event',
+    description:
+      'The run input: a literal object, or a JSONata expression (string) over the firing: `{ trigger, scheduled_for, fired_at }` for a tick, `{ trigger, event }` for an event, `{ trigger, request }` for a webhook delivery (no input: a webhook trigger gets the request itself)',
     example: { report: 'daily' },
   })
   @IsOptional()
@@ -92,7 +94,7 @@ class TriggerFieldsDto {
   @ApiPropertyOptional({
     format: 'uuid',
     example: '0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8e04',
-    description: 'Webhook triggers: the webhook whose deliveries fire it',
+    description: "Webhook triggers: the caller's webhook whose accepted deliveries fire it (an unknown or foreign id is a 400)",
   })
   @IsOptional()
   @IsUUID()
@@ -111,7 +113,11 @@ export class CreateTriggerRequestDto extends TriggerFieldsDto {
   @MaxLength(200)
   name!: string;
 
-  @ApiProperty({ format: 'uuid', example: '0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e', description: 'The workflow each firing runs' })
+  @ApiProperty({
+    format: 'uuid',
+    example: '0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e',
+    description: "The workflow each firing runs: the caller's (an unknown or another tenant's id is a 400 naming workflow_id)",
+  })
   @IsUUID()
   workflow_id!: string;
 

@@ -39,7 +39,11 @@ export class CreateWebhookRequestDto {
   @MaxLength(200)
   name!: string;
 
-  @ApiProperty({ format: 'uuid', example: '0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e', description: 'The workflow each accepted delivery runs' })
+  @ApiProperty({
+    format: 'uuid',
+    example: '0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e',
+    description: "The workflow each accepted delivery runs: the caller's (an unknown or another tenant's id is a 400 naming workflow_id)",
+  })
   @IsUUID()
   workflow_id!: string;
 

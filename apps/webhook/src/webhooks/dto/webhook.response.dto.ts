@@ -167,7 +167,8 @@ export class DeliveryReceivedResponseDto {
     format: 'uuid',
     nullable: true,
     example: RUN_ID,
-    description: 'The run it started: poll GET /run/executions/{run_id}. Null when the run service could not be reached; the run is started later',
+    description:
+      'The run the delivery starts: poll GET /run/executions/{run_id} (404 for the moment until the run service has taken it; a burst or a run-service outage queues it). Null when the run service refused the start (workflow disabled or deleted)',
   })
   run_id!: string | null;
 
@@ -205,7 +206,7 @@ export class DeliveryReplayedResponseDto {
     format: 'uuid',
     nullable: true,
     example: RUN_ID,
-    description: 'The new run (null when the run service could not be reached; it is started later)',
+    description: 'The new run (it may take a moment to appear when the run service is busy or down; null when the run service refused it)',
   })
   run_id!: string | null;
 
