@@ -5,6 +5,7 @@ export * from './catalog/services.catalog.js';
 export * from './config/config.loader.js';
 export * from './config/service.config.js';
 export * from './config/master-key.js';
+export * from './crypto/sealed-box.js';
 export * from './ids.js';
 export * from './context/request-context.js';
 export * from './errors/error-body.js';

@@ -23,6 +23,11 @@ export const E2E_ENV: Record<string, string> = {
   // Quick takeover of a killed worker's executions, and quick wake-ups.
   RUN_LEASE_MS: '3000',
   RUN_RECONCILE_INTERVAL_MS: '250',
+  // Notification tests deliver to stand-in servers on loopback, with quick retries.
+  NOTIFICATION_ALLOW_PRIVATE_NETWORKS: 'true',
+  NOTIFICATION_RETRY_BASE_MS: '200',
+  NOTIFICATION_MAX_ATTEMPTS: '4',
+  NOTIFICATION_RECONCILE_AFTER_MS: '5000',
 };
 
 export const E2E_AUDIENCE = 'platform-api';

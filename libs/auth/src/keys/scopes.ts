@@ -23,6 +23,8 @@ export const SCOPE_CATALOGUE: Readonly<Record<string, string>> = {
   'kb:read': 'Query knowledge bases',
   'kb:write': 'Create knowledge bases and add documents',
   'notifications:send': 'Send notifications',
+  'notifications:read': 'Read notification channels and the notification history',
+  'notifications:write': 'Create, change, test and delete notification channels',
   'portal:read': 'Read published workflows, dashboards and customers',
   'portal:write': 'Publish workflows, manage customers and embeds',
   'subscription:read': 'Read subscription, usage and invoices',

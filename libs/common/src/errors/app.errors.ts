@@ -38,3 +38,13 @@ export class ConflictError extends AppError {
     super(code, 409, message);
   }
 }
+
+/** 429: a limit or quota was reached; the error filter sends `Retry-After` (whole seconds, at least 1). */
+export class TooManyRequestsError extends AppError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super('rate_limited', 429, message);
+  }
+}

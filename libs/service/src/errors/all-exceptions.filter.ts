@@ -2,7 +2,7 @@ import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter, type Lo
 import { RpcException } from '@nestjs/microservices';
 import { throwError } from 'rxjs';
 import { BusError, isRemoteError } from '@platform/messaging';
-import { AppError, errorBody, MAX_JSON_DEPTH, type ErrorBody, type RequestWithId } from '@platform/common';
+import { AppError, TooManyRequestsError, errorBody, MAX_JSON_DEPTH, type ErrorBody, type RequestWithId } from '@platform/common';
 
 interface ResolvedError {
   status: number;
@@ -107,6 +107,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
       );
     }
     if (response.headersSent) return;
+    if (exception instanceof TooManyRequestsError) response.setHeader('Retry-After', String(Math.max(1, Math.ceil(exception.retryAfterSeconds))));
     response.status(resolved.status).json(errorBody(resolved.status, resolved.message, request.id, resolved.details));
     return undefined;
   }

@@ -1,0 +1,73 @@
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsInt, IsString, Max, Min } from 'class-validator';
+import { loadConfig, toBoolean } from '@platform/common';
+
+/** The notification service's own settings (environment variables). */
+export class NotificationConfig {
+  /** Deliveries in progress at once on each replica (pulled from the JetStream work queue). */
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  NOTIFICATION_CONCURRENCY: number = 64;
+
+  /** Attempts of one notification before it is recorded as failed (transient failures only: a permanent one stops at once). */
+  @IsInt()
+  @Min(1)
+  @Max(50)
+  NOTIFICATION_MAX_ATTEMPTS: number = 6;
+
+  /** The first retry's delay; each further retry doubles it (with jitter), up to NOTIFICATION_RETRY_MAX_MS. */
+  @IsInt()
+  @Min(10)
+  @Max(600_000)
+  NOTIFICATION_RETRY_BASE_MS: number = 2000;
+
+  /** The longest wait between two attempts, `Retry-After` included. */
+  @IsInt()
+  @Min(100)
+  @Max(86_400_000)
+  NOTIFICATION_RETRY_MAX_MS: number = 600_000;
+
+  /** How long one attempt (an HTTP call or an SMTP session) may take. */
+  @IsInt()
+  @Min(500)
+  @Max(120_000)
+  NOTIFICATION_SEND_TIMEOUT_MS: number = 10_000;
+
+  /** Allow channels to reach private, loopback and link-local addresses (tests, on-premise SMTP relays). */
+  @Transform(toBoolean)
+  @IsBoolean()
+  NOTIFICATION_ALLOW_PRIVATE_NETWORKS: boolean = false;
+
+  /** Notifications one tenant environment may send per minute, unless its plan says otherwise. */
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  NOTIFICATION_LIMIT_PER_MINUTE: number = 600;
+
+  /** Notifications one tenant environment may send per UTC day, unless its plan says otherwise. */
+  @IsInt()
+  @Min(1)
+  @Max(100_000_000)
+  NOTIFICATION_LIMIT_PER_DAY: number = 20_000;
+
+  /** Slack's Web API, for channels with a bot token (a stand-in in tests). */
+  @IsString()
+  NOTIFICATION_SLACK_API_URL: string = 'https://slack.com/api';
+
+  /** Redis for the sending-limit counters (shared by every replica). */
+  @IsString()
+  REDIS_URL: string = 'redis://127.0.0.1:6379';
+
+  /** A queued or retrying notification with no progress for this long is queued again by the reconciler. */
+  @IsInt()
+  @Min(1000)
+  @Max(3_600_000)
+  NOTIFICATION_RECONCILE_AFTER_MS: number = 30_000;
+}
+
+export const NOTIFICATION_CONFIG = Symbol('NOTIFICATION_CONFIG');
+
+export function loadNotificationConfig(env: Record<string, string | undefined> = process.env): NotificationConfig {
+  return loadConfig(NotificationConfig, env);
+}

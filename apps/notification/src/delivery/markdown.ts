@@ -1,0 +1,126 @@
+import { Marked, type Token, type Tokens } from 'marked';
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ESCAPES[c]);
+const safeHref = (href: string) => /^(https?:|mailto:)/i.test(href);
+
+/**
+ * Markdown to HTML for email: raw HTML in the source is shown as text, not interpreted, and only
+ * http(s) and mailto links are kept, so a body (or a variable in it) cannot inject markup or scripts.
+ */
+const html = new Marked({
+  gfm: true,
+  breaks: true,
+  renderer: {
+    html: (token: Tokens.HTML | Tokens.Tag) => escapeHtml(token.text),
+    link({ href, title, tokens }: Tokens.Link): string | false {
+      const text = this.parser.parseInline(tokens);
+      if (!safeHref(href)) return text;
+      return `<a href="${escapeHtml(href)}"${title ? ` title="${escapeHtml(title)}"` : ''}>${text}</a>`;
+    },
+    image: ({ text }: Tokens.Image) => escapeHtml(text),
+  },
+});
+
+export function markdownToHtml(markdown: string): string {
+  return html.parse(markdown, { async: false });
+}
+
+export type Flavour = 'text' | 'mrkdwn' | 'card';
+
+/** Slack's mrkdwn escapes only these three (its formatting characters are left alone in plain words). */
+const slackEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+function inline(tokens: Token[] | undefined, f: Flavour): string {
+  return (tokens ?? []).map((t) => inlineToken(t, f)).join('');
+}
+
+function inlineToken(t: Token, f: Flavour): string {
+  switch (t.type) {
+    case 'strong':
+      return f === 'mrkdwn' ? `*${inline(t.tokens, f)}*` : f === 'card' ? `**${inline(t.tokens, f)}**` : inline(t.tokens, f);
+    case 'em':
+      return f === 'text' ? inline(t.tokens, f) : `_${inline(t.tokens, f)}_`;
+    case 'del':
+      return f === 'mrkdwn' ? `~${inline(t.tokens, f)}~` : inline(t.tokens, f);
+    case 'codespan':
+      return f === 'mrkdwn' ? `\`${(t as Tokens.Codespan).text}\`` : (t as Tokens.Codespan).text;
+    case 'br':
+      return '\n';
+    case 'link': {
+      const { href } = t as Tokens.Link;
+      const text = inline(t.tokens, f);
+      if (!safeHref(href)) return text;
+      if (f === 'mrkdwn') return `<${href}|${text}>`;
+      if (f === 'card') return `[${text}](${href})`;
+      return text === href ? href : `${text} (${href})`;
+    }
+    case 'image':
+      return (t as Tokens.Image).text;
+    case 'escape':
+    case 'html':
+    case 'text': {
+      const token = t as Tokens.Text;
+      if (token.tokens?.length) return inline(token.tokens, f);
+      return f === 'mrkdwn' ? slackEscape(token.text) : token.text;
+    }
+    default:
+      return 'text' in t && typeof t.text === 'string' ? t.text : '';
+  }
+}
+
+function block(t: Token, f: Flavour): string {
+  switch (t.type) {
+    case 'heading':
+      return f === 'mrkdwn' ? `*${inline(t.tokens, f)}*` : f === 'card' ? `**${inline(t.tokens, f)}**` : inline(t.tokens, f);
+    case 'paragraph':
+      return inline(t.tokens, f);
+    case 'code':
+      return f === 'mrkdwn' ? `\`\`\`\n${(t as Tokens.Code).text}\n\`\`\`` : (t as Tokens.Code).text;
+    case 'blockquote':
+      return blocks((t as Tokens.Blockquote).tokens, f)
+        .split('\n')
+        .map((line) => `> ${line}`)
+        .join('\n');
+    case 'list': {
+      const list = t as Tokens.List;
+      return list.items
+        .map((item, i) => {
+          const marker = list.ordered ? `${Number(list.start || 1) + i}.` : f === 'mrkdwn' ? '•' : '-';
+          return `${marker} ${blocks(item.tokens, f).replace(/\n/g, '\n   ')}`;
+        })
+        .join('\n');
+    }
+    case 'hr':
+      return f === 'text' ? '----' : '';
+    case 'space':
+      return '';
+    case 'table': {
+      const table = t as Tokens.Table;
+      const row = (cells: Tokens.TableCell[]) => cells.map((c) => inline(c.tokens, f)).join(' | ');
+      return [row(table.header), ...table.rows.map(row)].join('\n');
+    }
+    default:
+      return inlineToken(t, f);
+  }
+}
+
+function blocks(tokens: Token[], f: Flavour): string {
+  return tokens
+    .map((t) => block(t, f))
+    .filter((s) => s !== '')
+    .join('\n\n');
+}
+
+/** Markdown to plain text (email's text part), Slack mrkdwn, or the Markdown subset Adaptive Card TextBlocks show. */
+export function markdownTo(markdown: string, f: Flavour): string {
+  return blocks(html.lexer(markdown), f).trim();
+}
+
+/** The blocks separately (one TextBlock each in a card). */
+export function markdownBlocks(markdown: string): { kind: 'heading' | 'code' | 'other'; text: string }[] {
+  return html
+    .lexer(markdown)
+    .map((t) => ({ kind: t.type === 'heading' ? ('heading' as const) : t.type === 'code' ? ('code' as const) : ('other' as const), text: block(t, 'card') }))
+    .filter((b) => b.text !== '');
+}

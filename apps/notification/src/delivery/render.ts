@@ -1,0 +1,65 @@
+import type { ChannelKind } from '../channels/dto/channel.request.dto.js';
+import { escapeHtml, markdownBlocks, markdownTo, markdownToHtml } from './markdown.js';
+
+export interface EmailContent {
+  subject: string;
+  text: string;
+  html: string;
+}
+/** Slack: `text` is the notification fallback, `blocks` what is shown. */
+export interface SlackContent {
+  text: string;
+  blocks: Record<string, unknown>[];
+}
+export interface TeamsContent {
+  card: Record<string, unknown>;
+}
+export type Content = EmailContent | SlackContent | TeamsContent;
+
+const SLACK_SECTION_LIMIT = 3000;
+
+/** The body (Markdown, templates already applied) as each kind shows it; done once, when the notification is accepted. */
+export function render(kind: ChannelKind, subject: string | null, markdown: string): Content {
+  switch (kind) {
+    case 'email': {
+      const body = markdownToHtml(markdown);
+      const title = subject ?? 'Notification';
+      return {
+        subject: title,
+        text: markdownTo(markdown, 'text'),
+        html: `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body>${body}</body></html>`,
+      };
+    }
+    case 'slack': {
+      const mrkdwn = markdownTo(markdown, 'mrkdwn');
+      const blocks: Record<string, unknown>[] = [];
+      if (subject) blocks.push({ type: 'header', text: { type: 'plain_text', text: subject.slice(0, 150), emoji: true } });
+      for (let i = 0; i < mrkdwn.length; i += SLACK_SECTION_LIMIT) {
+        blocks.push({ type: 'section', text: { type: 'mrkdwn', text: mrkdwn.slice(i, i + SLACK_SECTION_LIMIT) } });
+      }
+      const text = subject ? `${subject}\n${markdownTo(markdown, 'text')}` : markdownTo(markdown, 'text');
+      return { text: text.slice(0, 4000), blocks: blocks.slice(0, 50) };
+    }
+    case 'teams': {
+      const body: Record<string, unknown>[] = [];
+      if (subject) body.push({ type: 'TextBlock', text: subject, weight: 'Bolder', size: 'Medium', wrap: true });
+      for (const b of markdownBlocks(markdown)) {
+        if (b.kind === 'heading') body.push({ type: 'TextBlock', text: b.text, weight: 'Bolder', wrap: true });
+        else if (b.kind === 'code') body.push({ type: 'TextBlock', text: b.text, fontType: 'Monospace', wrap: true });
+        else body.push({ type: 'TextBlock', text: b.text, wrap: true });
+      }
+      return {
+        card: {
+          type: 'message',
+          attachments: [
+            {
+              contentType: 'application/vnd.microsoft.card.adaptive',
+              contentUrl: null,
+              content: { $schema: 'http://adaptivecards.io/schemas/adaptive-card.json', type: 'AdaptiveCard', version: '1.4', body },
+            },
+          ],
+        },
+      };
+    }
+  }
+}

@@ -1,0 +1,109 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { TenantDb, type TenantContext } from '@platform/db';
+import {
+  NATS_CONNECTION,
+  NOTIFICATION_DELIVERY_QUEUE,
+  ensureWorkQueue,
+  hasTenant,
+  retryDelayMs,
+  startWorker,
+  type NotificationDeliveryItem,
+  type WorkItem,
+  type WorkResult,
+  type Worker,
+} from '@platform/messaging';
+import { ChannelSecretBox } from '../channels/channel-secrets.js';
+import { ChannelsService } from '../channels/channels.service.js';
+import { NOTIFICATION_CONFIG, type NotificationConfig } from '../config/notification.config.js';
+import type { AttemptOutcome } from '../delivery/outcome.js';
+import { Senders, type Destination } from '../delivery/senders.js';
+import type { Attempt, NotificationRow } from './notification.record.js';
+import { notificationsRepository } from './notifications.repository.js';
+
+/**
+ * Delivers queued notifications from the JetStream work queue. Each item takes its row first
+ * (`claim`: a duplicate item, or one for a notification already done, finds nothing and is acked),
+ * makes one attempt, and records it: delivered and permanent failures are final; a transient
+ * failure is retried with exponential backoff (or after `Retry-After` when longer) until
+ * NOTIFICATION_MAX_ATTEMPTS. A worker killed mid-attempt leaves the item unacked and the row
+ * under a short lease: the item comes back and the attempt is made again (at least once).
+ */
+@Injectable()
+export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(DeliveryWorker.name);
+  private worker?: Worker;
+
+  constructor(
+    private readonly db: TenantDb,
+    private readonly channels: ChannelsService,
+    private readonly box: ChannelSecretBox,
+    private readonly senders: Senders,
+    @Inject(NOTIFICATION_CONFIG) private readonly config: NotificationConfig,
+    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await ensureWorkQueue(this.nc, NOTIFICATION_DELIVERY_QUEUE);
+    this.worker = await startWorker<NotificationDeliveryItem>(this.nc, NOTIFICATION_DELIVERY_QUEUE, (item) => this.deliver(item), {
+      concurrency: this.config.NOTIFICATION_CONCURRENCY,
+      onError: (error) => this.logger.warn(`delivery failed before its outcome was recorded (redelivered): ${String(error)}`),
+    });
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.worker?.stop();
+  }
+
+  async deliver(item: WorkItem<NotificationDeliveryItem>): Promise<WorkResult> {
+    if (!hasTenant(item.context)) return { ack: true };
+    const ctx: TenantContext = { tenantId: item.context.tenantId, environmentId: item.context.environmentId, scopeId: item.context.scopeId ?? null };
+    const leaseMs = this.config.NOTIFICATION_SEND_TIMEOUT_MS + 5000;
+    const row = await this.db.run(ctx, (m) => notificationsRepository.claim(m, item.data.notificationId, leaseMs));
+    if (!row) return { ack: true };
+    const outcome = await this.attempt(ctx, row);
+    const attemptNo = row.attempt_count + 1;
+    const at = new Date().toISOString();
+    if (outcome.outcome === 'delivered') {
+      await this.record(ctx, row.id, { attempt: attemptNo, at, outcome: 'delivered', status_code: outcome.statusCode, error: null }, 'delivered', null);
+      return { ack: true };
+    }
+    if (outcome.outcome === 'permanent' || attemptNo >= this.config.NOTIFICATION_MAX_ATTEMPTS) {
+      await this.record(ctx, row.id, { attempt: attemptNo, at, outcome: 'failed', status_code: outcome.statusCode, error: outcome.error }, 'failed', null);
+      return { ack: true };
+    }
+    const backoff = retryDelayMs(attemptNo, this.config.NOTIFICATION_RETRY_BASE_MS, this.config.NOTIFICATION_RETRY_MAX_MS);
+    const delay = Math.min(this.config.NOTIFICATION_RETRY_MAX_MS, Math.max(backoff, outcome.retryAfterMs ?? 0));
+    const retryAt = new Date(Date.now() + delay);
+    const attempt: Attempt = { attempt: attemptNo, at, outcome: 'retry', status_code: outcome.statusCode, error: outcome.error, retry_at: retryAt.toISOString() };
+    await this.record(ctx, row.id, attempt, 'retrying', retryAt);
+    return { retryInMs: delay };
+  }
+
+  private async attempt(ctx: TenantContext, row: NotificationRow): Promise<AttemptOutcome> {
+    let destination: Destination;
+    try {
+      destination = await this.destination(ctx, row);
+    } catch (error) {
+      return { outcome: 'permanent', statusCode: null, error: (error as Error).message };
+    }
+    return this.senders.send(destination, row.content, row.id);
+  }
+
+  private async destination(ctx: TenantContext, row: NotificationRow): Promise<Destination> {
+    const recipients = row.recipients ?? [];
+    if (row.channel_id) {
+      const channel = await this.channels.open(ctx, row.channel_id).catch((error: Error & { status?: number }) => {
+        throw new Error(error.status === 404 ? 'the channel was deleted' : error.message);
+      });
+      return { kind: row.kind, channel, recipients };
+    }
+    if (!row.target_iv || !row.target_ciphertext || !row.target_tag) throw new Error('the notification has no destination');
+    const url = this.box.openTarget(row.tenant_id, row.environment_id, row.id, { iv: row.target_iv, ciphertext: row.target_ciphertext, tag: row.target_tag });
+    return { kind: row.kind, url, recipients };
+  }
+
+  private record(ctx: TenantContext, id: string, attempt: Attempt, status: 'delivered' | 'failed' | 'retrying', next: Date | null): Promise<void> {
+    return this.db.run(ctx, (m) => notificationsRepository.recordAttempt(m, id, attempt, status, next));
+  }
+}

@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { ChannelsModule } from '../channels/channels.module.js';
+import { Composer } from './composer.js';
+import { DeliveryReconcilerJob } from './delivery-reconciler.job.js';
+import { DeliveryWorker } from './delivery.worker.js';
+import { NotificationsController } from './notifications.controller.js';
+import { NotificationsHandler } from './notifications.handler.js';
+import { NotificationsService } from './notifications.service.js';
+import { SendLimits } from './send-limits.js';
+
+/** Sending: accepting notifications, their durable delivery with retries, and the history. */
+@Module({
+  imports: [ChannelsModule],
+  controllers: [NotificationsController, NotificationsHandler],
+  providers: [Composer, SendLimits, NotificationsService, DeliveryWorker, DeliveryReconcilerJob],
+})
+export class NotificationsModule {}

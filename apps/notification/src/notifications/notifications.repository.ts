@@ -1,0 +1,134 @@
+import type { EntityManager } from 'typeorm';
+import type { SealedSecret } from '@platform/common';
+import type { Content } from '../delivery/render.js';
+import type { NotificationStatus } from './dto/notification-query.dto.js';
+import type { Attempt, NotificationRow, Source } from './notification.record.js';
+
+const COLUMNS = `tenant_id, environment_id, scope_id, id, channel_id, kind, source, recipients, target_iv, target_ciphertext, target_tag, subject, template, content, status, attempts, attempt_count, next_attempt_at, idempotency_key, request_hash, created_at, updated_at, delivered_at`;
+
+export interface NewNotification {
+  tenantId: string;
+  environmentId: string;
+  scopeId: string | null;
+  id: string;
+  channelId: string | null;
+  kind: string;
+  source: Source;
+  recipients: string[] | null;
+  target: SealedSecret | null;
+  subject: string | null;
+  template: string | null;
+  content: Content;
+  status: NotificationStatus;
+  attempts: Attempt[];
+  idempotencyKey: string | null;
+  requestHash: string | null;
+}
+
+export interface HistoryFilter {
+  channelId?: string;
+  status?: string;
+  from?: string;
+  to?: string;
+  beforeId: string | null;
+  limit: number;
+}
+
+/** Every query on notification.notifications; managers come from TenantDb (RLS) unless named. */
+export const notificationsRepository = {
+  /** Undefined when a notification with the same idempotency key exists already. */
+  async insert(m: EntityManager, n: NewNotification): Promise<NotificationRow | undefined> {
+    const rows = await m.query<NotificationRow[]>(
+      `insert into notification.notifications (tenant_id, environment_id, scope_id, id, channel_id, kind, source, recipients, target_iv, target_ciphertext, target_tag,
+         subject, template, content, status, attempts, idempotency_key, request_hash, attempt_count)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, jsonb_array_length($16::jsonb))
+       on conflict (tenant_id, environment_id, idempotency_key) where idempotency_key is not null do nothing
+       returning ${COLUMNS}`,
+      [
+        n.tenantId,
+        n.environmentId,
+        n.scopeId,
+        n.id,
+        n.channelId,
+        n.kind,
+        n.source,
+        n.recipients ? JSON.stringify(n.recipients) : null,
+        n.target?.iv ?? null,
+        n.target?.ciphertext ?? null,
+        n.target?.tag ?? null,
+        n.subject,
+        n.template,
+        JSON.stringify(n.content),
+        n.status,
+        JSON.stringify(n.attempts),
+        n.idempotencyKey,
+        n.requestHash,
+      ],
+    );
+    return rows[0];
+  },
+
+  async byIdempotencyKey(m: EntityManager, key: string): Promise<NotificationRow | undefined> {
+    const rows = await m.query<NotificationRow[]>(`select ${COLUMNS} from notification.notifications where idempotency_key = $1`, [key]);
+    return rows[0];
+  },
+
+  async get(m: EntityManager, id: string): Promise<NotificationRow | undefined> {
+    const rows = await m.query<NotificationRow[]>(`select ${COLUMNS} from notification.notifications where id = $1`, [id]);
+    return rows[0];
+  },
+
+  async history(m: EntityManager, f: HistoryFilter): Promise<NotificationRow[]> {
+    return m.query<NotificationRow[]>(
+      `select ${COLUMNS} from notification.notifications
+        where ($1::uuid is null or id < $1) and ($2::uuid is null or channel_id = $2) and ($3::text is null or status = $3)
+          and ($4::timestamptz is null or created_at >= $4) and ($5::timestamptz is null or created_at < $5)
+        order by id desc limit $6`,
+      [f.beforeId, f.channelId ?? null, f.status ?? null, f.from ?? null, f.to ?? null, f.limit + 1],
+    );
+  },
+
+  /**
+   * Takes the notification for one attempt: only when it is owed one (queued, retrying and due, or
+   * sending under a lease that ran out: its worker died). A duplicate work item finds nothing to take.
+   */
+  async claim(m: EntityManager, id: string, leaseMs: number): Promise<NotificationRow | undefined> {
+    const [rows] = await m.query<[NotificationRow[], number]>(
+      `update notification.notifications set status = 'sending', lease_until = now() + make_interval(secs => $2::float8 / 1000), updated_at = now()
+        where id = $1 and (status = 'queued' or (status = 'retrying' and next_attempt_at <= now() + interval '50 milliseconds') or (status = 'sending' and lease_until < now()))
+        returning ${COLUMNS}`,
+      [id, leaseMs],
+    );
+    return rows[0];
+  },
+
+  /** Records one attempt and the status it leads to. */
+  async recordAttempt(m: EntityManager, id: string, attempt: Attempt, status: NotificationStatus, nextAttemptAt: Date | null): Promise<void> {
+    await m.query(
+      `update notification.notifications set status = $2, attempts = attempts || $3::jsonb, attempt_count = attempt_count + 1,
+         next_attempt_at = $4, lease_until = null, updated_at = now(), delivered_at = case when $2 = 'delivered' then now() else delivered_at end
+        where id = $1`,
+      [id, status, JSON.stringify([attempt]), nextAttemptAt],
+    );
+  },
+
+  /** SystemDb: notifications still owed a delivery with no progress for `staleMs` (the reconciler). */
+  async stale(m: EntityManager, staleMs: number, limit: number): Promise<Pick<NotificationRow, 'tenant_id' | 'environment_id' | 'scope_id' | 'id' | 'attempt_count'>[]> {
+    return m.query(
+      `select tenant_id, environment_id, scope_id, id, attempt_count from notification.notifications
+        where status in ('queued', 'sending', 'retrying') and updated_at < now() - make_interval(secs => $1::float8 / 1000)
+          and (status <> 'retrying' or next_attempt_at < now() - make_interval(secs => $1::float8 / 1000))
+        order by updated_at limit $2`,
+      [staleMs, limit],
+    );
+  },
+
+  /** SystemDb: marks the rows the reconciler queued again, so the next pass waits another period. */
+  async touch(m: EntityManager, rows: { tenant_id: string; id: string }[]): Promise<void> {
+    if (!rows.length) return;
+    await m.query(
+      `update notification.notifications n set updated_at = now() from unnest($1::uuid[], $2::uuid[]) as t(tenant_id, id) where n.tenant_id = t.tenant_id and n.id = t.id`,
+      [rows.map((r) => r.tenant_id), rows.map((r) => r.id)],
+    );
+  },
+};

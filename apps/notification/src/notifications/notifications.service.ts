@@ -1,0 +1,112 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { NatsConnection } from '@nats-io/transport-node';
+import type { Principal } from '@platform/auth';
+import { decodeCursor, newId, toPage, type Page } from '@platform/common';
+import { TenantDb, type TenantContext } from '@platform/db';
+import { NATS_CONNECTION, NotificationSubjects, enqueueWork, messageContext, type NotificationQueued } from '@platform/messaging';
+import { ChannelSecretBox } from '../channels/channel-secrets.js';
+import { Composer, type SendInput } from './composer.js';
+import type { NotificationHistoryQueryDto } from './dto/notification-query.dto.js';
+import { toNotificationResponse, type Attempt, type NotificationResponse, type NotificationRow } from './notification.record.js';
+import { NotificationErrors } from './notifications.errors.js';
+import { notificationsRepository } from './notifications.repository.js';
+import { SendLimits } from './send-limits.js';
+
+/**
+ * Accepting notifications and reading their history. A send is checked and rendered, counted
+ * against the tenant's limits, stored (deduplicated by idempotency key) and then queued for the
+ * delivery worker: the answer comes after the row is committed, so an accepted notification is
+ * never lost; a queueing that fails is repaired by the reconciler.
+ */
+@Injectable()
+export class NotificationsService {
+  private readonly logger = new Logger(NotificationsService.name);
+
+  constructor(
+    private readonly db: TenantDb,
+    private readonly composer: Composer,
+    private readonly limits: SendLimits,
+    private readonly box: ChannelSecretBox,
+    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
+  ) {}
+
+  async send(ctx: TenantContext & { requestId?: string }, input: SendInput): Promise<NotificationQueued> {
+    if (input.idempotencyKey) {
+      const first = await this.db.run(ctx, (m) => notificationsRepository.byIdempotencyKey(m, input.idempotencyKey!));
+      if (first) return this.repeat(first, await this.composer.compose(ctx, input).then((c) => c.requestHash));
+    }
+    const composed = await this.composer.compose(ctx, input);
+    const verdict = await this.limits.hit(ctx);
+    // The API is told at once; a platform notice is recorded as limited, so the history shows what was not sent.
+    if (!verdict.ok && input.source !== 'platform') throw NotificationErrors.rateLimited(verdict.retryAfterSeconds, verdict.period);
+    const limited: Attempt | null = verdict.ok
+      ? null
+      : { attempt: 1, at: new Date().toISOString(), outcome: 'rate_limited', status_code: 429, error: `sending limit per ${verdict.period} reached` };
+    const id = newId();
+    const row = await this.db.run(ctx, (m) =>
+      notificationsRepository.insert(m, {
+        tenantId: ctx.tenantId,
+        environmentId: ctx.environmentId,
+        scopeId: ctx.scopeId ?? null,
+        id,
+        channelId: composed.channelId,
+        kind: composed.kind,
+        source: input.source,
+        recipients: composed.recipients,
+        target: composed.url ? this.box.sealTarget(ctx.tenantId, ctx.environmentId, id, composed.url) : null,
+        subject: composed.subject,
+        template: composed.template,
+        content: composed.content,
+        status: limited ? 'rate_limited' : 'queued',
+        attempts: limited ? [limited] : [],
+        idempotencyKey: input.idempotencyKey ?? null,
+        requestHash: composed.requestHash,
+      }),
+    );
+    if (!row) {
+      // Another request with the same key won the race.
+      const first = await this.db.run(ctx, (m) => notificationsRepository.byIdempotencyKey(m, input.idempotencyKey!));
+      if (!first) throw new Error('idempotent notification vanished');
+      return this.repeat(first, composed.requestHash);
+    }
+    if (!limited) await this.enqueue(ctx, id);
+    return { id, status: row.status };
+  }
+
+  async history(p: Principal, q: NotificationHistoryQueryDto): Promise<Page<NotificationResponse>> {
+    const before = decodeCursor(q.cursor, ['id'] as const);
+    const rows = await this.db.run(p, (m) =>
+      notificationsRepository.history(m, {
+        channelId: q.channel_id,
+        status: q.status,
+        from: q.from,
+        to: q.to,
+        beforeId: before ? String(before.id) : null,
+        limit: q.limit,
+      }),
+    );
+    return toPage(rows, q.limit, toNotificationResponse, (r) => ({ id: r.id }));
+  }
+
+  async get(p: Principal, id: string): Promise<NotificationResponse> {
+    const row = await this.db.run(p, (m) => notificationsRepository.get(m, id));
+    if (!row) throw NotificationErrors.notFound();
+    return toNotificationResponse(row);
+  }
+
+  /** Publishes the delivery item; the message id makes a repeat within the stream's window a no-op. */
+  async enqueue(ctx: TenantContext & { requestId?: string }, id: string, msgId: string | undefined = id): Promise<boolean> {
+    try {
+      await enqueueWork(this.nc, NotificationSubjects.deliver, { notificationId: id }, msgId, messageContext(ctx, { requestId: ctx.requestId }));
+      return true;
+    } catch (error) {
+      this.logger.warn(`notification ${id} stored but not queued (the reconciler will): ${(error as Error).message}`);
+      return false;
+    }
+  }
+
+  private repeat(first: NotificationRow, hash: string): NotificationQueued {
+    if (first.request_hash !== hash) throw NotificationErrors.idempotencyMismatch();
+    return { id: first.id, status: first.status };
+  }
+}
