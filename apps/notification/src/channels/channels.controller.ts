@@ -62,7 +62,10 @@ export class ChannelsController {
   @Delete(':id')
   @HttpCode(204)
   @RequireScopes('notifications:write')
-  @ApiOperation({ summary: 'Delete a notification channel', description: 'Deletes the channel; its notifications stay in the history, and those not delivered yet fail.' })
+  @ApiOperation({
+    summary: 'Delete a notification channel',
+    description: 'Deletes the channel; its notifications stay in the history, and those not delivered yet fail.',
+  })
   @ApiNoContentResponse({ description: 'Deleted' })
   delete(@CurrentPrincipal() p: Principal, @Param('id', uuid) id: string): Promise<void> {
     return this.channels.delete(p, id);

@@ -83,7 +83,11 @@ export class ChannelsService {
   }
 
   /** Sends a short message through the channel now and reports the remote answer; nothing is recorded in the history. */
-  async test(p: Principal, id: string, to: string[] | undefined): Promise<{ ok: boolean; status_code: number | null; error: string | null; duration_ms: number }> {
+  async test(
+    p: Principal,
+    id: string,
+    to: string[] | undefined,
+  ): Promise<{ ok: boolean; status_code: number | null; error: string | null; duration_ms: number }> {
     const channel = await this.open(p, id);
     const started = Date.now();
     const content = render(channel.kind, 'Test notification', 'This is a **test** of the notification channel.');
@@ -119,7 +123,16 @@ function splitSettings(kind: ChannelKind, dto: Settings, kept: ChannelSecrets): 
       const e = dto.email;
       if (!e) throw ChannelErrors.invalid('email', 'is required for an email channel');
       const secrets: ChannelSecrets = e.password !== undefined ? { password: e.password } : kept.password ? { password: kept.password } : {};
-      const config = { host: e.host, port: e.port, security: e.security, username: e.username ?? null, from: e.from, reply_to: e.reply_to ?? null, to: e.to ?? [], ca: e.ca ?? null };
+      const config = {
+        host: e.host,
+        port: e.port,
+        security: e.security,
+        username: e.username ?? null,
+        from: e.from,
+        reply_to: e.reply_to ?? null,
+        to: e.to ?? [],
+        ca: e.ca ?? null,
+      };
       return { config, secrets };
     }
     case 'slack': {

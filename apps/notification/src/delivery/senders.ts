@@ -66,7 +66,8 @@ export class Senders {
     const body = JSON.parse(text || '{}') as { ok?: boolean; error?: string };
     if (body.ok) return { outcome: 'delivered', statusCode: 200 };
     const error = `Slack: ${body.error ?? 'unknown error'}`;
-    if (TRANSIENT_SLACK.has(body.error ?? '')) return { outcome: 'transient', statusCode: 200, error, retryAfterMs: parseRetryAfter(res.headers.get('retry-after')) };
+    if (TRANSIENT_SLACK.has(body.error ?? ''))
+      return { outcome: 'transient', statusCode: 200, error, retryAfterMs: parseRetryAfter(res.headers.get('retry-after')) };
     return { outcome: 'permanent', statusCode: 200, error };
   }
 
@@ -128,7 +129,8 @@ export class Senders {
 function classifySmtp(error: Error & { code?: string; responseCode?: number }): AttemptOutcome {
   const message = `SMTP: ${error.message}`.slice(0, 500);
   const code = error.responseCode ?? null;
-  if (code !== null) return code >= 400 && code < 500 ? { outcome: 'transient', statusCode: code, error: message } : { outcome: 'permanent', statusCode: code, error: message };
+  if (code !== null)
+    return code >= 400 && code < 500 ? { outcome: 'transient', statusCode: code, error: message } : { outcome: 'permanent', statusCode: code, error: message };
   if (TRANSIENT_SMTP.has(error.code ?? '')) return { outcome: 'transient', statusCode: null, error: message };
   return { outcome: 'permanent', statusCode: null, error: message };
 }

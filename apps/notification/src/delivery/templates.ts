@@ -26,12 +26,13 @@ export const BUILT_IN_TEMPLATES: Record<string, { subject: string; body: string 
 export class TemplateError extends Error {}
 
 /**
- * Mustache, logic-less: `{{name}}` is escaped for Markdown (shown literally), `{{{name}}}` inserts
- * the value as Markdown. An unclosed section or a malformed tag is a TemplateError (a 400).
+ * Mustache, logic-less: in a Markdown body `{{name}}` is escaped (shown literally) and `{{{name}}}`
+ * inserts the value as Markdown; a subject is plain text, so values go in as they are. An unclosed
+ * section or a malformed tag is a TemplateError (a 400).
  */
-export function renderTemplate(template: string, variables: Record<string, unknown>): string {
+export function renderTemplate(template: string, variables: Record<string, unknown>, as: 'markdown' | 'plain' = 'markdown'): string {
   try {
-    return Mustache.render(template, variables, {}, { escape: escapeMarkdown });
+    return Mustache.render(template, variables, {}, { escape: as === 'markdown' ? escapeMarkdown : String });
   } catch (error) {
     throw new TemplateError((error as Error).message);
   }

@@ -51,8 +51,8 @@ export class Composer {
     if (!bodySource) throw NotificationErrors.invalid('body', 'is required unless template is given');
     const variables = input.variables ?? {};
     const subjectSource = input.subject ?? template?.subject;
-    const subject = subjectSource === undefined ? null : this.apply('subject', subjectSource, variables).replace(/[\r\n]+/g, ' ');
-    const body = this.apply('body', bodySource, variables);
+    const subject = subjectSource === undefined ? null : this.apply('subject', subjectSource, variables, 'plain').replace(/[\r\n]+/g, ' ');
+    const body = this.apply('body', bodySource, variables, 'markdown');
     return {
       kind,
       channelId,
@@ -83,9 +83,9 @@ export class Composer {
     }
   }
 
-  private apply(field: string, template: string, variables: Record<string, unknown>): string {
+  private apply(field: string, template: string, variables: Record<string, unknown>, as: 'markdown' | 'plain'): string {
     try {
-      return renderTemplate(template, variables);
+      return renderTemplate(template, variables, as);
     } catch (error) {
       if (error instanceof TemplateError) throw NotificationErrors.invalid(field, `template error: ${error.message}`);
       throw error;

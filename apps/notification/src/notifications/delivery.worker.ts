@@ -75,7 +75,14 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
     const backoff = retryDelayMs(attemptNo, this.config.NOTIFICATION_RETRY_BASE_MS, this.config.NOTIFICATION_RETRY_MAX_MS);
     const delay = Math.min(this.config.NOTIFICATION_RETRY_MAX_MS, Math.max(backoff, outcome.retryAfterMs ?? 0));
     const retryAt = new Date(Date.now() + delay);
-    const attempt: Attempt = { attempt: attemptNo, at, outcome: 'retry', status_code: outcome.statusCode, error: outcome.error, retry_at: retryAt.toISOString() };
+    const attempt: Attempt = {
+      attempt: attemptNo,
+      at,
+      outcome: 'retry',
+      status_code: outcome.statusCode,
+      error: outcome.error,
+      retry_at: retryAt.toISOString(),
+    };
     await this.record(ctx, row.id, attempt, 'retrying', retryAt);
     return { retryInMs: delay };
   }

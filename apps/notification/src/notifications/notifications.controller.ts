@@ -25,7 +25,7 @@ export class NotificationsController {
   @ApiOperation({
     summary: 'Send a notification',
     description:
-      'Accepts a notification for a channel (`channel_id`) or an ad-hoc Slack or Teams URL (`destination`). The body is Markdown and, with the subject, a Mustache template over `variables`; it is rendered per kind (HTML and text email, Slack mrkdwn, a Teams Adaptive Card). Stored before the answer and delivered asynchronously with retries; the same `idempotency_key` sends once. Over the tenant\'s sending limit: 429 with Retry-After.',
+      "Accepts a notification for a channel (`channel_id`) or an ad-hoc Slack or Teams URL (`destination`). The body is Markdown and, with the subject, a Mustache template over `variables`; it is rendered per kind (HTML and text email, Slack mrkdwn, a Teams Adaptive Card). Stored before the answer and delivered asynchronously with retries; the same `idempotency_key` sends once. Over the tenant's sending limit: 429 with Retry-After.",
   })
   @ApiAcceptedResponse({ type: NotificationQueuedResponseDto, description: 'Accepted and queued', example: QUEUED_EXAMPLE })
   @ApiConflictResponse({ description: 'The idempotency_key was used with another request' })

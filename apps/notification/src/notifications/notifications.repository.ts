@@ -113,7 +113,11 @@ export const notificationsRepository = {
   },
 
   /** SystemDb: notifications still owed a delivery with no progress for `staleMs` (the reconciler). */
-  async stale(m: EntityManager, staleMs: number, limit: number): Promise<Pick<NotificationRow, 'tenant_id' | 'environment_id' | 'scope_id' | 'id' | 'attempt_count'>[]> {
+  async stale(
+    m: EntityManager,
+    staleMs: number,
+    limit: number,
+  ): Promise<Pick<NotificationRow, 'tenant_id' | 'environment_id' | 'scope_id' | 'id' | 'attempt_count'>[]> {
     return m.query(
       `select tenant_id, environment_id, scope_id, id, attempt_count from notification.notifications
         where status in ('queued', 'sending', 'retrying') and updated_at < now() - make_interval(secs => $1::float8 / 1000)

@@ -53,8 +53,10 @@ export class SendLimits implements OnModuleDestroy {
       this.warn(error as Error);
       return { ok: true };
     }
-    if (counts[1] > this.config.NOTIFICATION_LIMIT_PER_DAY) return { ok: false, period: 'day', retryAfterSeconds: Math.ceil(((day + 1) * 86_400_000 - now) / 1000) };
-    if (counts[0] > this.config.NOTIFICATION_LIMIT_PER_MINUTE) return { ok: false, period: 'minute', retryAfterSeconds: Math.ceil(((minute + 1) * 60_000 - now) / 1000) };
+    if (counts[1] > this.config.NOTIFICATION_LIMIT_PER_DAY)
+      return { ok: false, period: 'day', retryAfterSeconds: Math.ceil(((day + 1) * 86_400_000 - now) / 1000) };
+    if (counts[0] > this.config.NOTIFICATION_LIMIT_PER_MINUTE)
+      return { ok: false, period: 'minute', retryAfterSeconds: Math.ceil(((minute + 1) * 60_000 - now) / 1000) };
     return { ok: true };
   }
 

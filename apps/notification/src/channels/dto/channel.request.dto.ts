@@ -38,7 +38,11 @@ export class EmailSettingsDto {
   @Max(65535)
   port!: number;
 
-  @ApiProperty({ enum: SMTP_SECURITY, example: 'starttls', description: 'tls: TLS from the first byte; starttls: upgrade required (a server that does not offer it is refused)' })
+  @ApiProperty({
+    enum: SMTP_SECURITY,
+    example: 'starttls',
+    description: 'tls: TLS from the first byte; starttls: upgrade required (a server that does not offer it is refused)',
+  })
   @IsIn(SMTP_SECURITY)
   security!: SmtpSecurity;
 
@@ -136,7 +140,11 @@ export class CreateChannelRequestDto {
   @Type(() => EmailSettingsDto)
   email?: EmailSettingsDto;
 
-  @ApiPropertyOptional({ type: SlackSettingsDto, description: 'Required when kind is slack', example: { webhook_url: 'https://hooks.slack.com/services/T000/B000/XXXXXXXX' } })
+  @ApiPropertyOptional({
+    type: SlackSettingsDto,
+    description: 'Required when kind is slack',
+    example: { webhook_url: 'https://hooks.slack.com/services/T000/B000/XXXXXXXX' },
+  })
   @IsOptional()
   @ValidateNested()
   @Type(() => SlackSettingsDto)
@@ -188,7 +196,11 @@ export class UpdateChannelRequestDto {
 }
 
 export class TestChannelRequestDto {
-  @ApiPropertyOptional({ type: [String], example: ['me@example.com'], description: 'email channels: recipients of the test message (default: the channel\'s `to`)' })
+  @ApiPropertyOptional({
+    type: [String],
+    example: ['me@example.com'],
+    description: "email channels: recipients of the test message (default: the channel's `to`)",
+  })
   @IsOptional()
   @ArrayMaxSize(10)
   @IsEmail({}, { each: true })

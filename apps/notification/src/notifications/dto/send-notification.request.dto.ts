@@ -9,7 +9,10 @@ export class AdHocDestinationDto {
   @IsIn(['slack', 'teams'])
   kind!: Exclude<ChannelKind, 'email'>;
 
-  @ApiProperty({ example: 'https://hooks.slack.com/services/T000/B000/XXXXXXXX', description: 'The incoming webhook (or Teams Workflows) URL; sealed at rest, never returned' })
+  @ApiProperty({
+    example: 'https://hooks.slack.com/services/T000/B000/XXXXXXXX',
+    description: 'The incoming webhook (or Teams Workflows) URL; sealed at rest, never returned',
+  })
   @IsString()
   @MaxLength(2048)
   to!: string;
@@ -43,7 +46,8 @@ export class SendNotificationRequestDto {
 
   @ApiPropertyOptional({
     example: 'Version **{{version}}** is live. [Release notes]({{{notes_url}}})',
-    description: 'Markdown; a Mustache template over `variables` (`{{x}}` shows the value literally, `{{{x}}}` inserts it as Markdown). Required unless `template` is given.',
+    description:
+      'Markdown; a Mustache template over `variables` (`{{x}}` shows the value literally, `{{{x}}}` inserts it as Markdown). Required unless `template` is given.',
   })
   @IsOptional()
   @IsString()
@@ -61,12 +65,20 @@ export class SendNotificationRequestDto {
   @MaxLength(100)
   template?: string;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, example: { version: '1.4.2', notes_url: 'https://example.com/notes' }, description: 'Values for the templates' })
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    example: { version: '1.4.2', notes_url: 'https://example.com/notes' },
+    description: 'Values for the templates',
+  })
   @IsOptional()
   @IsObject()
   variables?: Record<string, unknown>;
 
-  @ApiPropertyOptional({ example: 'deploy-1.4.2', description: 'The same key (per environment) sends once: a repeat answers the first notification (409 with another body)' })
+  @ApiPropertyOptional({
+    example: 'deploy-1.4.2',
+    description: 'The same key (per environment) sends once: a repeat answers the first notification (409 with another body)',
+  })
   @IsOptional()
   @IsString()
   @MinLength(1)
