@@ -82,6 +82,8 @@ export interface WorkflowSummary {
   id: string;
   name: string;
   status: string;
+  /** The current version's settings (the notification service reads `alerts` from them). */
+  settings?: Record<string, unknown>;
 }
 
 export interface ExecutionSummary {
