@@ -1,0 +1,55 @@
+import { describe, expect, it } from '@jest/globals';
+import { markdownTo, markdownToHtml } from './markdown.js';
+import { classifyHttp, parseRetryAfter } from './outcome.js';
+import { render, type EmailContent, type SlackContent } from './render.js';
+import { escapeMarkdown, renderTemplate } from './templates.js';
+
+describe('rendering', () => {
+  it('turns Markdown into safe HTML: raw HTML shown as text, only http(s) and mailto links', () => {
+    const html = markdownToHtml('**hi** <img src=x onerror=alert(1)> [a](javascript:alert(1)) [b](https://x.test)');
+    expect(html).toContain('<strong>hi</strong>');
+    expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
+    expect(html).not.toContain('javascript:');
+    expect(html).toContain('<a href="https://x.test">b</a>');
+  });
+
+  it('writes plain text and Slack mrkdwn', () => {
+    const md = '# Title\n\nSome **bold**, _em_ and `code` with [link](https://x.test).\n\n1. one\n2. two';
+    expect(markdownTo(md, 'text')).toBe('Title\n\nSome bold, em and code with link (https://x.test).\n\n1. one\n2. two');
+    expect(markdownTo(md, 'mrkdwn')).toBe('*Title*\n\nSome *bold*, _em_ and `code` with <https://x.test|link>.\n\n1. one\n2. two');
+    expect(markdownTo('a < b & c', 'mrkdwn')).toBe('a &lt; b &amp; c');
+  });
+
+  it('renders each kind', () => {
+    const email = render('email', 'Hi <there>', 'Body') as EmailContent;
+    expect(email.html).toContain('<title>Hi &lt;there&gt;</title>');
+    expect(email.text).toBe('Body');
+    const slack = render('slack', null, 'x'.repeat(3500)) as SlackContent;
+    expect(slack.blocks).toHaveLength(2);
+  });
+});
+
+describe('templates', () => {
+  it('escapes values for Markdown unless inserted with triple braces', () => {
+    expect(renderTemplate('{{v}}', { v: '**x** <b>' })).toBe(escapeMarkdown('**x** <b>'));
+    expect(markdownToHtml(renderTemplate('{{v}}', { v: '**x** <b>' }))).toBe('<p>**x** &lt;b&gt;</p>\n');
+    expect(renderTemplate('{{{v}}}', { v: '**x**' })).toBe('**x**');
+    expect(renderTemplate('{{v}}', { v: 'a*b' }, 'plain')).toBe('a*b');
+    expect(() => renderTemplate('{{#open}}', {})).toThrow();
+  });
+});
+
+describe('outcomes', () => {
+  it('reads Retry-After in seconds or as a date', () => {
+    expect(parseRetryAfter('3')).toBe(3000);
+    expect(parseRetryAfter(new Date(10_000).toUTCString(), 4000)).toBe(6000);
+    expect(parseRetryAfter(null)).toBeUndefined();
+  });
+
+  it('retries 408, 429 and 5xx, and nothing else', () => {
+    expect(classifyHttp(200, null, '').outcome).toBe('delivered');
+    expect(classifyHttp(429, '2', '')).toMatchObject({ outcome: 'transient', retryAfterMs: 2000 });
+    expect(classifyHttp(503, null, '').outcome).toBe('transient');
+    expect(classifyHttp(404, null, 'no_service').outcome).toBe('permanent');
+  });
+});
