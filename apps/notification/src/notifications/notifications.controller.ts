@@ -1,5 +1,13 @@
-import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTooManyRequestsResponse } from '@nestjs/swagger';
+import { Body, Controller, Get, Headers, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
+import {
+  ApiAcceptedResponse,
+  ApiConflictResponse,
+  ApiHeader,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTooManyRequestsResponse,
+} from '@nestjs/swagger';
 import { CurrentPrincipal, RequireScopes, type Principal } from '@platform/auth';
 import type { Page } from '@platform/common';
 import type { NotificationQueued } from '@platform/messaging';
@@ -27,10 +35,16 @@ export class NotificationsController {
     description:
       "Accepts a notification for a channel (`channel_id`) or an ad-hoc Slack or Teams URL (`destination`). The body is Markdown and, with the subject, a Mustache template over `variables`; it is rendered per kind (HTML and text email, Slack mrkdwn, a Teams Adaptive Card). Stored before the answer and delivered asynchronously with retries; the same `idempotency_key` sends once. Over the tenant's sending limit: 429 with Retry-After.",
   })
+  @ApiHeader({
+    name: 'Idempotency-Key',
+    required: false,
+    description: 'Same as `idempotency_key` in the body (the body wins when both are given)',
+    example: 'deploy-1.4.2',
+  })
   @ApiAcceptedResponse({ type: NotificationQueuedResponseDto, description: 'Accepted and queued', example: QUEUED_EXAMPLE })
   @ApiConflictResponse({ description: 'The idempotency_key was used with another request' })
   @ApiTooManyRequestsResponse({ description: 'The sending limit per minute or per day is reached (Retry-After)' })
-  send(@CurrentPrincipal() p: Principal, @Body() b: SendNotificationRequestDto): Promise<NotificationQueued> {
+  send(@CurrentPrincipal() p: Principal, @Body() b: SendNotificationRequestDto, @Headers('idempotency-key') key?: string): Promise<NotificationQueued> {
     return this.notifications.send(p, {
       channelId: b.channel_id,
       destination: b.destination,
@@ -39,7 +53,7 @@ export class NotificationsController {
       body: b.body,
       template: b.template,
       variables: b.variables,
-      idempotencyKey: b.idempotency_key,
+      idempotencyKey: b.idempotency_key ?? (key?.trim().slice(0, 255) || undefined),
       source: 'api',
     });
   }
