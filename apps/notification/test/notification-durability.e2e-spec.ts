@@ -46,7 +46,7 @@ describe('notification deliveries through a SIGKILL of the notification service'
       gw('/notifications/send', {
         headers: withKey(tenant.test_key),
         body: { channel_id: channel.body.id, body: `message ${i}`, idempotency_key: keys[i] },
-      }).catch(() => ({ status: 0, body: {} as Json }));
+      }).catch(() => ({ status: 0, body: { id: undefined } }));
 
     const accepted = new Map<number, string>();
     let next = 0;
@@ -87,7 +87,7 @@ describe('notification deliveries through a SIGKILL of the notification service'
 
     await eventually(
       'every accepted notification at the stand-in',
-      async () => (new Set(teams.at(path).map((r) => r.headers['x-notification-id'])).size >= TOTAL ? true : undefined),
+      () => Promise.resolve(new Set(teams.at(path).map((r) => r.headers['x-notification-id'])).size >= TOTAL ? true : undefined),
       90_000,
       500,
     );

@@ -59,7 +59,7 @@ describe('notifications from workflows and platform alerts', () => {
     expect(done.status).toBe('succeeded');
     const output = done.output as Json;
     expect(output).toEqual({ notification_id: expect.any(String), status: 'queued' });
-    const received = await eventually('the card at the stand-in', async () => teams.at(path)[0], 30_000);
+    const received = await eventually('the card at the stand-in', () => Promise.resolve(teams.at(path)[0]), 30_000);
     expect(received.headers['x-notification-id']).toBe(output.notification_id);
     expect(JSON.stringify(received.body)).toContain('Order **A-17** is on its way');
     const history = await gw(`/notifications/history/${output.notification_id as string}`, { headers: withKey(tenant.test_key) });
@@ -86,9 +86,9 @@ describe('notifications from workflows and platform alerts', () => {
       },
     );
     expect(failed.status).toBe('failed');
-    const alert = await eventually('the alert at the stand-in', async () => teams.at(path)[0], 30_000);
+    const alert = await eventually('the alert at the stand-in', () => Promise.resolve(teams.at(path)[0]), 30_000);
     const text = JSON.stringify(alert.body);
-    expect(text).toContain(failed.id as string);
+    expect(text).toContain(failed.id);
     expect(text).toContain('bad_order');
     expect(text).toContain('order {{1}} is invalid');
     const history = await gw(`/notifications/history?channel_id=${channelId}`, { headers: withKey(tenant.test_key) });

@@ -13,9 +13,16 @@ import type { ListChannelsQueryDto } from './dto/channel-query.dto.js';
 
 type Settings = Pick<CreateChannelRequestDto, 'email' | 'slack' | 'teams'>;
 
+/** How long a replica reuses an opened channel: a change made through another replica applies within this. */
+const OPEN_CACHE_MS = 5000;
+const OPEN_CACHE_MAX = 10_000;
+
 /** Notification channels of a tenant environment (or of one customer): CRUD with sealed credentials, and a test send. */
 @Injectable()
 export class ChannelsService {
+  /** Opened channels by tenant, environment, scope and id: a send and its delivery each read the channel, at every attempt. */
+  private readonly opened = new Map<string, { channel: OpenChannel; until: number }>();
+
   constructor(
     private readonly db: TenantDb,
     private readonly box: ChannelSecretBox,
@@ -73,12 +80,14 @@ export class ChannelsService {
       }
       const row = await channelsRepository.update(m, id, changes);
       if (!row) throw ChannelErrors.notFound();
+      this.forget(id);
       return toChannelResponse(row, secretNames);
     });
   }
 
   async delete(p: Principal, id: string): Promise<void> {
     const deleted = await this.db.run(p, (m) => channelsRepository.delete(m, id));
+    this.forget(id);
     if (!deleted) throw ChannelErrors.notFound();
   }
 
@@ -102,10 +111,20 @@ export class ChannelsService {
 
   /** A channel with its credentials, for sending; disabled channels are refused. */
   async open(ctx: TenantContext, id: string): Promise<OpenChannel> {
+    const key = `${ctx.tenantId}/${ctx.environmentId}/${ctx.scopeId ?? ''}/${id}`;
+    const cached = this.opened.get(key);
+    if (cached && cached.until > Date.now()) return cached.channel;
     const row = await this.db.run(ctx, (m) => channelsRepository.get(m, id));
     if (!row) throw ChannelErrors.notFound();
     if (!row.enabled) throw ChannelErrors.disabled();
-    return { id: row.id, kind: row.kind, config: row.config, secrets: this.box.openChannel(row) };
+    const channel: OpenChannel = { id: row.id, kind: row.kind, config: row.config, secrets: this.box.openChannel(row) };
+    if (this.opened.size >= OPEN_CACHE_MAX) this.opened.clear();
+    this.opened.set(key, { channel, until: Date.now() + OPEN_CACHE_MS });
+    return channel;
+  }
+
+  private forget(id: string): void {
+    for (const key of this.opened.keys()) if (key.endsWith(`/${id}`)) this.opened.delete(key);
   }
 
   private response(row: ChannelRow): ChannelResponse {
