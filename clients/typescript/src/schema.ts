@@ -1408,6 +1408,156 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/notifications/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a notification
+         * @description Accepts a notification for a channel (`channel_id`) or an ad-hoc Slack or Teams URL (`destination`). The body is Markdown and, with the subject, a Mustache template over `variables`; it is rendered per kind (HTML and text email, Slack mrkdwn, a Teams Adaptive Card). Stored before the answer and delivered asynchronously with retries; the same `idempotency_key` sends once. Over the tenant's sending limit: 429 with Retry-After.
+         *
+         *     Requires the scope `notifications:send` (a key with `*` has every scope).
+         */
+        post: operations["notification_notifications_send"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/notifications/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get notification history
+         * @description Notifications newest first, each with its attempts (time, outcome, remote status code, error); filter by channel, status and time.
+         *
+         *     Requires the scope `notifications:read` (a key with `*` has every scope).
+         */
+        get: operations["notification_notifications_history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/notifications/history/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a notification
+         * @description One notification with its status and every attempt.
+         *
+         *     Requires the scope `notifications:read` (a key with `*` has every scope).
+         */
+        get: operations["notification_notifications_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/notifications/channels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List notification channels
+         * @description Channels of the environment (a customer key: its own), without their credentials.
+         *
+         *     Requires the scope `notifications:read` (a key with `*` has every scope).
+         */
+        get: operations["notification_channels_list"];
+        put?: never;
+        /**
+         * Create a notification channel
+         * @description An `email` (SMTP with TLS or STARTTLS), `slack` (incoming webhook URL, or bot token and channel) or `teams` (incoming webhook or Workflows URL) channel. Credentials are sealed at rest and never returned.
+         *
+         *     Requires the scope `notifications:write` (a key with `*` has every scope).
+         */
+        post: operations["notification_channels_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/notifications/channels/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a notification channel
+         * @description One channel by id, without its credentials (`secrets` names those that are set).
+         *
+         *     Requires the scope `notifications:read` (a key with `*` has every scope).
+         */
+        get: operations["notification_channels_get"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a notification channel
+         * @description Deletes the channel; its notifications stay in the history, and those not delivered yet fail.
+         *
+         *     Requires the scope `notifications:write` (a key with `*` has every scope).
+         */
+        delete: operations["notification_channels_delete"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a notification channel
+         * @description Changes the fields sent. The settings object of the channel's kind replaces the stored one; a credential left out is kept.
+         *
+         *     Requires the scope `notifications:write` (a key with `*` has every scope).
+         */
+        patch: operations["notification_channels_update"];
+        trace?: never;
+    };
+    "/notifications/channels/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test a notification channel
+         * @description Sends a short test message through the channel now (one attempt, no retries, not recorded in the history) and answers with the outcome.
+         *
+         *     Requires the scope `notifications:write` (a key with `*` has every scope).
+         */
+        post: operations["notification_channels_test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/actuator/health": {
         parameters: {
             query?: never;
@@ -1577,7 +1727,7 @@ export interface components {
              *       "data:read"
              *     ]
              */
-            scopes: ("automations:run" | "data:read" | "data:write" | "workflows:read" | "workflows:write" | "executions:read" | "executions:write" | "triggers:read" | "triggers:write" | "tasks:read" | "tasks:write" | "webhooks:read" | "webhooks:write" | "connections:read" | "connections:write" | "storage:read" | "storage:write" | "secrets:read" | "secrets:write" | "ai:run" | "kb:read" | "kb:write" | "notifications:send" | "portal:read" | "portal:write" | "subscription:read" | "account:read" | "api_keys:manage" | "*")[];
+            scopes: ("automations:run" | "data:read" | "data:write" | "workflows:read" | "workflows:write" | "executions:read" | "executions:write" | "triggers:read" | "triggers:write" | "tasks:read" | "tasks:write" | "webhooks:read" | "webhooks:write" | "connections:read" | "connections:write" | "storage:read" | "storage:write" | "secrets:read" | "secrets:write" | "ai:run" | "kb:read" | "kb:write" | "notifications:send" | "notifications:read" | "notifications:write" | "portal:read" | "portal:write" | "subscription:read" | "account:read" | "api_keys:manage" | "*")[];
             /**
              * Format: date-time
              * @description The key stops working at this moment (null or absent: never).
@@ -1690,7 +1840,7 @@ export interface components {
              *       "data:read"
              *     ]
              */
-            scopes: ("automations:run" | "data:read" | "data:write" | "workflows:read" | "workflows:write" | "executions:read" | "executions:write" | "triggers:read" | "triggers:write" | "tasks:read" | "tasks:write" | "webhooks:read" | "webhooks:write" | "connections:read" | "connections:write" | "storage:read" | "storage:write" | "secrets:read" | "secrets:write" | "ai:run" | "kb:read" | "kb:write" | "notifications:send" | "portal:read" | "portal:write" | "subscription:read" | "account:read" | "api_keys:manage" | "*")[];
+            scopes: ("automations:run" | "data:read" | "data:write" | "workflows:read" | "workflows:write" | "executions:read" | "executions:write" | "triggers:read" | "triggers:write" | "tasks:read" | "tasks:write" | "webhooks:read" | "webhooks:write" | "connections:read" | "connections:write" | "storage:read" | "storage:write" | "secrets:read" | "secrets:write" | "ai:run" | "kb:read" | "kb:write" | "notifications:send" | "notifications:read" | "notifications:write" | "portal:read" | "portal:write" | "subscription:read" | "account:read" | "api_keys:manage" | "*")[];
             /**
              * Format: date-time
              * @description The key stops working at this moment (null or absent: never).
@@ -3514,6 +3664,443 @@ export interface components {
              *     ]
              */
             params?: unknown[];
+        };
+        AdHocDestinationDto: {
+            /**
+             * @example slack
+             * @enum {string}
+             */
+            kind: "slack" | "teams";
+            /**
+             * @description The incoming webhook (or Teams Workflows) URL; sealed at rest, never returned
+             * @example https://hooks.slack.com/services/T000/B000/XXXXXXXX
+             */
+            to: string;
+        };
+        SendNotificationRequestDto: {
+            /**
+             * Format: uuid
+             * @description The channel to send through (or `destination`)
+             * @example 0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8f01
+             */
+            channel_id?: string;
+            /** @description A Slack or Teams URL instead of a channel */
+            destination?: components["schemas"]["AdHocDestinationDto"];
+            /**
+             * @description email channels: the recipients (default: the channel's `to`)
+             * @example [
+             *       "ops@example.com"
+             *     ]
+             */
+            to?: string[];
+            /**
+             * @description Subject (email) or title (Slack, Teams); a Mustache template
+             * @example Deploy {{version}} finished
+             */
+            subject?: string;
+            /**
+             * @description Markdown; a Mustache template over `variables` (`{{x}}` shows the value literally, `{{{x}}}` inserts it as Markdown). Required unless `template` is given.
+             * @example Version **{{version}}** is live. [Release notes]({{{notes_url}}})
+             */
+            body?: string;
+            /**
+             * @description A built-in template giving the subject and body (a send's own `subject` or `body` replaces the template's)
+             * @example execution_failed
+             * @enum {string}
+             */
+            template?: "execution_failed" | "task_created" | "task_assigned" | "api_key_expiring";
+            /**
+             * @description Values for the templates
+             * @example {
+             *       "version": "1.4.2",
+             *       "notes_url": "https://example.com/notes"
+             *     }
+             */
+            variables?: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description The same key (per environment) sends once: a repeat answers the first notification (409 with another body)
+             * @example deploy-1.4.2
+             */
+            idempotency_key?: string;
+        };
+        NotificationQueuedResponseDto: {
+            /**
+             * Format: uuid
+             * @example 0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8f10
+             */
+            id: string;
+            /**
+             * @description queued when accepted; a repeated idempotency key answers the current status
+             * @example queued
+             * @enum {string}
+             */
+            status: "queued" | "sending" | "retrying" | "delivered" | "failed" | "rate_limited";
+        };
+        AttemptResponseDto: {
+            /** @example 1 */
+            attempt: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.120Z
+             */
+            at: string;
+            /**
+             * @description retry: a transient failure, tried again at retry_at
+             * @example retry
+             * @enum {string}
+             */
+            outcome: "delivered" | "retry" | "failed" | "rate_limited";
+            /**
+             * @description HTTP status or SMTP reply code
+             * @example 429
+             */
+            status_code: number | null;
+            /** @example HTTP 429: rate_limited */
+            error: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:02.120Z
+             */
+            retry_at?: string | null;
+        };
+        NotificationResponseDto: {
+            /**
+             * Format: uuid
+             * @example 0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8f10
+             */
+            id: string;
+            /**
+             * @example delivered
+             * @enum {string}
+             */
+            status: "queued" | "sending" | "retrying" | "delivered" | "failed" | "rate_limited";
+            /**
+             * @example slack
+             * @enum {string}
+             */
+            kind: "email" | "slack" | "teams";
+            /**
+             * Format: uuid
+             * @example 0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8f01
+             */
+            channel_id: string | null;
+            /**
+             * @description Who sent it: the API, a workflow step, or the platform (alerts)
+             * @example api
+             * @enum {string}
+             */
+            source: "api" | "workflow" | "platform";
+            /**
+             * @description email: the recipients
+             * @example null
+             */
+            to: string[] | null;
+            /** @example Deploy 1.4.2 finished */
+            subject: string | null;
+            /** @example null */
+            template: string | null;
+            /** @example deploy-1.4.2 */
+            idempotency_key: string | null;
+            /**
+             * Format: uuid
+             * @example null
+             */
+            customer_id: string | null;
+            /**
+             * @description Every attempt, oldest first
+             * @example [
+             *       {
+             *         "attempt": 1,
+             *         "at": "2026-11-22T10:00:00.120Z",
+             *         "outcome": "retry",
+             *         "status_code": 429,
+             *         "error": "HTTP 429: rate_limited",
+             *         "retry_at": "2026-11-22T10:00:02.120Z"
+             *       },
+             *       {
+             *         "attempt": 2,
+             *         "at": "2026-11-22T10:00:02.200Z",
+             *         "outcome": "delivered",
+             *         "status_code": 200,
+             *         "error": null
+             *       }
+             *     ]
+             */
+            attempts: components["schemas"]["AttemptResponseDto"][];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.100Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:02.200Z
+             */
+            updated_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:02.200Z
+             */
+            delivered_at: string | null;
+        };
+        EmailSettingsResponseDto: {
+            /** @example smtp.example.com */
+            host: string;
+            /** @example 587 */
+            port: number;
+            /**
+             * @example starttls
+             * @enum {string}
+             */
+            security: "tls" | "starttls";
+            /** @example notifications@example.com */
+            username: string | null;
+            /** @example Acme Alerts <alerts@example.com> */
+            from: string;
+            /** @example support@example.com */
+            reply_to: string | null;
+            /**
+             * @description Default recipients
+             * @example [
+             *       "ops@example.com"
+             *     ]
+             */
+            to: string[];
+            /**
+             * @description Whether a certificate to trust is configured
+             * @example false
+             */
+            ca: boolean;
+        };
+        SlackSettingsResponseDto: {
+            /**
+             * @description webhook: an incoming webhook URL; bot: a bot token with a channel
+             * @example webhook
+             * @enum {string}
+             */
+            mode: "webhook" | "bot";
+            /** @example #alerts */
+            channel: string | null;
+        };
+        TeamsSettingsResponseDto: Record<string, never>;
+        ChannelResponseDto: {
+            /**
+             * Format: uuid
+             * @example 0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8f01
+             */
+            id: string;
+            /** @example ops-alerts */
+            name: string;
+            /**
+             * @example slack
+             * @enum {string}
+             */
+            kind: "email" | "slack" | "teams";
+            /**
+             * @description email channels
+             * @example {
+             *       "host": "smtp.example.com",
+             *       "port": 587,
+             *       "security": "starttls",
+             *       "username": "notifications@example.com",
+             *       "from": "Acme Alerts <alerts@example.com>",
+             *       "reply_to": null,
+             *       "to": [
+             *         "ops@example.com"
+             *       ],
+             *       "ca": false
+             *     }
+             */
+            email?: components["schemas"]["EmailSettingsResponseDto"];
+            /**
+             * @description slack channels
+             * @example {
+             *       "mode": "webhook",
+             *       "channel": null
+             *     }
+             */
+            slack?: components["schemas"]["SlackSettingsResponseDto"];
+            /**
+             * @description teams channels (the URL is write-only)
+             * @example {}
+             */
+            teams?: components["schemas"]["TeamsSettingsResponseDto"];
+            /**
+             * @description The write-only settings that are set; their values are never returned
+             * @example [
+             *       "webhook_url"
+             *     ]
+             */
+            secrets: string[];
+            /** @example true */
+            enabled: boolean;
+            /**
+             * Format: uuid
+             * @description The customer owning the channel (customer keys)
+             * @example null
+             */
+            customer_id: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            updated_at: string;
+        };
+        EmailSettingsDto: {
+            /**
+             * @description SMTP server host name
+             * @example smtp.example.com
+             */
+            host: string;
+            /**
+             * @description 465 for implicit TLS, 587 for STARTTLS
+             * @example 587
+             */
+            port: number;
+            /**
+             * @description tls: TLS from the first byte; starttls: upgrade required (a server that does not offer it is refused)
+             * @example starttls
+             * @enum {string}
+             */
+            security: "tls" | "starttls";
+            /**
+             * @description SMTP login user
+             * @example notifications@example.com
+             */
+            username?: string;
+            /**
+             * @description SMTP login password; write-only, never returned
+             * @example app-password-123
+             */
+            password?: string;
+            /**
+             * @description The From header
+             * @example Acme Alerts <alerts@example.com>
+             */
+            from: string;
+            /**
+             * @description The Reply-To header
+             * @example support@example.com
+             */
+            reply_to?: string;
+            /**
+             * @description Default recipients when a send names none
+             * @example [
+             *       "ops@example.com"
+             *     ]
+             */
+            to?: string[];
+            /**
+             * @description A PEM certificate to trust for this server (a private CA or a self-signed relay); the server's certificate is always verified
+             * @example -----BEGIN CERTIFICATE-----
+             *     MIIB...
+             *     -----END CERTIFICATE-----
+             */
+            ca?: string;
+        };
+        SlackSettingsDto: {
+            /**
+             * @description Incoming webhook URL (write-only: it is the credential)
+             * @example https://hooks.slack.com/services/T000/B000/XXXXXXXX
+             */
+            webhook_url?: string;
+            /**
+             * @description Bot token for chat.postMessage (write-only)
+             * @example xoxb-1234-5678-abcdef
+             */
+            bot_token?: string;
+            /**
+             * @description Channel name or id for the bot token
+             * @example #alerts
+             */
+            channel?: string;
+        };
+        TeamsSettingsDto: {
+            /**
+             * @description Incoming webhook or Workflows URL (write-only: it is the credential)
+             * @example https://prod-00.westeurope.logic.azure.com/workflows/abc/triggers/manual/paths/invoke?sig=xyz
+             */
+            webhook_url: string;
+        };
+        CreateChannelRequestDto: {
+            /** @example ops-alerts */
+            name: string;
+            /**
+             * @description Which settings object the channel takes: `email`, `slack` or `teams`
+             * @example slack
+             * @enum {string}
+             */
+            kind: "email" | "slack" | "teams";
+            /** @description Required when kind is email */
+            email?: components["schemas"]["EmailSettingsDto"];
+            /**
+             * @description Required when kind is slack
+             * @example {
+             *       "webhook_url": "https://hooks.slack.com/services/T000/B000/XXXXXXXX"
+             *     }
+             */
+            slack?: components["schemas"]["SlackSettingsDto"];
+            /** @description Required when kind is teams */
+            teams?: components["schemas"]["TeamsSettingsDto"];
+            /**
+             * @description A disabled channel refuses sends (400)
+             * @default true
+             * @example true
+             */
+            enabled: boolean;
+        };
+        UpdateChannelRequestDto: {
+            /** @example ops-alerts */
+            name?: string;
+            /** @description email channels only */
+            email?: components["schemas"]["EmailSettingsDto"];
+            /**
+             * @description slack channels only
+             * @example {
+             *       "bot_token": "xoxb-1234-5678-abcdef",
+             *       "channel": "#alerts"
+             *     }
+             */
+            slack?: components["schemas"]["SlackSettingsDto"];
+            /** @description teams channels only */
+            teams?: components["schemas"]["TeamsSettingsDto"];
+            /** @example false */
+            enabled?: boolean;
+        };
+        TestChannelRequestDto: {
+            /**
+             * @description email channels: recipients of the test message (default: the channel's `to`)
+             * @example [
+             *       "me@example.com"
+             *     ]
+             */
+            to?: string[];
+        };
+        ChannelTestResponseDto: {
+            /**
+             * @description Whether the test message was accepted by the remote side
+             * @example true
+             */
+            ok: boolean;
+            /**
+             * @description HTTP status (Slack, Teams) or SMTP reply code (email)
+             * @example 200
+             */
+            status_code: number | null;
+            /**
+             * @description Why it failed
+             * @example null
+             */
+            error: string | null;
+            /** @example 182 */
+            duration_ms: number;
         };
     };
     responses: never;
@@ -13902,6 +14489,1084 @@ export interface operations {
             };
             /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `data:read` */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the limit (`BODY_LIMIT_BYTES`, default 10 MiB; uploads `UPLOAD_LIMIT_BYTES`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a media type this route takes (`Content-Type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    notification_notifications_send: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Same as `idempotency_key` in the body (the body wins when both are given) */
+                "Idempotency-Key"?: string;
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SendNotificationRequestDto"];
+            };
+        };
+        responses: {
+            /** @description Accepted and queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8f10",
+                     *       "status": "queued"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["NotificationQueuedResponseDto"];
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             *
+             *     The body is not JSON, or nests deeper than 100 levels
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `notifications:send` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The idempotency_key was used with another request */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the limit (`BODY_LIMIT_BYTES`, default 10 MiB; uploads `UPLOAD_LIMIT_BYTES`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a media type this route takes (`Content-Type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The sending limit per minute or per day is reached (Retry-After)
+             *
+             *     Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    notification_notifications_history: {
+        parameters: {
+            query?: {
+                /** @description Items per page */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's next_cursor */
+                cursor?: string;
+                /** @description Only notifications of this channel */
+                channel_id?: string;
+                /** @description Only notifications with this status */
+                status?: "queued" | "sending" | "retrying" | "delivered" | "failed" | "rate_limited";
+                /** @description Only notifications accepted at or after this time */
+                from?: string;
+                /** @description Only notifications accepted before this time */
+                to?: string;
+            };
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page, in the route's order; `next_cursor` is null on the last page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["NotificationResponseDto"][];
+                        /**
+                         * @description Pass as `cursor` for the next page; null on the last page
+                         * @example null
+                         */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `notifications:read` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    notification_notifications_get: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path: {
+                /** @description The history's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The notification */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8f10",
+                     *       "status": "delivered",
+                     *       "kind": "slack",
+                     *       "channel_id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8f01",
+                     *       "source": "api",
+                     *       "to": null,
+                     *       "subject": "Deploy 1.4.2 finished",
+                     *       "template": null,
+                     *       "idempotency_key": "deploy-1.4.2",
+                     *       "customer_id": null,
+                     *       "attempts": [
+                     *         {
+                     *           "attempt": 1,
+                     *           "at": "2026-11-22T10:00:00.120Z",
+                     *           "outcome": "retry",
+                     *           "status_code": 429,
+                     *           "error": "HTTP 429: rate_limited",
+                     *           "retry_at": "2026-11-22T10:00:02.120Z"
+                     *         },
+                     *         {
+                     *           "attempt": 2,
+                     *           "at": "2026-11-22T10:00:02.200Z",
+                     *           "outcome": "delivered",
+                     *           "status_code": 200,
+                     *           "error": null
+                     *         }
+                     *       ],
+                     *       "created_at": "2026-11-22T10:00:00.100Z",
+                     *       "updated_at": "2026-11-22T10:00:02.200Z",
+                     *       "delivered_at": "2026-11-22T10:00:02.200Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["NotificationResponseDto"];
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `notifications:read` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such notification */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    notification_channels_list: {
+        parameters: {
+            query?: {
+                /** @description Items per page */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's next_cursor */
+                cursor?: string;
+                /** @description Only channels of this kind */
+                kind?: "email" | "slack" | "teams";
+            };
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page, in the route's order; `next_cursor` is null on the last page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ChannelResponseDto"][];
+                        /**
+                         * @description Pass as `cursor` for the next page; null on the last page
+                         * @example null
+                         */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `notifications:read` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    notification_channels_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateChannelRequestDto"];
+            };
+        };
+        responses: {
+            /** @description The channel */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8f01",
+                     *       "name": "ops-alerts",
+                     *       "kind": "slack",
+                     *       "slack": {
+                     *         "mode": "webhook",
+                     *         "channel": null
+                     *       },
+                     *       "secrets": [
+                     *         "webhook_url"
+                     *       ],
+                     *       "enabled": true,
+                     *       "customer_id": null,
+                     *       "created_at": "2026-11-22T10:00:00.000Z",
+                     *       "updated_at": "2026-11-22T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ChannelResponseDto"];
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             *
+             *     The body is not JSON, or nests deeper than 100 levels
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `notifications:write` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the limit (`BODY_LIMIT_BYTES`, default 10 MiB; uploads `UPLOAD_LIMIT_BYTES`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a media type this route takes (`Content-Type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    notification_channels_get: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path: {
+                /** @description The channel's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The channel */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8f02",
+                     *       "name": "mail",
+                     *       "kind": "email",
+                     *       "secrets": [
+                     *         "password"
+                     *       ],
+                     *       "enabled": true,
+                     *       "customer_id": null,
+                     *       "created_at": "2026-11-22T10:00:00.000Z",
+                     *       "updated_at": "2026-11-22T10:00:00.000Z",
+                     *       "email": {
+                     *         "host": "smtp.example.com",
+                     *         "port": 587,
+                     *         "security": "starttls",
+                     *         "username": "notifications@example.com",
+                     *         "from": "Acme Alerts <alerts@example.com>",
+                     *         "reply_to": null,
+                     *         "to": [
+                     *           "ops@example.com"
+                     *         ],
+                     *         "ca": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ChannelResponseDto"];
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `notifications:read` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource for this caller (its tenant, environment and customer scope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    notification_channels_delete: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path: {
+                /** @description The channel's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `notifications:write` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource for this caller (its tenant, environment and customer scope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    notification_channels_update: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path: {
+                /** @description The channel's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateChannelRequestDto"];
+            };
+        };
+        responses: {
+            /** @description The channel */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8f01",
+                     *       "name": "ops-alerts",
+                     *       "kind": "slack",
+                     *       "slack": {
+                     *         "mode": "webhook",
+                     *         "channel": null
+                     *       },
+                     *       "secrets": [
+                     *         "webhook_url"
+                     *       ],
+                     *       "enabled": true,
+                     *       "customer_id": null,
+                     *       "created_at": "2026-11-22T10:00:00.000Z",
+                     *       "updated_at": "2026-11-22T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ChannelResponseDto"];
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             *
+             *     The body is not JSON, or nests deeper than 100 levels
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `notifications:write` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource for this caller (its tenant, environment and customer scope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the limit (`BODY_LIMIT_BYTES`, default 10 MiB; uploads `UPLOAD_LIMIT_BYTES`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a media type this route takes (`Content-Type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    notification_channels_test: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path: {
+                /** @description The channel's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TestChannelRequestDto"];
+            };
+        };
+        responses: {
+            /** @description The outcome of the attempt */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "status_code": 200,
+                     *       "error": null,
+                     *       "duration_ms": 182
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ChannelTestResponseDto"];
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             *
+             *     The body is not JSON, or nests deeper than 100 levels
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `notifications:write` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such channel */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
