@@ -19,7 +19,8 @@ import { NOTIFICATION_CONFIG, type NotificationConfig } from '../config/notifica
 import type { AttemptOutcome } from '../delivery/outcome.js';
 import { Senders, type Destination } from '../delivery/senders.js';
 import type { Attempt, NotificationRow } from './notification.record.js';
-import { notificationsRepository } from './notifications.repository.js';
+import { notificationsRepository, type AttemptRecord } from './notifications.repository.js';
+import { TenantBatcher } from './tenant-batcher.js';
 
 /**
  * Delivers queued notifications from the JetStream work queue. Each item takes its row first
@@ -33,6 +34,8 @@ import { notificationsRepository } from './notifications.repository.js';
 export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(DeliveryWorker.name);
   private worker?: Worker;
+  private readonly claims: TenantBatcher<string, NotificationRow | undefined>;
+  private readonly records: TenantBatcher<AttemptRecord, undefined>;
 
   constructor(
     private readonly db: TenantDb,
@@ -41,7 +44,23 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly senders: Senders,
     @Inject(NOTIFICATION_CONFIG) private readonly config: NotificationConfig,
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
-  ) {}
+  ) {
+    const leaseMs = config.NOTIFICATION_SEND_TIMEOUT_MS + 5000;
+    this.claims = new TenantBatcher(async (ctx, ids) => {
+      const rows = await this.db.run(ctx, (m) => notificationsRepository.claim(m, ids, leaseMs));
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      // A duplicate item in the same batch gets nothing: the first one took the notification.
+      return ids.map((id) => {
+        const row = byId.get(id);
+        byId.delete(id);
+        return row;
+      });
+    });
+    this.records = new TenantBatcher(async (ctx, records) => {
+      await this.db.run(ctx, (m) => notificationsRepository.recordAttempts(m, records));
+      return records.map(() => undefined);
+    });
+  }
 
   async onApplicationBootstrap(): Promise<void> {
     await ensureWorkQueue(this.nc, NOTIFICATION_DELIVERY_QUEUE);
@@ -58,8 +77,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
   async deliver(item: WorkItem<NotificationDeliveryItem>): Promise<WorkResult> {
     if (!hasTenant(item.context)) return { ack: true };
     const ctx: TenantContext = { tenantId: item.context.tenantId, environmentId: item.context.environmentId, scopeId: item.context.scopeId ?? null };
-    const leaseMs = this.config.NOTIFICATION_SEND_TIMEOUT_MS + 5000;
-    const row = await this.db.run(ctx, (m) => notificationsRepository.claim(m, item.data.notificationId, leaseMs));
+    const row = await this.claims.submit(ctx, item.data.notificationId);
     if (!row) return { ack: true };
     const outcome = await this.attempt(ctx, row);
     const attemptNo = row.attempt_count + 1;
@@ -110,7 +128,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
     return { kind: row.kind, url, recipients };
   }
 
-  private record(ctx: TenantContext, id: string, attempt: Attempt, status: 'delivered' | 'failed' | 'retrying', next: Date | null): Promise<void> {
-    return this.db.run(ctx, (m) => notificationsRepository.recordAttempt(m, id, attempt, status, next));
+  private record(ctx: TenantContext, id: string, attempt: Attempt, status: 'delivered' | 'failed' | 'retrying', next: Date | null): Promise<undefined> {
+    return this.records.submit(ctx, { id, attempt, status, nextAttemptAt: next });
   }
 }

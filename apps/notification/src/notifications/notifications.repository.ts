@@ -25,6 +25,13 @@ export interface NewNotification {
   requestHash: string | null;
 }
 
+export interface AttemptRecord {
+  id: string;
+  attempt: Attempt;
+  status: NotificationStatus;
+  nextAttemptAt: Date | null;
+}
+
 export interface HistoryFilter {
   channelId?: string;
   status?: string;
@@ -89,28 +96,29 @@ export const notificationsRepository = {
   },
 
   /**
-   * Takes the notification for one attempt: only when it is owed one (queued, retrying and due, or
-   * sending under a lease that ran out: its worker died). A duplicate work item finds nothing to take.
+   * Takes notifications for one attempt each: only those owed one (queued, retrying and due, or
+   * sending under a lease that ran out: their worker died). A duplicate work item finds nothing to take.
    */
-  async claim(m: EntityManager, id: string, leaseMs: number): Promise<NotificationRow | undefined> {
+  async claim(m: EntityManager, ids: string[], leaseMs: number): Promise<NotificationRow[]> {
     // The lease need not survive a database crash: lost, the work item comes back and claims again.
     await m.query(`set local synchronous_commit = off`);
     const [rows] = await m.query<[NotificationRow[], number]>(
       `update notification.notifications set status = 'sending', lease_until = now() + make_interval(secs => $2::float8 / 1000), updated_at = now()
-        where id = $1 and (status = 'queued' or (status = 'retrying' and next_attempt_at <= now() + interval '50 milliseconds') or (status = 'sending' and lease_until < now()))
+        where id = any($1::uuid[]) and (status = 'queued' or (status = 'retrying' and next_attempt_at <= now() + interval '50 milliseconds') or (status = 'sending' and lease_until < now()))
         returning ${COLUMNS}`,
-      [id, leaseMs],
+      [ids, leaseMs],
     );
-    return rows[0];
+    return rows;
   },
 
-  /** Records one attempt and the status it leads to. */
-  async recordAttempt(m: EntityManager, id: string, attempt: Attempt, status: NotificationStatus, nextAttemptAt: Date | null): Promise<void> {
+  /** Records attempts (one per notification) and the status each leads to. */
+  async recordAttempts(m: EntityManager, records: AttemptRecord[]): Promise<void> {
     await m.query(
-      `update notification.notifications set status = $2, attempts = attempts || $3::jsonb, attempt_count = attempt_count + 1,
-         next_attempt_at = $4, lease_until = null, updated_at = now(), delivered_at = case when $2 = 'delivered' then now() else delivered_at end
-        where id = $1`,
-      [id, status, JSON.stringify([attempt]), nextAttemptAt],
+      `update notification.notifications n set status = r.status, attempts = n.attempts || jsonb_build_array(r.attempt), attempt_count = n.attempt_count + 1,
+         next_attempt_at = r.next_attempt_at, lease_until = null, updated_at = now(), delivered_at = case when r.status = 'delivered' then now() else n.delivered_at end
+        from unnest($1::uuid[], $2::text[], $3::jsonb[], $4::timestamptz[]) as r(id, status, attempt, next_attempt_at)
+        where n.id = r.id`,
+      [records.map((r) => r.id), records.map((r) => r.status), records.map((r) => JSON.stringify(r.attempt)), records.map((r) => r.nextAttemptAt)],
     );
   },
 
