@@ -7,9 +7,6 @@ import type { Attempt, NotificationRow, Source } from './notification.record.js'
 const COLUMNS = `tenant_id, environment_id, scope_id, id, channel_id, kind, source, recipients, target_iv, target_ciphertext, target_tag, subject, template, content, status, attempts, attempt_count, next_attempt_at, idempotency_key, request_hash, created_at, updated_at, delivered_at`;
 
 export interface NewNotification {
-  tenantId: string;
-  environmentId: string;
-  scopeId: string | null;
   id: string;
   channelId: string | null;
   kind: string;
@@ -43,36 +40,47 @@ export interface HistoryFilter {
 
 /** Every query on notification.notifications; managers come from TenantDb (RLS) unless named. */
 export const notificationsRepository = {
-  /** Undefined when a notification with the same idempotency key exists already. */
-  async insert(m: EntityManager, n: NewNotification): Promise<NotificationRow | undefined> {
-    const rows = await m.query<NotificationRow[]>(
+  /**
+   * Notifications of one tenant context in one statement; those whose idempotency key exists
+   * already (or repeats within the batch) are not inserted and are missing from the answer.
+   */
+  async insertMany(
+    m: EntityManager,
+    ctx: { tenantId: string; environmentId: string; scopeId: string | null },
+    list: NewNotification[],
+  ): Promise<NotificationRow[]> {
+    const col = <T>(f: (n: NewNotification) => T) => list.map(f);
+    return m.query<NotificationRow[]>(
       `insert into notification.notifications (tenant_id, environment_id, scope_id, id, channel_id, kind, source, recipients, target_iv, target_ciphertext, target_tag,
          subject, template, content, status, attempts, idempotency_key, request_hash, attempt_count)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, jsonb_array_length($16::jsonb))
+       select $1, $2, $3, r.id, r.channel_id, r.kind, r.source, r.recipients, r.target_iv, r.target_ciphertext, r.target_tag,
+              r.subject, r.template, r.content, r.status, r.attempts, r.idempotency_key, r.request_hash, jsonb_array_length(r.attempts)
+         from unnest($4::uuid[], $5::uuid[], $6::text[], $7::text[], $8::jsonb[], $9::bytea[], $10::bytea[], $11::bytea[], $12::text[], $13::text[], $14::jsonb[],
+                     $15::text[], $16::jsonb[], $17::text[], $18::text[])
+           as r(id, channel_id, kind, source, recipients, target_iv, target_ciphertext, target_tag, subject, template, content, status, attempts, idempotency_key, request_hash)
        on conflict (tenant_id, environment_id, idempotency_key) where idempotency_key is not null do nothing
        returning ${COLUMNS}`,
       [
-        n.tenantId,
-        n.environmentId,
-        n.scopeId,
-        n.id,
-        n.channelId,
-        n.kind,
-        n.source,
-        n.recipients ? JSON.stringify(n.recipients) : null,
-        n.target?.iv ?? null,
-        n.target?.ciphertext ?? null,
-        n.target?.tag ?? null,
-        n.subject,
-        n.template,
-        JSON.stringify(n.content),
-        n.status,
-        JSON.stringify(n.attempts),
-        n.idempotencyKey,
-        n.requestHash,
+        ctx.tenantId,
+        ctx.environmentId,
+        ctx.scopeId,
+        col((n) => n.id),
+        col((n) => n.channelId),
+        col((n) => n.kind),
+        col((n) => n.source),
+        col((n) => (n.recipients ? JSON.stringify(n.recipients) : null)),
+        col((n) => n.target?.iv ?? null),
+        col((n) => n.target?.ciphertext ?? null),
+        col((n) => n.target?.tag ?? null),
+        col((n) => n.subject),
+        col((n) => n.template),
+        col((n) => JSON.stringify(n.content)),
+        col((n) => n.status),
+        col((n) => JSON.stringify(n.attempts)),
+        col((n) => n.idempotencyKey),
+        col((n) => n.requestHash),
       ],
     );
-    return rows[0];
   },
 
   async byIdempotencyKey(m: EntityManager, key: string): Promise<NotificationRow | undefined> {

@@ -9,8 +9,9 @@ import { Composer, type SendInput } from './composer.js';
 import type { NotificationHistoryQueryDto } from './dto/notification-query.dto.js';
 import { toNotificationResponse, type Attempt, type NotificationResponse, type NotificationRow } from './notification.record.js';
 import { NotificationErrors } from './notifications.errors.js';
-import { notificationsRepository } from './notifications.repository.js';
+import { notificationsRepository, type NewNotification } from './notifications.repository.js';
 import { SendLimits } from './send-limits.js';
+import { TenantBatcher } from './tenant-batcher.js';
 
 /**
  * Accepting notifications and reading their history. A send is checked and rendered, counted
@@ -21,6 +22,14 @@ import { SendLimits } from './send-limits.js';
 @Injectable()
 export class NotificationsService {
   private readonly logger = new Logger(NotificationsService.name);
+  /** Sends of one tenant arriving together are stored in one statement and one commit. */
+  private readonly inserts = new TenantBatcher<NewNotification, NotificationRow | undefined>(async (ctx, list) => {
+    const rows = await this.db.run(ctx, (m) =>
+      notificationsRepository.insertMany(m, { tenantId: ctx.tenantId, environmentId: ctx.environmentId, scopeId: ctx.scopeId ?? null }, list),
+    );
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return list.map((n) => byId.get(n.id));
+  });
 
   constructor(
     private readonly db: TenantDb,
@@ -43,26 +52,21 @@ export class NotificationsService {
       ? null
       : { attempt: 1, at: new Date().toISOString(), outcome: 'rate_limited', status_code: 429, error: `sending limit per ${verdict.period} reached` };
     const id = newId();
-    const row = await this.db.run(ctx, (m) =>
-      notificationsRepository.insert(m, {
-        tenantId: ctx.tenantId,
-        environmentId: ctx.environmentId,
-        scopeId: ctx.scopeId ?? null,
-        id,
-        channelId: composed.channelId,
-        kind: composed.kind,
-        source: input.source,
-        recipients: composed.recipients,
-        target: composed.url ? this.box.sealTarget(ctx.tenantId, ctx.environmentId, id, composed.url) : null,
-        subject: composed.subject,
-        template: composed.template,
-        content: composed.content,
-        status: limited ? 'rate_limited' : 'queued',
-        attempts: limited ? [limited] : [],
-        idempotencyKey: input.idempotencyKey ?? null,
-        requestHash: composed.requestHash,
-      }),
-    );
+    const row = await this.inserts.submit(ctx, {
+      id,
+      channelId: composed.channelId,
+      kind: composed.kind,
+      source: input.source,
+      recipients: composed.recipients,
+      target: composed.url ? this.box.sealTarget(ctx.tenantId, ctx.environmentId, id, composed.url) : null,
+      subject: composed.subject,
+      template: composed.template,
+      content: composed.content,
+      status: limited ? 'rate_limited' : 'queued',
+      attempts: limited ? [limited] : [],
+      idempotencyKey: input.idempotencyKey ?? null,
+      requestHash: composed.requestHash,
+    });
     if (!row) {
       // Another request with the same key won the race.
       const first = await this.db.run(ctx, (m) => notificationsRepository.byIdempotencyKey(m, input.idempotencyKey!));
