@@ -27,17 +27,21 @@ for (const [net, prefix] of [
 
 export class BlockedAddressError extends Error {}
 
+export function isBlocked(address: string, family: number): boolean {
+  return blocked.check(address, family === 6 ? 'ipv6' : 'ipv4');
+}
+
 /**
  * Refuses a host that resolves to a private or local address, so a channel cannot be pointed at
- * the platform's own network (SSRF). Checked before each attempt; the connection then resolves the
- * name again, so a DNS answer that changes in between is not caught (pinning the address is a
- * known follow-up).
+ * the platform's own network (SSRF). For SMTP, checked before each attempt: the SMTP client then
+ * resolves the name again, so a DNS answer that changes in between is not caught there (HTTP
+ * deliveries check inside the socket's own lookup instead: see http-post.ts).
  */
 export async function checkHost(host: string, allowPrivate: boolean): Promise<void> {
   if (allowPrivate) return;
   const bare = host.replace(/^\[|\]$/g, '');
   const addresses = isIP(bare) ? [{ address: bare, family: isIP(bare) }] : await lookup(bare, { all: true });
   for (const { address, family } of addresses) {
-    if (blocked.check(address, family === 6 ? 'ipv6' : 'ipv4')) throw new BlockedAddressError(`${host} resolves to a private or local address`);
+    if (isBlocked(address, family)) throw new BlockedAddressError(`${host} resolves to a private or local address`);
   }
 }

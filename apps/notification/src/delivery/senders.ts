@@ -4,6 +4,7 @@ import type { ChannelKind } from '../channels/dto/channel.request.dto.js';
 import type { EmailConfig, OpenChannel, SlackConfig } from '../channels/channel.record.js';
 import { NOTIFICATION_CONFIG, type NotificationConfig } from '../config/notification.config.js';
 import { BlockedAddressError, checkHost } from './address-guard.js';
+import { postJson } from './http-post.js';
 import { classifyHttp, parseRetryAfter, type AttemptOutcome } from './outcome.js';
 import type { Content, EmailContent, SlackContent, TeamsContent } from './render.js';
 
@@ -52,38 +53,35 @@ export class Senders {
   private async slack(dest: Destination, content: SlackContent, notificationId: string): Promise<AttemptOutcome> {
     const config = dest.channel?.config as SlackConfig | undefined;
     if (config?.mode !== 'bot') return this.post(this.url(dest), content, notificationId);
-    const api = `${this.config.NOTIFICATION_SLACK_API_URL.replace(/\/$/, '')}/chat.postMessage`;
-    await checkHost(new URL(api).hostname, this.config.NOTIFICATION_ALLOW_PRIVATE_NETWORKS);
-    const res = await fetch(api, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json; charset=utf-8', authorization: `Bearer ${dest.channel?.secrets.bot_token ?? ''}` },
-      body: JSON.stringify({ channel: config.channel, ...content }),
-      signal: AbortSignal.timeout(this.config.NOTIFICATION_SEND_TIMEOUT_MS),
-    });
-    const text = await res.text();
-    if (res.status !== 200) return classifyHttp(res.status, res.headers.get('retry-after'), text);
+    const api = new URL(`${this.config.NOTIFICATION_SLACK_API_URL.replace(/\/$/, '')}/chat.postMessage`);
+    const res = await postJson(
+      api,
+      { channel: config.channel, ...content },
+      { authorization: `Bearer ${dest.channel?.secrets.bot_token ?? ''}` },
+      this.config.NOTIFICATION_SEND_TIMEOUT_MS,
+      this.config.NOTIFICATION_ALLOW_PRIVATE_NETWORKS,
+    );
+    const text = res.text;
+    const retryAfter = header(res.headers['retry-after']);
+    if (res.status !== 200) return classifyHttp(res.status, retryAfter, text);
     // The Web API answers 200 with { ok: false, error } for most failures.
     const body = JSON.parse(text || '{}') as { ok?: boolean; error?: string };
     if (body.ok) return { outcome: 'delivered', statusCode: 200 };
     const error = `Slack: ${body.error ?? 'unknown error'}`;
-    if (TRANSIENT_SLACK.has(body.error ?? ''))
-      return { outcome: 'transient', statusCode: 200, error, retryAfterMs: parseRetryAfter(res.headers.get('retry-after')) };
+    if (TRANSIENT_SLACK.has(body.error ?? '')) return { outcome: 'transient', statusCode: 200, error, retryAfterMs: parseRetryAfter(retryAfter) };
     return { outcome: 'permanent', statusCode: 200, error };
   }
 
   private async post(url: string, payload: unknown, notificationId: string): Promise<AttemptOutcome> {
-    const target = new URL(url);
-    await checkHost(target.hostname, this.config.NOTIFICATION_ALLOW_PRIVATE_NETWORKS);
-    const res = await fetch(target, {
-      method: 'POST',
-      // The id lets a receiver that can deduplicate do so (a redelivery after a crash sends it again).
-      headers: { 'content-type': 'application/json; charset=utf-8', 'x-notification-id': notificationId },
-      body: JSON.stringify(payload),
-      redirect: 'error',
-      signal: AbortSignal.timeout(this.config.NOTIFICATION_SEND_TIMEOUT_MS),
-    });
-    const text = res.status >= 300 ? await res.text() : (await res.body?.cancel(), '');
-    return classifyHttp(res.status, res.headers.get('retry-after'), text);
+    // The id lets a receiver that can deduplicate do so (a redelivery after a crash sends it again).
+    const res = await postJson(
+      new URL(url),
+      payload,
+      { 'x-notification-id': notificationId },
+      this.config.NOTIFICATION_SEND_TIMEOUT_MS,
+      this.config.NOTIFICATION_ALLOW_PRIVATE_NETWORKS,
+    );
+    return classifyHttp(res.status, header(res.headers['retry-after']), res.status >= 300 ? res.text : '');
   }
 
   private async email(dest: Destination, content: EmailContent, notificationId: string): Promise<AttemptOutcome> {
@@ -124,6 +122,8 @@ export class Senders {
     }
   }
 }
+
+const header = (value: string | string[] | undefined): string | null => (Array.isArray(value) ? (value[0] ?? null) : (value ?? null));
 
 /** SMTP 4xx and connection trouble are retried; 5xx (rejected recipients, refused sender, bad login) and TLS failures are final. */
 function classifySmtp(error: Error & { code?: string; responseCode?: number }): AttemptOutcome {
