@@ -1,6 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { BlockedAddressError, isBlocked } from './address-guard.js';
 
@@ -29,6 +29,19 @@ function guardedLookup(allowPrivate: boolean): LookupFunction {
   };
 }
 
+/** Kept-alive connections per scheme and address policy: a burst to one webhook reuses its sockets (each checked when it connected). */
+const agents = new Map<string, HttpAgent>();
+function agentFor(https: boolean, allowPrivate: boolean): HttpAgent {
+  const key = `${https}/${allowPrivate}`;
+  let agent = agents.get(key);
+  if (!agent) {
+    const options = { keepAlive: true, keepAliveMsecs: 1000, maxSockets: 256, maxFreeSockets: 64, lookup: guardedLookup(allowPrivate) };
+    agent = https ? new HttpsAgent(options) : new HttpAgent(options);
+    agents.set(key, agent);
+  }
+  return agent;
+}
+
 /** POSTs JSON without following redirects; answers the status, headers and the first 64 KiB of the body. */
 export function postJson(url: URL, payload: unknown, headers: Record<string, string>, timeoutMs: number, allowPrivate: boolean): Promise<HttpAnswer> {
   // An address literal is connected to without a lookup: check it here.
@@ -44,7 +57,7 @@ export function postJson(url: URL, payload: unknown, headers: Record<string, str
       {
         method: 'POST',
         headers: { 'content-type': 'application/json; charset=utf-8', 'content-length': String(body.length), ...headers },
-        lookup: guardedLookup(allowPrivate),
+        agent: agentFor(url.protocol === 'https:', allowPrivate),
         timeout: timeoutMs,
         signal: AbortSignal.timeout(timeoutMs),
       },
