@@ -47,7 +47,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
   ) {
     const leaseMs = config.NOTIFICATION_SEND_TIMEOUT_MS + 5000;
     this.claims = new TenantBatcher(async (ctx, ids) => {
-      const rows = await this.db.run(ctx, (m) => notificationsRepository.claim(m, ids, leaseMs));
+      // The lease need not survive a database crash: lost, the work item comes back and claims again.
+      const rows = await this.db.run(ctx, (m) => notificationsRepository.claim(m, ids, leaseMs), { asyncCommit: true });
       const byId = new Map(rows.map((r) => [r.id, r]));
       // A duplicate item in the same batch gets nothing: the first one took the notification.
       return ids.map((id) => {

@@ -108,8 +108,6 @@ export const notificationsRepository = {
    * sending under a lease that ran out: their worker died). A duplicate work item finds nothing to take.
    */
   async claim(m: EntityManager, ids: string[], leaseMs: number): Promise<NotificationRow[]> {
-    // The lease need not survive a database crash: lost, the work item comes back and claims again.
-    await m.query(`set local synchronous_commit = off`);
     const [rows] = await m.query<[NotificationRow[], number]>(
       `update notification.notifications set status = 'sending', lease_until = now() + make_interval(secs => $2::float8 / 1000), updated_at = now()
         where id = any($1::uuid[]) and (status = 'queued' or (status = 'retrying' and next_attempt_at <= now() + interval '50 milliseconds') or (status = 'sending' and lease_until < now()))
