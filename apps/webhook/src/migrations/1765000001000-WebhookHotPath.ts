@@ -1,7 +1,14 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { enterTenantFunctionStatements } from '@platform/db';
 
-/** The first record_delivery; DeferredRunStarts replaces it and puts it back on the way down. */
+/** The first record_delivery and record_start; DeferredRunStarts replaces them and puts them back on the way down. */
+export const RECORD_START_V1 = `create function webhook.record_start(p_tenant uuid, p_env uuid, p_scope uuid, p_async boolean, p_id uuid, p_run uuid, p_error text)
+      returns void language plpgsql volatile security invoker as $$
+      begin
+        perform webhook.enter_tenant(p_tenant, p_env, p_scope, p_async);
+        update webhook.deliveries set run_id = coalesce(p_run, run_id), start_error = p_error, start_attempts = start_attempts + 1 where id = p_id;
+      end $$`;
+
 export const RECORD_DELIVERY_V1 = `create function webhook.record_delivery(
         p_tenant uuid, p_env uuid, p_scope uuid, p_async boolean,
         p_id uuid, p_duplicate_id uuid, p_webhook uuid, p_workflow uuid, p_row_scope uuid, p_method text, p_headers jsonb, p_body bytea,
@@ -47,12 +54,7 @@ export class WebhookHotPath1765000001000 implements MigrationInterface {
     // Returns the delivery recorded, or for a duplicate the first delivery with that key.
     await q.query(RECORD_DELIVERY_V1);
 
-    await q.query(`create function webhook.record_start(p_tenant uuid, p_env uuid, p_scope uuid, p_async boolean, p_id uuid, p_run uuid, p_error text)
-      returns void language plpgsql volatile security invoker as $$
-      begin
-        perform webhook.enter_tenant(p_tenant, p_env, p_scope, p_async);
-        update webhook.deliveries set run_id = coalesce(p_run, run_id), start_error = p_error, start_attempts = start_attempts + 1 where id = p_id;
-      end $$`);
+    await q.query(RECORD_START_V1);
   }
 
   async down(q: QueryRunner): Promise<void> {

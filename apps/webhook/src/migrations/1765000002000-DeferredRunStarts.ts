@@ -1,5 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { RECORD_DELIVERY_V1 } from './1765000001000-WebhookHotPath.js';
+import { RECORD_DELIVERY_V1, RECORD_START_V1 } from './1765000001000-WebhookHotPath.js';
 
 /**
  * Intake answers after one round trip, and runs start behind it.
@@ -89,12 +89,7 @@ export class DeferredRunStarts1765000002000 implements MigrationInterface {
   async down(q: QueryRunner): Promise<void> {
     await q.query(`drop function webhook.record_starts, webhook.record_deliveries`);
     await q.query(RECORD_DELIVERY_V1);
-    await q.query(`create function webhook.record_start(p_tenant uuid, p_env uuid, p_scope uuid, p_async boolean, p_id uuid, p_run uuid, p_error text)
-      returns void language plpgsql volatile security invoker as $$
-      begin
-        perform webhook.enter_tenant(p_tenant, p_env, p_scope, p_async);
-        update webhook.deliveries set run_id = coalesce(p_run, run_id), start_error = p_error, start_attempts = start_attempts + 1 where id = p_id;
-      end $$`);
+    await q.query(RECORD_START_V1);
     await q.query(
       `delete from webhook.deliveries d where not exists (select 1 from webhook.webhooks w where w.tenant_id = d.tenant_id and w.id = d.webhook_id)`,
     );
