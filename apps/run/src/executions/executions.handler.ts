@@ -1,11 +1,9 @@
 import { Controller } from '@nestjs/common';
-import { EventPattern, MessagePattern } from '@nestjs/microservices';
+import { MessagePattern } from '@nestjs/microservices';
 import {
   GetExecutionRequest,
   RunSubjects,
   StartExecutionRequest,
-  TaskCompletedEvent,
-  TaskSubjects,
   TenantPayload,
   type ExecutionSummary,
   type StartExecutionResponse,
@@ -34,9 +32,4 @@ export class ExecutionsHandler {
     return this.executions.summary(tenant, body.executionId);
   }
 
-  /** An approval step's human task was completed: record the decision and resume the run. */
-  @EventPattern(TaskSubjects.taskCompleted)
-  taskCompleted(@TenantPayload(TaskCompletedEvent) { tenant, body }: TenantMessage<TaskCompletedEvent>): Promise<void> {
-    return this.executions.resolveApproval(tenant, body);
-  }
 }

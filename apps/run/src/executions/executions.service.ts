@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Principal } from '@platform/auth';
 import { ConflictError, NotFoundError, decodeCursor, newId, toPage, type Page } from '@platform/common';
 import { TenantDb, type TenantContext } from '@platform/db';
-import { Bus, messageContext, RunSubjects, type ExecutionSummary, type TaskCompletedEvent } from '@platform/messaging';
+import { Bus, messageContext, RunSubjects, type ExecutionSummary, type TaskOutcomeItem } from '@platform/messaging';
 import { ExecutionEvents } from '../engine/execution.events.js';
 import { isFinished, type ExecutionRow, type LogLine, type StepRecord } from '../engine/execution.records.js';
 import { RunDispatcher } from '../engine/runner/run.dispatcher.js';
@@ -124,18 +124,36 @@ export class ExecutionsService {
     return toExecutionResponse(result.cancelled, result.steps);
   }
 
-  /** An approval step's human task was completed: record the decision and wake the execution. */
-  async resolveApproval(ctx: TenantContext, event: TaskCompletedEvent): Promise<void> {
-    const resolved = await this.db.run(ctx, async (m) => {
-      const recorded = await executionsRepository.resolveWaitingStep(m, { ...ctx, scopeId: ctx.scopeId ?? null }, event.executionId, event.stepPath, {
+  /**
+   * A human task's outcome (approval or form step): recorded on the waiting step, and the execution
+   * woken. `early`: the step is not waiting yet (the task was decided before the wait was
+   * committed), so the outcome is delivered again later; `done`: nothing left to do (recorded
+   * before, or the execution has finished).
+   */
+  async resolveTask(ctx: TenantContext, item: TaskOutcomeItem): Promise<'resolved' | 'early' | 'done'> {
+    const step_id = item.stepPath.split('/').pop() ?? null;
+    const outcome = await this.db.run(ctx, async (m) => {
+      const recorded = await executionsRepository.resolveWaitingStep(m, { ...ctx, scopeId: ctx.scopeId ?? null }, item.executionId, item.stepPath, {
         id: newId(),
-        status: 'succeeded',
-        output: { approved: event.approved, data: event.data ?? {}, completed_by: event.completedBy ?? null },
-        error: null,
+        status: item.failure ? 'failed' : 'succeeded',
+        output: item.failure
+          ? null
+          : {
+              decision: item.decision ?? 'reject',
+              data: item.data ?? {},
+              completed_by: item.completedBy ?? null,
+              completed_at: item.completedAt,
+              ...(item.status === 'expired' ? { expired: true } : {}),
+            },
+        error: item.failure ? { code: 'task_expired', message: item.failure, step_id } : null,
       });
-      // The execution itself, for the request it belongs to: the wake-up travels in that request's context.
-      return recorded ? executionsRepository.get(m, event.executionId) : undefined;
+      const execution = await executionsRepository.get(m, item.executionId);
+      if (recorded) return { state: 'resolved' as const, execution };
+      const waitingElsewhere = execution && !isFinished(execution.status) && !(await executionsRepository.stepSettled(m, item.executionId, item.stepPath));
+      return { state: waitingElsewhere ? ('early' as const) : ('done' as const), execution };
     });
-    if (resolved) await this.dispatcher.wake(resolved, `task:${event.stepPath}`);
+    // The wake-up travels in the context of the request the execution belongs to.
+    if (outcome.state === 'resolved' && outcome.execution) await this.dispatcher.wake(outcome.execution, `task:${item.taskId}`);
+    return outcome.state;
   }
 }
