@@ -47,7 +47,8 @@ export class OutcomePublisher implements OnModuleDestroy {
   /** Publishes the outcome; true when it reached the queue. */
   async deliver(row: TaskRow): Promise<boolean> {
     try {
-      await enqueueWork(this.nc, TaskSubjects.outcomes, outcomeOf(row), `task-outcome:${row.id}`, messageContext(tenantOf(row)));
+      // Tenant-wide: a task assigned to a customer is in that customer's scope, its execution may not be.
+      await enqueueWork(this.nc, TaskSubjects.outcomes, outcomeOf(row), `task-outcome:${row.id}`, messageContext({ ...tenantOf(row), scopeId: null }));
     } catch (error) {
       this.logger.warn(`outcome of task ${row.id} not published yet (the reconciler retries): ${(error as Error).message}`);
       return false;
