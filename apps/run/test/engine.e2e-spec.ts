@@ -178,7 +178,7 @@ describe('the execution engine end to end', () => {
     // The task service made the approval's task; completing it resumes the execution.
     const task = await eventually('the approval task', async () => {
       const listed = await gw(`/tasks?execution_id=${runId}`, { headers: withKey(a.test_key) });
-      return (listed.body.data as Json[] | undefined)?.[0];
+      return listed.body.data?.[0];
     });
     const done = await gw(`/tasks/${task.id as string}/complete`, { method: 'POST', headers: withKey(a.test_key), body: { decision: 'approve' } });
     expect(done.status).toBe(200);

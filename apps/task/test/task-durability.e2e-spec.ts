@@ -25,7 +25,13 @@ async function stop(name: Service): Promise<void> {
 }
 
 function restart(name: Service): Promise<ManagedProcess> {
-  return startProcess({ name, entry: serviceEntry(name), env: env.serviceEnv[name], healthUrl: `${env.serviceUrls[name]}/actuator/health`, pidDir: env.pidDir });
+  return startProcess({
+    name,
+    entry: serviceEntry(name),
+    env: env.serviceEnv[name],
+    healthUrl: `${env.serviceUrls[name]}/actuator/health`,
+    pidDir: env.pidDir,
+  });
 }
 
 async function taskReplica(): Promise<ManagedProcess> {

@@ -45,7 +45,11 @@ export async function taskOf(tenant: TestTenant, runId: string, key = tenant.tes
 }
 
 /** Starts a workflow with these steps and returns the execution and its task, once made. */
-export async function waitingTask(tenant: TestTenant, steps: unknown[], input: Record<string, unknown> = {}): Promise<{ runId: string; task: Json; workflowId: string }> {
+export async function waitingTask(
+  tenant: TestTenant,
+  steps: unknown[],
+  input: Record<string, unknown> = {},
+): Promise<{ runId: string; task: Json; workflowId: string }> {
   const workflowId = await createWorkflow(tenant, steps);
   const runId = await start(tenant, workflowId, input);
   const task = await taskOf(tenant, runId);

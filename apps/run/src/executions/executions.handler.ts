@@ -31,5 +31,4 @@ export class ExecutionsHandler {
   get(@TenantPayload(GetExecutionRequest) { tenant, body }: TenantMessage<GetExecutionRequest>): Promise<ExecutionSummary> {
     return this.executions.summary(tenant, body.executionId);
   }
-
 }

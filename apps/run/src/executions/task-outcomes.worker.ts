@@ -29,7 +29,10 @@ export class TaskOutcomesWorker implements OnApplicationBootstrap, OnModuleDestr
       TASK_OUTCOMES_QUEUE,
       async ({ data, context }) => {
         if (!hasTenant(context)) return { ack: true };
-        const state = await this.executions.resolveTask({ tenantId: context.tenantId, environmentId: context.environmentId, scopeId: context.scopeId ?? null }, data);
+        const state = await this.executions.resolveTask(
+          { tenantId: context.tenantId, environmentId: context.environmentId, scopeId: context.scopeId ?? null },
+          data,
+        );
         return state === 'early' ? { retryInMs: EARLY_RETRY_MS } : { ack: true };
       },
       { concurrency: 64, onError: (error) => this.logger.error(`task outcome failed: ${String(error)}`) },

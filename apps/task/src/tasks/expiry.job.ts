@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { SystemDb } from '@platform/db';
-import { TaskSubjects, type TaskEscalation } from '@platform/messaging';
+import { TaskSubjects } from '@platform/messaging';
 import { PeriodicJob } from '@platform/service';
 import { TASK_CONFIG, type TaskConfig } from '../config/task.config.js';
 import { OutcomePublisher } from './outcome-publisher.js';
@@ -10,15 +10,16 @@ import { tasksRepository } from './tasks.repository.js';
 
 const BATCH = 100;
 
-export type ExpiryAction = { kind: 'escalate'; to: NonNullable<ReturnType<typeof assigneeColumns>>; extendSeconds: number } | { kind: 'reject' } | { kind: 'fail' };
+export type ExpiryAction =
+  { kind: 'escalate'; to: NonNullable<ReturnType<typeof assigneeColumns>>; extendSeconds: number } | { kind: 'reject' } | { kind: 'fail' };
 
 /** What the deadline does to a task: `fail`, `reject` (also the default), or escalate once (the next deadline rejects). */
 export function expiryAction(task: Pick<TaskRow, 'on_expiry' | 'escalated'>): ExpiryAction {
   const policy = task.on_expiry;
   if (policy === 'fail') return { kind: 'fail' };
   if (policy && typeof policy === 'object' && !task.escalated) {
-    const to = assigneeColumns((policy as TaskEscalation).escalate_to);
-    if (to) return { kind: 'escalate', to, extendSeconds: (policy as TaskEscalation).extend_seconds };
+    const to = assigneeColumns(policy.escalate_to);
+    if (to) return { kind: 'escalate', to, extendSeconds: policy.extend_seconds };
   }
   return { kind: 'reject' };
 }
@@ -58,7 +59,8 @@ export class ExpiryJob extends PeriodicJob {
     const escalated: TaskRow[] = [];
     for (const task of due) {
       const action = expiryAction(task);
-      if (action.kind === 'escalate') escalated.push(await tasksRepository.escalate(m, task.tenant_id, task.id, action.to.type, action.to.id, action.extendSeconds));
+      if (action.kind === 'escalate')
+        escalated.push(await tasksRepository.escalate(m, task.tenant_id, task.id, action.to.type, action.to.id, action.extendSeconds));
       else expired.push(await tasksRepository.expire(m, task.tenant_id, task.id, action.kind === 'reject' ? 'reject' : null));
     }
     return { expired, escalated, seen: due.length };

@@ -21,7 +21,11 @@ export class OutboxReconcilerJob extends PeriodicJob {
   }
 
   protected async pass(): Promise<void> {
-    const rows = await this.system.run('task outbox: outcomes not yet delivered', (m) => tasksRepository.undelivered(m, this.config.TASK_OUTBOX_GRACE_MS, 200), 'debug');
+    const rows = await this.system.run(
+      'task outbox: outcomes not yet delivered',
+      (m) => tasksRepository.undelivered(m, this.config.TASK_OUTBOX_GRACE_MS, 200),
+      'debug',
+    );
     for (const row of rows) await this.publisher.deliver(row);
   }
 }

@@ -7,7 +7,11 @@ import { TASKS_TAG_DESCRIPTION } from './tasks.controller.js';
 import { CompleteTaskRequestDto } from './dto/task.request.dto.js';
 import { PUBLIC_TASK_EXAMPLE, PublicTaskDecidedResponseDto, PublicTaskResponseDto, type PublicTaskResponse } from './dto/task.response.dto.js';
 
-const TOKEN_PARAM = { name: 'token', description: 'The signed token of a task link (from `POST /tasks/{id}/links`)', schema: { type: 'string', example: 'eyJ0IjoiMDE5NGYxYzIifQ.3q2-7wAAAAA' } };
+const TOKEN_PARAM = {
+  name: 'token',
+  description: 'The signed token of a task link (from `POST /tasks/{id}/links`)',
+  schema: { type: 'string', example: 'eyJ0IjoiMDE5NGYxYzIifQ.3q2-7wAAAAA' },
+};
 
 /** The public class: a signed link is the only credential. Registered before TasksController so `/tasks/public/…` is never read as `/tasks/{id}`. */
 @ApiTag('tasks', TASKS_TAG_DESCRIPTION)
@@ -19,7 +23,8 @@ export class PublicTasksController {
   @Public()
   @ApiOperation({
     summary: 'Show a task through a signed link',
-    description: 'The task’s title, description, form and the decisions the link may make. Reading changes nothing: mail scanners that follow the link decide nothing.',
+    description:
+      'The task’s title, description, form and the decisions the link may make. Reading changes nothing: mail scanners that follow the link decide nothing.',
   })
   @ApiParam(TOKEN_PARAM)
   @ApiOkResponse({ type: PublicTaskResponseDto, description: 'The task as the link shows it', example: PUBLIC_TASK_EXAMPLE })
@@ -38,7 +43,11 @@ export class PublicTasksController {
     description: 'Completes the task once with one of the link’s decisions and the form data; the link is used up in the same transaction.',
   })
   @ApiParam(TOKEN_PARAM)
-  @ApiOkResponse({ type: PublicTaskDecidedResponseDto, description: 'Decided', example: { task_id: PUBLIC_TASK_EXAMPLE.task_id, status: 'completed', decision: 'approve', data: {} } })
+  @ApiOkResponse({
+    type: PublicTaskDecidedResponseDto,
+    description: 'Decided',
+    example: { task_id: PUBLIC_TASK_EXAMPLE.task_id, status: 'completed', decision: 'approve', data: {} },
+  })
   @ApiBadRequestResponse({ description: 'A decision the link may not make, or data that does not match the form (the task stays open, the link unused)' })
   @ApiNotFoundResponse({ description: 'Not a valid link (malformed, tampered, or for no task)' })
   @ApiGoneResponse({ description: 'The link has expired' })

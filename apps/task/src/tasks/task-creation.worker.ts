@@ -1,6 +1,15 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { NATS_CONNECTION, TASK_CREATE_QUEUE, TASK_OUTCOMES_QUEUE, ensureWorkQueue, hasTenant, startWorker, type CreateTaskItem, type Worker } from '@platform/messaging';
+import {
+  NATS_CONNECTION,
+  TASK_CREATE_QUEUE,
+  TASK_OUTCOMES_QUEUE,
+  ensureWorkQueue,
+  hasTenant,
+  startWorker,
+  type CreateTaskItem,
+  type Worker,
+} from '@platform/messaging';
 import { TasksService } from './tasks.service.js';
 
 /** The run service may be creating the same queues at this moment: a lost race is retried once. */

@@ -70,7 +70,7 @@ export function decisionsOf(type: HumanTaskType): TaskDecision[] {
 
 export function assigneeOf(row: Pick<TaskRow, 'assignee_type' | 'assignee_id'>): TaskAssignee | null {
   if (!row.assignee_type || !row.assignee_id) return null;
-  return { [`${row.assignee_type}_id`]: row.assignee_id } as TaskAssignee;
+  return { [`${row.assignee_type}_id`]: row.assignee_id };
 }
 
 /** `{ user_id }` → ['user', id]; null for none. */

@@ -1,5 +1,13 @@
 import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiConflictResponse, ApiCreatedResponse, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import {
+  ApiBadRequestResponse,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiForbiddenResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+} from '@nestjs/swagger';
 import { CurrentPrincipal, RequireScopes, type Principal } from '@platform/auth';
 import type { Page } from '@platform/common';
 import { ApiPageResponse, ApiTag } from '@platform/service';
@@ -42,7 +50,8 @@ export class TasksController {
   @RequireScopes('tasks:read')
   @ApiOperation({
     summary: 'Get task details',
-    description: 'One task with what the person needs to decide: the form (JSON Schema with UI hints), the workflow name, the execution and the values the step chose to show.',
+    description:
+      'One task with what the person needs to decide: the form (JSON Schema with UI hints), the workflow name, the execution and the values the step chose to show.',
   })
   @ApiOkResponse({ type: TaskResponseDto, description: 'The task', example: TASK_EXAMPLE })
   @ApiNotFoundResponse({ description: 'No such task in this tenant' })
@@ -57,7 +66,11 @@ export class TasksController {
     summary: 'Assign task',
     description: 'Gives a pending task to a user who is a member of the tenant (`user_id`) or to one of its teams (`team_id`); emits `task.task.assigned`.',
   })
-  @ApiOkResponse({ type: TaskResponseDto, description: 'The task, with its new assignee', example: { ...TASK_EXAMPLE, assignee: { user_id: '0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8f01' } } })
+  @ApiOkResponse({
+    type: TaskResponseDto,
+    description: 'The task, with its new assignee',
+    example: { ...TASK_EXAMPLE, assignee: { user_id: '0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8f01' } },
+  })
   @ApiBadRequestResponse({ description: 'Neither or both of user_id and team_id, or not a user or team of this tenant' })
   @ApiNotFoundResponse({ description: 'No such task in this tenant' })
   @ApiConflictResponse({ description: 'The task is no longer pending (completed, expired or cancelled)' })
@@ -75,7 +88,9 @@ export class TasksController {
       'Allowed to the assignee, members of the assigned team, tenant keys with `tasks:write`, and a customer key for its customer’s tasks.',
   })
   @ApiOkResponse({ type: TaskResponseDto, description: 'The completed task', example: COMPLETED_TASK_EXAMPLE })
-  @ApiBadRequestResponse({ description: 'A decision this task does not take, or data that does not match the form (each field named in `details`); the task stays open' })
+  @ApiBadRequestResponse({
+    description: 'A decision this task does not take, or data that does not match the form (each field named in `details`); the task stays open',
+  })
   @ApiForbiddenResponse({ description: 'The caller is not the assignee, not in the assigned team, and not a tenant key' })
   @ApiNotFoundResponse({ description: 'No such task in this tenant' })
   @ApiConflictResponse({ description: 'The task was already completed, has expired, or was cancelled' })

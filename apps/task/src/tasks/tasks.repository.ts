@@ -28,7 +28,11 @@ export interface LinkRow {
 /** Every query on task.tasks and task.task_links; managers come from TenantDb (RLS) unless named SystemDb. */
 export const tasksRepository = {
   /** Undefined when the task of this execution and path exists already (the run service asked twice). */
-  async insert(m: EntityManager, t: { tenantId: string; environmentId: string; scopeId: string | null; id: string }, item: CreateTaskItem): Promise<TaskRow | undefined> {
+  async insert(
+    m: EntityManager,
+    t: { tenantId: string; environmentId: string; scopeId: string | null; id: string },
+    item: CreateTaskItem,
+  ): Promise<TaskRow | undefined> {
     const assignee = assigneeColumns(item.assignee);
     const rows = await m.query<TaskRow[]>(
       `insert into task.tasks (tenant_id, environment_id, scope_id, id, type, status, title, description, execution_id, workflow_id, workflow_name, step_id, step_path,
@@ -87,7 +91,11 @@ export const tasksRepository = {
    * Completes a pending task; undefined when it is no longer pending. The condition on status
    * makes two concurrent completions record one: the second waits on the row and finds it done.
    */
-  async complete(m: EntityManager, id: string, c: { decision: TaskDecision; data: Record<string, unknown>; completedBy: string }): Promise<TaskRow | undefined> {
+  async complete(
+    m: EntityManager,
+    id: string,
+    c: { decision: TaskDecision; data: Record<string, unknown>; completedBy: string },
+  ): Promise<TaskRow | undefined> {
     const [rows] = await m.query<[TaskRow[], number]>(
       `update task.tasks set status = 'completed', decision = $2, data = $3, completed_by = $4, completed_at = now(), outcome_pending = true, updated_at = now()
         where id = $1 and status = 'pending' returning ${COLUMNS}`,
@@ -153,7 +161,16 @@ export const tasksRepository = {
 export const linksRepository = {
   async insert(
     m: EntityManager,
-    l: { tenantId: string; environmentId: string; scopeId: string | null; id: string; taskId: string; decisions: TaskDecision[]; expiresAt: Date; createdBy: string },
+    l: {
+      tenantId: string;
+      environmentId: string;
+      scopeId: string | null;
+      id: string;
+      taskId: string;
+      decisions: TaskDecision[];
+      expiresAt: Date;
+      createdBy: string;
+    },
   ): Promise<void> {
     await m.query(
       `insert into task.task_links (tenant_id, environment_id, scope_id, id, task_id, decisions, expires_at, created_by) values ($1, $2, $3, $4, $5, $6, $7, $8)`,

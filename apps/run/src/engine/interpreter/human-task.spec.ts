@@ -7,7 +7,11 @@ const NOW = new Date('2026-11-23T10:00:00.000Z');
 describe('reading an approval or form step', () => {
   it('reads the task with its deadline and policy', () => {
     expect(
-      readHumanTask('approval', { title: 'Ok?', assignee: { user_id: USER }, due_in_seconds: 60, on_expiry: { escalate_to: { user_id: USER }, extend_seconds: 30 } }, NOW),
+      readHumanTask(
+        'approval',
+        { title: 'Ok?', assignee: { user_id: USER }, due_in_seconds: 60, on_expiry: { escalate_to: { user_id: USER }, extend_seconds: 30 } },
+        NOW,
+      ),
     ).toEqual({
       title: 'Ok?',
       description: null,

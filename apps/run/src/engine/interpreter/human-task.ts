@@ -22,7 +22,7 @@ function readAssignee(value: unknown, where: string, customers = true): TaskAssi
   const keys = Object.keys(value);
   if (keys.length !== 1 || !kinds.includes(keys[0])) throw new Error(`${where} must have exactly one of ${kinds.join(', ')}`);
   if (typeof value[keys[0]] !== 'string' || !UUID.test(value[keys[0]] as string)) throw new Error(`${where}.${keys[0]} must be a UUID`);
-  return { [keys[0]]: value[keys[0]] } as TaskAssignee;
+  return { [keys[0]]: value[keys[0]] };
 }
 
 function readExpiry(value: unknown): TaskExpiryPolicy {
