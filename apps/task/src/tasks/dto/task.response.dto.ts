@@ -55,12 +55,12 @@ const ASSIGNEE_SCHEMA = {
 } as const;
 
 const EXPIRY_SCHEMA = {
-  nullable: true,
-  description: 'What happens at the deadline: "reject", "fail", or { escalate_to, extend_seconds } (once; the next deadline rejects)',
-  oneOf: [
-    { type: 'string', enum: ['reject', 'fail'] },
+  description: 'What happens at the deadline: "reject", "fail", or { escalate_to, extend_seconds } (once; the next deadline rejects); null without a deadline',
+  anyOf: [
+    { type: 'string', enum: ['reject', 'fail'], nullable: true },
     {
       type: 'object',
+      nullable: true,
       properties: { escalate_to: ASSIGNEE_SCHEMA, extend_seconds: { type: 'integer', minimum: 1 } },
       required: ['escalate_to', 'extend_seconds'],
     },
@@ -122,7 +122,14 @@ export class TaskResponseDto {
   @ApiProperty({ example: false, description: 'Whether the deadline already escalated the task (reassigned and extended)' })
   escalated!: boolean;
 
-  @ApiProperty({ enum: TASK_DECISIONS, nullable: true, example: null, description: 'The decision made (reject for a task expired with the reject policy)' })
+  @ApiProperty({
+    type: String,
+    // null is listed: a validator of OpenAPI 3.0 examples reads `nullable` with `enum` that way.
+    enum: [...TASK_DECISIONS, null] as unknown as string[],
+    nullable: true,
+    example: 'approve',
+    description: 'The decision made, null while pending (reject for a task expired with the reject policy)',
+  })
   decision!: string | null;
 
   @ApiProperty({ type: 'object', additionalProperties: true, nullable: true, example: null, description: 'The data submitted with the decision' })
