@@ -171,15 +171,6 @@ export const executionsRepository = {
     return rows[0];
   },
 
-  /** The step at this path has finished (succeeded, skipped, or failed for good). */
-  async stepSettled(m: EntityManager, executionId: string, path: string): Promise<boolean> {
-    const rows = await m.query<{ settled: boolean }[]>(
-      `select exists (select 1 from run.execution_steps where execution_id = $1 and path = $2 and status in ('succeeded', 'skipped', 'failed')) as settled`,
-      [executionId, path],
-    );
-    return rows[0]?.settled === true;
-  },
-
   /** A waiting step finished from outside (approval, child execution): record it and wake the execution. */
   async resolveWaitingStep(
     m: EntityManager,

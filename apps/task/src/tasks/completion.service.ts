@@ -9,7 +9,7 @@ import { FormValidator } from './form-validator.js';
 import { OutcomePublisher } from './outcome-publisher.js';
 import { decisionsOf, toTaskResponse, type TaskResponse, type TaskRow } from './task.record.js';
 import { TaskErrors } from './tasks.errors.js';
-import { tasksRepository } from './tasks.repository.js';
+import { hotPath, tasksRepository } from './tasks.repository.js';
 
 export interface Decision {
   decision: TaskDecision;
@@ -34,31 +34,47 @@ export class CompletionService {
     private readonly publisher: OutcomePublisher,
   ) {}
 
+  /** Over the API: read, check, then the conditional update; one round trip each, no transaction held across the checks. */
   async complete(p: Principal, id: string, d: Decision): Promise<TaskResponse> {
-    return this.decide(p, id, d, completerOf(p), async (_m, task) => {
-      const rule = completionRule(p, task);
-      const allowed = 'teamCheck' in rule ? await this.directory.check(p, { userId: p.subject, teamId: rule.teamCheck }) : rule.allowed;
-      if (!allowed) throw TaskErrors.notAssignee();
-    });
+    const task = await hotPath.find(this.db, p, id);
+    if (!task) throw TaskErrors.notFound();
+    const rule = completionRule(p, task);
+    const allowed = 'teamCheck' in rule ? await this.directory.check(p, { userId: p.subject, teamId: rule.teamCheck }) : rule.allowed;
+    if (!allowed) throw TaskErrors.notAssignee();
+    const data = this.checked(task, d);
+    const row = await hotPath.complete(this.db, p, id, { decision: d.decision, data, completedBy: completerOf(p) });
+    if (!row) throw TaskErrors.completedMeanwhile();
+    return this.completed(row);
   }
 
-  /** The shared path of a person's decision (a caller, or a signed link with its own checks in `before`). */
+  /** A decision inside one transaction with the caller's own checks in `before` (a signed link's single use). */
   async decide(ctx: TenantContext, id: string, d: Decision, completedBy: string, before: BeforeComplete): Promise<TaskResponse> {
-    const data = d.data ?? {};
     const row = await this.db.run(ctx, async (m) => {
       const task = await tasksRepository.get(m, id);
       if (!task) throw TaskErrors.notFound();
       await before(m, task);
-      if (task.status !== 'pending') throw TaskErrors.notOpen(task.status);
-      if (!decisionsOf(task.type).includes(d.decision)) throw TaskErrors.wrongDecision(decisionsOf(task.type));
-      if (task.form && d.decision !== 'reject') {
-        const check = this.forms.check(task.form, data);
-        if (!check.ok) throw 'details' in check ? TaskErrors.invalidData(check.details) : TaskErrors.invalidForm(check.invalidSchema);
-      }
+      const data = this.checked(task, d);
       const completed = await tasksRepository.complete(m, id, { decision: d.decision, data, completedBy });
       if (!completed) throw TaskErrors.completedMeanwhile();
       return completed;
     });
+    return this.completed(row);
+  }
+
+  /** Still open, a decision it takes, and the data against the form (a rejection is not checked). */
+  private checked(task: TaskRow, d: Decision): Record<string, unknown> {
+    const data = d.data ?? {};
+    if (task.status !== 'pending') throw TaskErrors.notOpen(task.status);
+    if (!decisionsOf(task.type).includes(d.decision)) throw TaskErrors.wrongDecision(decisionsOf(task.type));
+    if (task.form && d.decision !== 'reject') {
+      const check = this.forms.check(task.form, data);
+      if (!check.ok) throw 'details' in check ? TaskErrors.invalidData(check.details) : TaskErrors.invalidForm(check.invalidSchema);
+    }
+    return data;
+  }
+
+  /** After the commit: the outcome to the run service's queue, then the event. */
+  private async completed(row: TaskRow): Promise<TaskResponse> {
     await this.publisher.deliver(row);
     this.publisher.emit(TaskSubjects.taskCompleted, row);
     return toTaskResponse(row);

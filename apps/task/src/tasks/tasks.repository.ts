@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { prepared, type TenantContext, type TenantDb } from '@platform/db';
 import type { CreateTaskItem, TaskDecision } from '@platform/messaging';
 import { assigneeColumns, type AssigneeType, type TaskRow, type TaskStatus } from './task.record.js';
 
@@ -24,6 +25,26 @@ export interface LinkRow {
   expires_at: Date;
   used_at: Date | null;
 }
+
+const FIND_TASK = prepared('task.find_task', `select * from task.find_task($1, $2, $3, $4, $5)`);
+const COMPLETE_TASK = prepared('task.complete_task', `select * from task.complete_task($1, $2, $3, $4, $5, $6, $7, $8)`);
+
+/** The API's completion path: one round trip each (tenant functions, see the TaskHotPath migration). */
+export const hotPath = {
+  async find(db: TenantDb, ctx: TenantContext, id: string): Promise<TaskRow | undefined> {
+    return (await db.call<TaskRow>(ctx, FIND_TASK, [id]))[0];
+  },
+
+  /** Undefined when the task is no longer pending (another completion won). */
+  async complete(
+    db: TenantDb,
+    ctx: TenantContext,
+    id: string,
+    c: { decision: TaskDecision; data: Record<string, unknown>; completedBy: string },
+  ): Promise<TaskRow | undefined> {
+    return (await db.call<TaskRow>(ctx, COMPLETE_TASK, [id, c.decision, JSON.stringify(c.data), c.completedBy]))[0];
+  },
+};
 
 /** Every query on task.tasks and task.task_links; managers come from TenantDb (RLS) unless named SystemDb. */
 export const tasksRepository = {
