@@ -4,7 +4,8 @@ import { enterTenantFunctionStatements } from '@platform/db';
 /**
  * Completing a task over the API as two single-statement functions that set the tenant context
  * themselves (see libs/db tenant-functions): reading the task, then the conditional update
- * (pending → completed) that makes two concurrent completions record one. One round trip each,
+ * (pending → completed) that makes two concurrent completions record one, and cancelling the open
+ * tasks of an execution that ended. One round trip each,
  * under row-level security like every other query.
  */
 export class TaskHotPath1766000001000 implements MigrationInterface {
@@ -28,9 +29,17 @@ export class TaskHotPath1766000001000 implements MigrationInterface {
            set status = 'completed', decision = p_decision, data = p_data, completed_by = p_by, completed_at = now(), outcome_pending = true, updated_at = now()
          where id = p_id and status = 'pending' returning *;
       end $$`);
+
+    // Every execution that ends asks this (most have no open task left): one round trip.
+    await q.query(`create function task.cancel_for_execution(p_tenant uuid, p_env uuid, p_scope uuid, p_async boolean, p_execution uuid)
+      returns setof task.tasks language plpgsql volatile security invoker as $$
+      begin
+        perform task.enter_tenant(p_tenant, p_env, p_scope, p_async);
+        return query update task.tasks set status = 'cancelled', updated_at = now() where execution_id = p_execution and status = 'pending' returning *;
+      end $$`);
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query(`drop function task.complete_task, task.find_task, task.enter_tenant`);
+    await q.query(`drop function task.cancel_for_execution, task.complete_task, task.find_task, task.enter_tenant`);
   }
 }

@@ -73,9 +73,13 @@ export class CompletionService {
     return data;
   }
 
-  /** After the commit: the outcome to the run service's queue, then the event. */
-  private async completed(row: TaskRow): Promise<TaskResponse> {
-    await this.publisher.deliver(row);
+  /**
+   * After the commit: the outcome to the run service's queue, then the event. The answer does not
+   * wait for the queue's acknowledgement: the decision is committed with its outbox flag, and a
+   * publish that fails is retried by the outbox reconciler.
+   */
+  private completed(row: TaskRow): TaskResponse {
+    void this.publisher.deliver(row);
     this.publisher.emit(TaskSubjects.taskCompleted, row);
     return toTaskResponse(row);
   }

@@ -27,10 +27,16 @@ export interface LinkRow {
 }
 
 const FIND_TASK = prepared('task.find_task', `select * from task.find_task($1, $2, $3, $4, $5)`);
+const CANCEL_FOR_EXECUTION = prepared('task.cancel_for_execution', `select * from task.cancel_for_execution($1, $2, $3, $4, $5)`);
 const COMPLETE_TASK = prepared('task.complete_task', `select * from task.complete_task($1, $2, $3, $4, $5, $6, $7, $8)`);
 
 /** The API's completion path: one round trip each (tenant functions, see the TaskHotPath migration). */
 export const hotPath = {
+  /** The execution ended: its open tasks are cancelled (nothing to deliver: nobody waits). */
+  async cancelForExecution(db: TenantDb, ctx: TenantContext, executionId: string): Promise<TaskRow[]> {
+    return db.call<TaskRow>(ctx, CANCEL_FOR_EXECUTION, [executionId]);
+  },
+
   async find(db: TenantDb, ctx: TenantContext, id: string): Promise<TaskRow | undefined> {
     return (await db.call<TaskRow>(ctx, FIND_TASK, [id]))[0];
   },
@@ -123,15 +129,6 @@ export const tasksRepository = {
       [id, c.decision, JSON.stringify(c.data), c.completedBy],
     );
     return rows[0];
-  },
-
-  /** The execution ended: its open tasks are cancelled (nothing to deliver: nobody waits). */
-  async cancelForExecution(m: EntityManager, executionId: string): Promise<TaskRow[]> {
-    const [rows] = await m.query<[TaskRow[], number]>(
-      `update task.tasks set status = 'cancelled', updated_at = now() where execution_id = $1 and status = 'pending' returning ${COLUMNS}`,
-      [executionId],
-    );
-    return rows;
   },
 
   /** The outcome is on the run service's queue. */

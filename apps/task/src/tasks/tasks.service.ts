@@ -7,7 +7,7 @@ import { DirectoryClient } from './directory.client.js';
 import { OutcomePublisher } from './outcome-publisher.js';
 import { toTaskResponse, type TaskResponse } from './task.record.js';
 import { TaskErrors } from './tasks.errors.js';
-import { tasksRepository } from './tasks.repository.js';
+import { hotPath, tasksRepository } from './tasks.repository.js';
 import type { ListTasksQueryDto } from './dto/task-query.dto.js';
 import type { AssignTaskRequestDto } from './dto/task.request.dto.js';
 
@@ -73,7 +73,7 @@ export class TasksService {
 
   /** The execution ended (any final status): its open tasks are cancelled. */
   async cancelForExecution(ctx: TenantContext, executionId: string): Promise<number> {
-    const rows = await this.db.run({ ...ctx, scopeId: null }, (m) => tasksRepository.cancelForExecution(m, executionId));
+    const rows = await hotPath.cancelForExecution(this.db, { ...ctx, scopeId: null }, executionId);
     return rows.length;
   }
 }
