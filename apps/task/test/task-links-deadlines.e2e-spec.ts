@@ -100,6 +100,8 @@ describe('task links, deadlines and events', () => {
     expect(r).toMatchObject({ status: 'succeeded', output: { shipped: false, by: null } });
     expect((r.steps as Json[]).find((s) => s.id === 'approve')?.output).toMatchObject({ decision: 'reject', expired: true });
     expect((await gw(`/tasks/${rejected.task.id as string}`, { headers: withKey(a.test_key) })).body).toMatchObject({ status: 'expired', decision: 'reject' });
+    const late = await gw(`/tasks/${rejected.task.id as string}/complete`, { method: 'POST', headers: withKey(a.test_key), body: { decision: 'approve' } });
+    expect({ status: late.status, message: late.body.message }).toEqual({ status: 409, message: 'The task has expired: its deadline passed' });
 
     const f = await waitFor(a, failed.runId);
     expect(f).toMatchObject({ status: 'failed', error: { code: 'task_expired', step_id: 'approve' } });
@@ -110,8 +112,8 @@ describe('task links, deadlines and events', () => {
     });
     expect(moved).toMatchObject({ status: 'pending', assignee: { user_id: a.user_id } });
     expect(new Date(moved.due_at as string).getTime()).toBeGreaterThan(new Date(escalated.task.due_at as string).getTime() + 1000);
-    const late = await waitFor(a, escalated.runId);
-    expect(late).toMatchObject({ status: 'succeeded', output: { shipped: false } });
+    const afterEscalation = await waitFor(a, escalated.runId);
+    expect(afterEscalation).toMatchObject({ status: 'succeeded', output: { shipped: false } });
     expect(events.filter((e) => e.subject === 'task.task.assigned' && e.data.taskId === escalated.task.id)).toHaveLength(1);
     expect(events.filter((e) => e.subject === 'task.task.expired' && e.data.taskId === escalated.task.id)).toHaveLength(1);
   });
