@@ -13,7 +13,7 @@ import {
   type ManagedProcess,
   type TestTenant,
 } from '@platform/testing';
-import { APPROVAL_FLOW, complete, env, gw, waitFor, waitingTask, type Json } from './task-helpers.js';
+import { APPROVAL_FLOW, complete, env, gw, taskOf, waitFor, waitingTask, type Json } from './task-helpers.js';
 
 type Service = 'run' | 'task';
 
@@ -24,11 +24,11 @@ async function stop(name: Service): Promise<void> {
   for (const pid of pids) await processExited(pid);
 }
 
-function restart(name: Service): Promise<ManagedProcess> {
+function restart(name: Service, extra: Record<string, string> = {}): Promise<ManagedProcess> {
   return startProcess({
     name,
     entry: serviceEntry(name),
-    env: env.serviceEnv[name],
+    env: { ...env.serviceEnv[name], ...extra },
     healthUrl: `${env.serviceUrls[name]}/actuator/health`,
     pidDir: env.pidDir,
   });
@@ -103,5 +103,15 @@ describe('human tasks through service outages', () => {
     expect(expired.filter((id) => id === task.id)).toHaveLength(1);
     expect((finished.steps as Json[]).filter((s) => s.id === 'approve' && s.status === 'succeeded')).toHaveLength(1);
     expect((await gw(`/tasks/${task.id as string}`, { headers: withKey(a.test_key) })).body).toMatchObject({ status: 'expired', decision: 'reject' });
+    await second.stop();
+  }, 120_000);
+
+  it('cancels the tasks of an execution cancelled while the task service was stopped, once it is back', async () => {
+    const { runId, task } = await waitingTask(a, APPROVAL_FLOW());
+    await stop('task');
+    expect((await gw(`/run/executions/${runId}/cancel`, { method: 'POST', headers: withKey(a.test_key) })).status).toBe(200);
+    await sleep(1500);
+    await restart('task', { TASK_EXECUTION_CHECK_MS: '1000' });
+    expect((await taskOf(a, runId, a.test_key, 'cancelled')).id).toBe(task.id);
   }, 120_000);
 });

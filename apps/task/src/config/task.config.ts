@@ -15,6 +15,15 @@ export class TaskConfig {
   @Max(600_000)
   TASK_OUTBOX_GRACE_MS: number = 2000;
 
+  /**
+   * A pending task whose execution has not been checked for this long is checked (is it still
+   * waiting?): cancels the tasks of executions that ended while this service missed the event.
+   */
+  @IsInt()
+  @Min(500)
+  @Max(86_400_000)
+  TASK_EXECUTION_CHECK_MS: number = 60_000;
+
   /** Default lifetime of a signed task link (POST /tasks/{id}/links may choose another, up to 30 days). */
   @IsInt()
   @Min(60)

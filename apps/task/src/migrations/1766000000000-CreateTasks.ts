@@ -37,6 +37,7 @@ export class CreateTasks1766000000000 implements MigrationInterface {
       completed_by text,
       completed_at timestamptz,
       outcome_pending boolean not null default false,
+      checked_at timestamptz,
       created_at timestamptz not null default now(),
       updated_at timestamptz not null default now(),
       primary key (tenant_id, id),
@@ -46,6 +47,8 @@ export class CreateTasks1766000000000 implements MigrationInterface {
     await q.query(`create index tasks_due on task.tasks (due_at) where status = 'pending' and due_at is not null`);
     // The outbox reconciler's scan.
     await q.query(`create index tasks_outbox on task.tasks (completed_at) where outcome_pending`);
+    // The execution watch: pending tasks whose execution was last checked longest ago.
+    await q.query(`create index tasks_watch on task.tasks ((coalesce(checked_at, created_at))) where status = 'pending'`);
     await applyTenantRls(q, 'task.tasks', { scope: 'owned' });
 
     await q.query(`create table task.task_links (

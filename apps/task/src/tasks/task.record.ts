@@ -30,6 +30,7 @@ export interface TaskRow {
   completed_by: string | null;
   completed_at: Date | null;
   outcome_pending: boolean;
+  checked_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }

@@ -5,6 +5,7 @@ import { loadTaskConfig, TASK_CONFIG } from '../config/task.config.js';
 import { CompletionService } from './completion.service.js';
 import { DirectoryClient } from './directory.client.js';
 import { ExecutionEventsHandler } from './execution-events.handler.js';
+import { ExecutionWatchJob } from './execution-watch.job.js';
 import { ExpiryJob } from './expiry.job.js';
 import { FormValidator } from './form-validator.js';
 import { LinkSigner } from './link-token.js';
@@ -32,6 +33,7 @@ import { TasksService } from './tasks.service.js';
     TaskCreationWorker,
     OutboxReconcilerJob,
     ExpiryJob,
+    ExecutionWatchJob,
   ],
 })
 export class TasksModule {}

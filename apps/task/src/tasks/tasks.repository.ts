@@ -4,7 +4,7 @@ import type { CreateTaskItem, TaskDecision } from '@platform/messaging';
 import { assigneeColumns, type AssigneeType, type TaskRow, type TaskStatus } from './task.record.js';
 
 const COLUMNS = `tenant_id, environment_id, scope_id, id, type, status, title, description, execution_id, workflow_id, workflow_name, step_id, step_path,
-  assignee_type, assignee_id, form, context, due_at, on_expiry, escalated, decision, data, completed_by, completed_at, outcome_pending, created_at, updated_at`;
+  assignee_type, assignee_id, form, context, due_at, on_expiry, escalated, decision, data, completed_by, completed_at, outcome_pending, checked_at, created_at, updated_at`;
 
 const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
 
@@ -153,6 +153,21 @@ export const tasksRepository = {
       `select ${COLUMNS} from task.tasks where status = 'pending' and due_at <= now() order by due_at limit $1 for update skip locked`,
       [limit],
     );
+  },
+
+  /**
+   * SystemDb: pending tasks whose execution was not checked for `ageMs`, marked checked now; SKIP
+   * LOCKED gives each replica other rows. The watch asks the run service whether they still wait.
+   */
+  async claimUnchecked(m: EntityManager, ageMs: number, limit: number): Promise<TaskRow[]> {
+    const [rows] = await m.query<[TaskRow[], number]>(
+      `update task.tasks set checked_at = now() where (tenant_id, id) in (
+         select tenant_id, id from task.tasks where status = 'pending' and coalesce(checked_at, created_at) < now() - make_interval(secs => $1::float8 / 1000)
+          order by coalesce(checked_at, created_at) limit $2 for update skip locked)
+       returning ${COLUMNS}`,
+      [ageMs, limit],
+    );
+    return rows;
   },
 
   /** SystemDb: the deadline passed with `reject` or `fail`. */
