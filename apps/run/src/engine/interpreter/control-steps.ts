@@ -130,7 +130,8 @@ async function waitForPerson(run: StepRunner, step: StepDefinition, scope: Scope
     } catch (error) {
       throw run.failure(step, 'invalid_task', (error as Error).message);
     }
-    await run.host.requestTask({ ...task, stepId: step.id, stepPath: path, type: step.type as 'approval' | 'form' });
+    // The task is shown to people: secret values never leave the run service in it.
+    await run.host.requestTask({ ...run.host.redactor.redact(task), stepId: step.id, stepPath: path, type: step.type as 'approval' | 'form' });
     await run.record(step, path, { status: 'waiting', attempt: 1, input });
     run.host.log(step.id, 'info', `${step.type} ${step.id} waiting for a person`);
   }
