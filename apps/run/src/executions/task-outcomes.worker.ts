@@ -1,11 +1,15 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { NATS_CONNECTION, TASK_OUTCOMES_QUEUE, hasTenant, startWorker, type TaskOutcomeItem, type Worker } from '@platform/messaging';
+import { NATS_CONNECTION, TASK_OUTCOMES_QUEUE, hasTenant, retryDelayMs, startWorker, type TaskOutcomeItem, type Worker } from '@platform/messaging';
 import { ensureSharedQueue } from '../engine/runner/human-tasks.js';
 import { ExecutionsService } from './executions.service.js';
 
-/** How long before an outcome that came before its step's wait is delivered again. */
-const EARLY_RETRY_MS = 250;
+/**
+ * An outcome that came before its step's wait is delivered again after 250 ms, backing off to
+ * 10 s: over the queue's 100 deliveries that outlasts a worker lease (the step asks for its task
+ * before it records the wait, so a worker that died in between leaves the run to the reconciler).
+ */
+const EARLY_RETRY = { baseMs: 250, capMs: 10_000 };
 
 /**
  * The JetStream consumer of human task outcomes: each is recorded on the waiting approval or form
@@ -27,13 +31,13 @@ export class TaskOutcomesWorker implements OnApplicationBootstrap, OnModuleDestr
     this.worker = await startWorker<TaskOutcomeItem>(
       this.nc,
       TASK_OUTCOMES_QUEUE,
-      async ({ data, context }) => {
+      async ({ data, context, deliveryCount }) => {
         if (!hasTenant(context)) return { ack: true };
         const state = await this.executions.resolveTask(
           { tenantId: context.tenantId, environmentId: context.environmentId, scopeId: context.scopeId ?? null },
           data,
         );
-        return state === 'early' ? { retryInMs: EARLY_RETRY_MS } : { ack: true };
+        return state === 'early' ? { retryInMs: retryDelayMs(deliveryCount, EARLY_RETRY.baseMs, EARLY_RETRY.capMs) } : { ack: true };
       },
       { concurrency: 64, onError: (error) => this.logger.error(`task outcome failed: ${String(error)}`) },
     );
