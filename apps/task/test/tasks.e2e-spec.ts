@@ -117,6 +117,23 @@ describe('human tasks end to end', () => {
     expect((await complete(a, team.task.id as string, { decision: 'reject' }, await asUser(a, a.user_id))).status).toBe(200);
   });
 
+  it('filters the list by deadline and pages it with a cursor', async () => {
+    const workflowSteps = (due: boolean) => APPROVAL_FLOW(due ? { due_in_seconds: 3600 } : {});
+    const soon = await waitingTask(a, workflowSteps(true));
+    const never = await waitingTask(a, workflowSteps(false));
+    const before = new Date(Date.now() + 2 * 3600 * 1000).toISOString();
+    const due = await gw(`/tasks?due_before=${encodeURIComponent(before)}`, { headers: withKey(a.test_key) });
+    const dueIds = due.body.data?.map((t) => t.id) ?? [];
+    expect(dueIds).toContain(soon.task.id);
+    expect(dueIds).not.toContain(never.task.id);
+    const first = await gw('/tasks?limit=1', { headers: withKey(a.test_key) });
+    expect(first.body.data).toHaveLength(1);
+    const second = await gw(`/tasks?limit=1&cursor=${first.body.next_cursor as string}`, { headers: withKey(a.test_key) });
+    expect(second.body.data?.[0].id).not.toBe(first.body.data?.[0].id);
+    expect((await gw('/tasks?cursor=garbage', { headers: withKey(a.test_key) })).status).toBe(400);
+    expect((await gw('/tasks?status=open', { headers: withKey(a.test_key) })).status).toBe(400);
+  });
+
   it('cancelling an execution cancels its open tasks, which then refuse completion with 409', async () => {
     const { runId, task } = await waitingTask(a, APPROVAL_FLOW());
     expect((await gw(`/run/executions/${runId}/cancel`, { method: 'POST', headers: withKey(a.test_key) })).status).toBe(200);
