@@ -30,6 +30,19 @@ export class TaskHotPath1766000001000 implements MigrationInterface {
          where id = p_id and status = 'pending' returning *;
       end $$`);
 
+    // A tenant key (allowed whoever the assignee) deciding a task without a form: the checks are
+    // the update's conditions, so the usual case is one round trip; no row means "check and explain".
+    await q.query(`create function task.complete_plain_task(p_tenant uuid, p_env uuid, p_scope uuid, p_async boolean, p_id uuid, p_decision text, p_data jsonb, p_by text)
+      returns setof task.tasks language plpgsql volatile security invoker as $$
+      begin
+        perform task.enter_tenant(p_tenant, p_env, p_scope, p_async);
+        return query update task.tasks
+           set status = 'completed', decision = p_decision, data = p_data, completed_by = p_by, completed_at = now(), outcome_pending = true, updated_at = now()
+         where id = p_id and status = 'pending' and form is null
+           and ((type = 'approval' and p_decision in ('approve', 'reject')) or (type = 'form' and p_decision in ('submit', 'reject')))
+         returning *;
+      end $$`);
+
     // Every execution that ends asks this (most have no open task left): one round trip.
     await q.query(`create function task.cancel_for_execution(p_tenant uuid, p_env uuid, p_scope uuid, p_async boolean, p_execution uuid)
       returns setof task.tasks language plpgsql volatile security invoker as $$
@@ -40,6 +53,6 @@ export class TaskHotPath1766000001000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query(`drop function task.cancel_for_execution, task.complete_task, task.find_task, task.enter_tenant`);
+    await q.query(`drop function task.cancel_for_execution, task.complete_plain_task, task.complete_task, task.find_task, task.enter_tenant`);
   }
 }

@@ -34,8 +34,16 @@ export class CompletionService {
     private readonly publisher: OutcomePublisher,
   ) {}
 
-  /** Over the API: read, check, then the conditional update; one round trip each, no transaction held across the checks. */
+  /**
+   * Over the API: read, check, then the conditional update; one round trip each, no transaction
+   * held across the checks. A tenant key deciding a task without a form tries the one-statement
+   * path first; when it changes nothing, the usual path finds out why (or that another won).
+   */
   async complete(p: Principal, id: string, d: Decision): Promise<TaskResponse> {
+    if (p.kind === 'tenant_key') {
+      const done = await hotPath.completePlain(this.db, p, id, { decision: d.decision, data: d.data ?? {}, completedBy: completerOf(p) });
+      if (done) return this.completed(done);
+    }
     const task = await hotPath.find(this.db, p, id);
     if (!task) throw TaskErrors.notFound();
     const rule = completionRule(p, task);

@@ -28,6 +28,7 @@ export interface LinkRow {
 
 const FIND_TASK = prepared('task.find_task', `select * from task.find_task($1, $2, $3, $4, $5)`);
 const CANCEL_FOR_EXECUTION = prepared('task.cancel_for_execution', `select * from task.cancel_for_execution($1, $2, $3, $4, $5)`);
+const COMPLETE_PLAIN_TASK = prepared('task.complete_plain_task', `select * from task.complete_plain_task($1, $2, $3, $4, $5, $6, $7, $8)`);
 const COMPLETE_TASK = prepared('task.complete_task', `select * from task.complete_task($1, $2, $3, $4, $5, $6, $7, $8)`);
 
 /** The API's completion path: one round trip each (tenant functions, see the TaskHotPath migration). */
@@ -39,6 +40,19 @@ export const hotPath = {
 
   async find(db: TenantDb, ctx: TenantContext, id: string): Promise<TaskRow | undefined> {
     return (await db.call<TaskRow>(ctx, FIND_TASK, [id]))[0];
+  },
+
+  /**
+   * For a caller allowed whoever the assignee (a tenant key): completes a pending task without a
+   * form with a decision its type takes, in one round trip; undefined otherwise (check and explain).
+   */
+  async completePlain(
+    db: TenantDb,
+    ctx: TenantContext,
+    id: string,
+    c: { decision: TaskDecision; data: Record<string, unknown>; completedBy: string },
+  ): Promise<TaskRow | undefined> {
+    return (await db.call<TaskRow>(ctx, COMPLETE_PLAIN_TASK, [id, c.decision, JSON.stringify(c.data), c.completedBy]))[0];
   },
 
   /** Undefined when the task is no longer pending (another completion won). */
