@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // Load generator for the tasks suite, in its own process: each request completes the next waiting
 // approval task (`POST /tasks/{id}/complete`, approve). Writes the moment each completion was sent
-// to `sentFile` and prints one JSON line like bench/load.js.
+// to `sentFile` and prints one JSON line like bench/load.js. An optional rate fixes the offered load.
 import { readFileSync, writeFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 
-const [gatewayUrl, key, idsFile, sentFile, duration = '10', connections = '50'] = process.argv.slice(2);
+const [gatewayUrl, key, idsFile, sentFile, duration = '10', connections = '50', rate = '0'] = process.argv.slice(2);
 const ids = JSON.parse(readFileSync(idsFile, 'utf8'));
 const sent = {};
 let next = 0;
@@ -14,6 +14,8 @@ const result = await autocannon({
   duration: Number(duration),
   connections: Number(connections),
   amount: ids.length,
+  // A fixed offered load (requests per second over all connections) when given; else as fast as answered.
+  ...(Number(rate) > 0 ? { overallRate: Number(rate) } : {}),
   requests: [
     {
       setupRequest: (req) => {
