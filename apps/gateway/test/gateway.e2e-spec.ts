@@ -6,7 +6,7 @@ import { call, e2eEnvironment, serviceEntry, startProcess } from '@platform/test
 
 const env = e2eEnvironment();
 /** Routes that take no credentials on purpose (`@Public()`), besides health. */
-const PUBLIC_ROUTES = new Set(['/webhooks/in/{id}']);
+const PUBLIC_ROUTES = new Set(['/webhooks/in/{id}', '/tasks/public/{token}']);
 
 const gw = (path: string, request?: Parameters<typeof call>[2]) => call<Record<string, unknown>>(env.gatewayUrl, path, request);
 const UNAUTHORIZED = { error: 'Unauthorized', message: 'Missing or invalid authentication credentials', status: 401 };

@@ -1,6 +1,5 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { Bus, TaskSubjects, configureNamespace, connectNats } from '@platform/messaging';
-import { createTenant, withKey, type TestTenant } from '@platform/testing';
+import { createTenant, eventually, withKey, type TestTenant } from '@platform/testing';
 import { createWorkflow, env, gw, runToEnd, sleep, start, waitFor, type Json } from './engine-helpers.js';
 
 describe('the execution engine end to end', () => {
@@ -172,23 +171,18 @@ describe('the execution engine end to end', () => {
       a,
       await createWorkflow(a, [
         { id: 'approve', type: 'approval', input: { title: 'Ship it?' } },
-        { id: 'after', type: 'transform', input: { approved: '{% steps.approve.output.approved %}' } },
+        { id: 'after', type: 'transform', input: { decision: '{% steps.approve.output.decision %}' } },
       ]),
     );
     await waitFor(a, runId, ['waiting']);
-    configureNamespace(env.serviceEnv.run.NATS_NAMESPACE);
-    const nc = await connectNats({ url: env.serviceEnv.run.NATS_URL ?? 'nats://127.0.0.1:4222', name: 'engine-e2e' });
-    try {
-      new Bus(nc).emit(
-        TaskSubjects.taskCompleted,
-        { executionId: runId, stepPath: 'approve', approved: true, completedBy: 'qa@example.test' },
-        { requestId: 't', tenantId: a.tenant_id, environmentId: a.sandbox_data_plane_id },
-      );
-      await nc.flush();
-    } finally {
-      await nc.close();
-    }
-    expect((await waitFor(a, runId)).output).toEqual({ approved: true });
+    // The task service made the approval's task; completing it resumes the execution.
+    const task = await eventually('the approval task', async () => {
+      const listed = await gw(`/tasks?execution_id=${runId}`, { headers: withKey(a.test_key) });
+      return listed.body.data?.[0];
+    });
+    const done = await gw(`/tasks/${task.id as string}/complete`, { method: 'POST', headers: withKey(a.test_key), body: { decision: 'approve' } });
+    expect(done.status).toBe(200);
+    expect((await waitFor(a, runId)).output).toEqual({ decision: 'approve' });
 
     const child = await createWorkflow(a, [{ id: 'inner', type: 'transform', input: { got: '{% input.v + 1 %}' } }]);
     const parent = await runToEnd(

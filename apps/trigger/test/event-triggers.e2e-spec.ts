@@ -78,4 +78,37 @@ describe('event triggers end to end', () => {
     const handlerRuns = (await gw(`/run/executions?workflow_id=${handler}`, { headers: withKey(a.test_key) })).body.data ?? [];
     expect(handlerRuns).toHaveLength(1);
   });
+
+  it('fires on task.task.completed with the decision, once', async () => {
+    const approval = await createWorkflow(a, [{ id: 'approve', type: 'approval', input: { title: 'Refund?' } }]);
+    const handler = await createWorkflow(a, [{ id: 'note', type: 'transform', input: { decision: '{% input.decision %}' } }]);
+    const trigger = await gw('/triggers', {
+      headers: withKey(a.test_key),
+      body: {
+        name: 'on-decision',
+        workflow_id: handler,
+        type: 'event',
+        event: { type: 'task.task.completed', filter: `workflow_id = "${approval}"` },
+        input: '{ "decision": event.decision, "task": event.task_id }',
+      },
+    });
+    expect(trigger.status).toBe(201);
+    const started = await gw('/v1/automations/run', { headers: withKey(a.test_key), body: { automation_id: approval, input: {} } });
+    const runId = started.body.run_id as string;
+    const task = await eventually('the task', async () => (await gw(`/tasks?execution_id=${runId}`, { headers: withKey(a.test_key) })).body.data?.[0]);
+    const done = await gw(`/tasks/${task.id as string}/complete`, { method: 'POST', headers: withKey(a.test_key), body: { decision: 'reject' } });
+    expect(done.status).toBe(200);
+
+    const execution = await eventually('the trigger execution', async () => {
+      const rows = (await gw(`/triggers/${trigger.body.id as string}/executions`, { headers: withKey(a.test_key) })).body.data ?? [];
+      return rows.find((e) => e.status === 'started');
+    });
+    const run = await eventually('the handler run', async () => {
+      const r = await gw(`/run/executions/${execution.run_id as string}`, { headers: withKey(a.test_key) });
+      return r.body.status === 'succeeded' ? r.body : undefined;
+    });
+    expect(run.input).toEqual({ decision: 'reject', task: task.id });
+    await sleep(1000);
+    expect((await gw(`/triggers/${trigger.body.id as string}/executions`, { headers: withKey(a.test_key) })).body.data).toHaveLength(1);
+  });
 });

@@ -199,6 +199,22 @@ describe('webhooks end to end', () => {
     expect(new Set(runs.map((r) => r.id))).toEqual(new Set(answers.map((r) => r.body.run_id)));
   }, 120_000);
 
+  it('accepts one of ten concurrent deliveries with the same webhook-id (written in one batch or several) and answers the rest as duplicates', async () => {
+    const workflowId = await createWorkflow(a);
+    const hook = await createWebhook(a, workflowId);
+    const body = JSON.stringify({ once: true });
+    const id = `msg_${randomUUID()}`;
+    const answers = await Promise.all(Array.from({ length: 10 }, () => gw(hook.url as string, signed(hook.secret as string, body, { id }))));
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 200, 202]);
+    const first = answers.find((r) => r.status === 202)!;
+    expect(answers.every((r) => r.body.run_id === first.body.run_id && r.body.delivery_id === first.body.delivery_id)).toBe(true);
+    await eventually('the one run', async () => ((await executionsOf(a, workflowId)).length === 1 ? true : undefined));
+    await sleep(1000);
+    expect(await executionsOf(a, workflowId)).toHaveLength(1);
+    const logs = (await gw(`/webhooks/${hook.id as string}/logs?limit=50`, { headers: withKey(a.test_key) })).body.data ?? [];
+    expect(logs.map((d) => d.outcome).sort()).toEqual(['accepted', ...Array.from({ length: 9 }, () => 'duplicate')]);
+  });
+
   it('sync mode answers the finished run with its output, replay starts a new run from the stored request', async () => {
     const workflowId = await createWorkflow(a);
     const hook = await createWebhook(a, workflowId, { verification: { type: 'none' }, response: { mode: 'sync', timeout_ms: 20_000 } });

@@ -880,6 +880,140 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/tasks/public/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Show a task through a signed link
+         * @description The task’s title, description, form and the decisions the link may make. Reading changes nothing: mail scanners that follow the link decide nothing.
+         */
+        get: operations["task_publicTasks_show"];
+        put?: never;
+        /**
+         * Decide a task through a signed link
+         * @description Completes the task once with one of the link’s decisions and the form data; the link is used up in the same transaction.
+         */
+        post: operations["task_publicTasks_submit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tasks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List pending tasks
+         * @description Tasks of the environment, oldest first; pending ones unless `status` says otherwise. Filter by assignee (`me` for the calling user), workflow, execution and deadline. A customer key sees only its customer’s tasks.
+         *
+         *     Requires the scope `tasks:read` (a key with `*` has every scope).
+         */
+        get: operations["task_tasks_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tasks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get task details
+         * @description One task with what the person needs to decide: the form (JSON Schema with UI hints), the workflow name, the execution and the values the step chose to show.
+         *
+         *     Requires the scope `tasks:read` (a key with `*` has every scope).
+         */
+        get: operations["task_tasks_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tasks/{id}/assign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Assign task
+         * @description Gives a pending task to a user who is a member of the tenant (`user_id`) or to one of its teams (`team_id`); emits `task.task.assigned`.
+         *
+         *     Requires the scope `tasks:write` (a key with `*` has every scope).
+         */
+        post: operations["task_tasks_assign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tasks/{id}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Complete task
+         * @description Records the decision (`approve`/`reject` for an approval, `submit`/`reject` for a form) and the data, validated against the form’s JSON Schema; the waiting execution then resumes with the step output `{ decision, data, completed_by, completed_at }`. Allowed to the assignee, members of the assigned team, tenant keys with `tasks:write`, and a customer key for its customer’s tasks.
+         *
+         *     Requires the scope `tasks:write` (a key with `*` has every scope).
+         */
+        post: operations["task_tasks_complete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tasks/{id}/links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a signed task link
+         * @description A signed, expiring, single-use address for someone without an account: `GET` on it shows the task’s title and form and changes nothing; `POST` decides once, with one of the link’s decisions. It stops working after use, expiry or the task’s completion.
+         *
+         *     Requires the scope `tasks:write` (a key with `*` has every scope).
+         */
+        post: operations["task_tasks_createLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhooks/in/{id}": {
         parameters: {
             query?: never;
@@ -2724,7 +2858,7 @@ export interface components {
             /** @description Unique within the workflow */
             id: string;
             /**
-             * @description Action types (transform, http.request, code, data.query, data.insert, data.update, data.delete, file.read, file.write) or control types (condition, switch, loop, parallel, delay, subworkflow, approval, fail, stop, set).
+             * @description Action types (transform, http.request, code, data.query, data.insert, data.update, data.delete, file.read, file.write) or control types (condition, switch, loop, parallel, delay, subworkflow, approval, form, fail, stop, set).
              * @example transform
              */
             type: string;
@@ -3066,6 +3200,340 @@ export interface components {
              * @example workflow is disabled
              */
             error: string | null;
+        };
+        PublicTaskResponseDto: {
+            /**
+             * Format: uuid
+             * @example 0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8f10
+             */
+            task_id: string;
+            /**
+             * @example approval
+             * @enum {string}
+             */
+            type: "approval" | "form";
+            /** @example Approve the refund of order 4711? */
+            title: string;
+            /** @example The customer asks for a full refund. */
+            description: string | null;
+            /**
+             * @description JSON Schema of the data to collect
+             * @example {
+             *       "type": "object",
+             *       "required": [
+             *         "amount"
+             *       ],
+             *       "properties": {
+             *         "amount": {
+             *           "type": "number",
+             *           "minimum": 0,
+             *           "title": "Amount (EUR)"
+             *         },
+             *         "comment": {
+             *           "type": "string",
+             *           "ui:widget": "textarea"
+             *         }
+             *       }
+             *     }
+             */
+            form: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * @description The values the step chose to show
+             * @example {
+             *       "order": 4711,
+             *       "amount": 1200
+             *     }
+             */
+            context: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * @description The decisions this link may make
+             * @example [
+             *       "approve",
+             *       "reject"
+             *     ]
+             */
+            decisions: ("approve" | "reject" | "submit")[];
+            /**
+             * Format: date-time
+             * @description When the link stops working
+             * @example 2026-11-30T10:00:00.000Z
+             */
+            expires_at: string;
+        };
+        CompleteTaskRequestDto: {
+            /**
+             * @description approve or reject for an approval; submit or reject for a form (the task lists its own in `decisions`)
+             * @example approve
+             * @enum {string}
+             */
+            decision: "approve" | "reject" | "submit";
+            /**
+             * @description The data collected, validated against the task's form (JSON Schema) unless the decision is reject
+             * @example {
+             *       "amount": 1200,
+             *       "comment": "Within budget"
+             *     }
+             */
+            data?: {
+                [key: string]: unknown;
+            };
+        };
+        PublicTaskDecidedResponseDto: {
+            /**
+             * Format: uuid
+             * @example 0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8f10
+             */
+            task_id: string;
+            /**
+             * @example completed
+             * @enum {string}
+             */
+            status: "completed";
+            /**
+             * @example approve
+             * @enum {string}
+             */
+            decision: "approve" | "reject" | "submit";
+            /**
+             * @example {
+             *       "comment": "ok"
+             *     }
+             */
+            data?: ({
+                [key: string]: unknown;
+            } | null) | (unknown[] | null) | (string | null) | (number | null) | (boolean | null);
+        };
+        TaskResponseDto: {
+            /**
+             * Format: uuid
+             * @example 0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8f10
+             */
+            id: string;
+            /**
+             * @description The step type that made the task
+             * @example approval
+             * @enum {string}
+             */
+            type: "approval" | "form";
+            /**
+             * @description pending, completed, expired (deadline passed) or cancelled (its execution ended)
+             * @example pending
+             * @enum {string}
+             */
+            status: "pending" | "completed" | "expired" | "cancelled";
+            /** @example Approve the refund of order 4711? */
+            title: string;
+            /** @example The customer asks for a full refund. */
+            description: string | null;
+            /**
+             * Format: uuid
+             * @example 0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e
+             */
+            workflow_id: string;
+            /**
+             * @description The name of the workflow when the task was made
+             * @example refunds
+             */
+            workflow_name: string;
+            /**
+             * Format: uuid
+             * @description The execution waiting on the task
+             * @example 0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8e03
+             */
+            execution_id: string;
+            /**
+             * @description The id of the approval or form step
+             * @example approve
+             */
+            step_id: string;
+            /**
+             * @description The step path in the execution (`loop/2/approve` inside a loop)
+             * @example approve
+             */
+            step_path: string;
+            /**
+             * @description Exactly one of user_id, team_id, customer_id
+             * @example {
+             *       "team_id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8f02"
+             *     }
+             */
+            assignee: {
+                /** Format: uuid */
+                user_id?: string;
+                /** Format: uuid */
+                team_id?: string;
+                /** Format: uuid */
+                customer_id?: string;
+            } | null;
+            /**
+             * Format: uuid
+             * @description The customer (execution scope) the task belongs to
+             * @example null
+             */
+            customer_id: string | null;
+            /**
+             * @description JSON Schema of the data to collect, with UI hints
+             * @example {
+             *       "type": "object",
+             *       "required": [
+             *         "amount"
+             *       ],
+             *       "properties": {
+             *         "amount": {
+             *           "type": "number",
+             *           "minimum": 0,
+             *           "title": "Amount (EUR)"
+             *         },
+             *         "comment": {
+             *           "type": "string",
+             *           "ui:widget": "textarea"
+             *         }
+             *       }
+             *     }
+             */
+            form: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * @description The values the step chose to show
+             * @example {
+             *       "order": 4711,
+             *       "amount": 1200
+             *     }
+             */
+            context: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * @description The decisions this task takes
+             * @example [
+             *       "approve",
+             *       "reject"
+             *     ]
+             */
+            decisions: ("approve" | "reject" | "submit")[];
+            /**
+             * Format: date-time
+             * @example 2026-11-24T10:00:00.000Z
+             */
+            due_at: string | null;
+            /**
+             * @description What happens at the deadline: "reject", "fail", or { escalate_to, extend_seconds } (once; the next deadline rejects); null without a deadline
+             * @example reject
+             */
+            on_expiry: ("reject" | "fail" | null) | ({
+                /** @description Exactly one of user_id, team_id, customer_id */
+                escalate_to: {
+                    /** Format: uuid */
+                    user_id?: string;
+                    /** Format: uuid */
+                    team_id?: string;
+                    /** Format: uuid */
+                    customer_id?: string;
+                } | null;
+                extend_seconds: number;
+            } | null);
+            /**
+             * @description Whether the deadline already escalated the task (reassigned and extended)
+             * @example false
+             */
+            escalated: boolean;
+            /**
+             * @description The decision made, null while pending (reject for a task expired with the reject policy)
+             * @example approve
+             * @enum {string|null}
+             */
+            decision: "approve" | "reject" | "submit" | null;
+            /**
+             * @description The data submitted with the decision
+             * @example null
+             */
+            data: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * @description Who decided: a user id, `api_key:<key id>` or `link:<link id>`
+             * @example null
+             */
+            completed_by: string | null;
+            /**
+             * Format: date-time
+             * @example null
+             */
+            completed_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-23T10:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-23T10:00:00.000Z
+             */
+            updated_at: string;
+        };
+        AssignTaskRequestDto: {
+            /**
+             * Format: uuid
+             * @description A user of the tenant (give user_id or team_id)
+             * @example 0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8f01
+             */
+            user_id?: string;
+            /**
+             * Format: uuid
+             * @description A team of the tenant (give user_id or team_id)
+             * @example 0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8f02
+             */
+            team_id?: string;
+        };
+        CreateTaskLinkRequestDto: {
+            /**
+             * @description The decisions the link may make (default: every decision of the task); a subset of the task's
+             * @example [
+             *       "approve",
+             *       "reject"
+             *     ]
+             */
+            decisions?: ("approve" | "reject" | "submit")[];
+            /**
+             * @description Lifetime of the link (default 7 days, at most 30)
+             * @example 86400
+             */
+            expires_in_seconds?: number;
+        };
+        TaskLinkResponseDto: {
+            /**
+             * @description The public path on the gateway: GET shows the task, POST decides it once
+             * @example /tasks/public/eyJ0IjoiMDE5NGYxYzIifQ.3q2-7wAAAAA
+             */
+            url: string;
+            /**
+             * @description The signed token in the url
+             * @example eyJ0IjoiMDE5NGYxYzIifQ.3q2-7wAAAAA
+             */
+            token: string;
+            /**
+             * Format: uuid
+             * @example 0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8f10
+             */
+            task_id: string;
+            /**
+             * @description The decisions the link may make
+             * @example [
+             *       "approve",
+             *       "reject"
+             *     ]
+             */
+            decisions: ("approve" | "reject" | "submit")[];
+            /**
+             * Format: date-time
+             * @example 2026-11-30T10:00:00.000Z
+             */
+            expires_at: string;
         };
         DeliveryReceivedResponseDto: {
             /**
@@ -10405,6 +10873,985 @@ export interface operations {
             };
             /** @description No such resource for this caller (its tenant, environment and customer scope) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    task_publicTasks_show: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The signed token of a task link (from `POST /tasks/{id}/links`) */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The task as the link shows it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "task_id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8f10",
+                     *       "type": "approval",
+                     *       "title": "Approve the refund of order 4711?",
+                     *       "description": "The customer asks for a full refund.",
+                     *       "form": {
+                     *         "type": "object",
+                     *         "required": [
+                     *           "amount"
+                     *         ],
+                     *         "properties": {
+                     *           "amount": {
+                     *             "type": "number",
+                     *             "minimum": 0,
+                     *             "title": "Amount (EUR)"
+                     *           },
+                     *           "comment": {
+                     *             "type": "string",
+                     *             "ui:widget": "textarea"
+                     *           }
+                     *         }
+                     *       },
+                     *       "context": {
+                     *         "order": 4711,
+                     *         "amount": 1200
+                     *       },
+                     *       "decisions": [
+                     *         "approve",
+                     *         "reject"
+                     *       ],
+                     *       "expires_at": "2026-11-30T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicTaskResponseDto"];
+                };
+            };
+            /** @description The body, a parameter or a header is invalid: `details` names every field and what is wrong with it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not a valid link (malformed, tampered, or for no task) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The link was used, or the task is no longer pending */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The link has expired */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    task_publicTasks_submit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The signed token of a task link (from `POST /tasks/{id}/links`) */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CompleteTaskRequestDto"];
+            };
+        };
+        responses: {
+            /** @description Decided */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "task_id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8f10",
+                     *       "status": "completed",
+                     *       "decision": "approve",
+                     *       "data": {}
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicTaskDecidedResponseDto"];
+                };
+            };
+            /**
+             * @description A decision the link may not make, or data that does not match the form (the task stays open, the link unused)
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             *
+             *     The body is not JSON, or nests deeper than 100 levels
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not a valid link (malformed, tampered, or for no task) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The link was used, or the task is no longer pending */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The link has expired */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the limit (`BODY_LIMIT_BYTES`, default 10 MiB; uploads `UPLOAD_LIMIT_BYTES`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a media type this route takes (`Content-Type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    task_tasks_list: {
+        parameters: {
+            query?: {
+                /** @description Items per page */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's next_cursor */
+                cursor?: string;
+                /** @description Only tasks in this state (default pending) */
+                status?: "pending" | "completed" | "expired" | "cancelled";
+                /** @description Only tasks assigned to this user, team or customer id; `me` for the calling user */
+                assignee?: string;
+                /** @description Only tasks of this workflow */
+                workflow_id?: string;
+                /** @description Only tasks of this execution */
+                execution_id?: string;
+                /** @description Only tasks due before this time */
+                due_before?: string;
+            };
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page, in the route's order; `next_cursor` is null on the last page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TaskResponseDto"][];
+                        /**
+                         * @description Pass as `cursor` for the next page; null on the last page
+                         * @example null
+                         */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `tasks:read` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    task_tasks_get: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path: {
+                /** @description The task's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The task */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8f10",
+                     *       "type": "approval",
+                     *       "status": "pending",
+                     *       "title": "Approve the refund of order 4711?",
+                     *       "description": "The customer asks for a full refund.",
+                     *       "workflow_id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e",
+                     *       "workflow_name": "refunds",
+                     *       "execution_id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8e03",
+                     *       "step_id": "approve",
+                     *       "step_path": "approve",
+                     *       "assignee": {
+                     *         "team_id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8f02"
+                     *       },
+                     *       "customer_id": null,
+                     *       "form": {
+                     *         "type": "object",
+                     *         "required": [
+                     *           "amount"
+                     *         ],
+                     *         "properties": {
+                     *           "amount": {
+                     *             "type": "number",
+                     *             "minimum": 0,
+                     *             "title": "Amount (EUR)"
+                     *           },
+                     *           "comment": {
+                     *             "type": "string",
+                     *             "ui:widget": "textarea"
+                     *           }
+                     *         }
+                     *       },
+                     *       "context": {
+                     *         "order": 4711,
+                     *         "amount": 1200
+                     *       },
+                     *       "decisions": [
+                     *         "approve",
+                     *         "reject"
+                     *       ],
+                     *       "due_at": "2026-11-24T10:00:00.000Z",
+                     *       "on_expiry": "reject",
+                     *       "escalated": false,
+                     *       "decision": null,
+                     *       "data": null,
+                     *       "completed_by": null,
+                     *       "completed_at": null,
+                     *       "created_at": "2026-11-23T10:00:00.000Z",
+                     *       "updated_at": "2026-11-23T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TaskResponseDto"];
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `tasks:read` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such task in this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    task_tasks_assign: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path: {
+                /** @description The task's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssignTaskRequestDto"];
+            };
+        };
+        responses: {
+            /** @description The task, with its new assignee */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8f10",
+                     *       "type": "approval",
+                     *       "status": "pending",
+                     *       "title": "Approve the refund of order 4711?",
+                     *       "description": "The customer asks for a full refund.",
+                     *       "workflow_id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e",
+                     *       "workflow_name": "refunds",
+                     *       "execution_id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8e03",
+                     *       "step_id": "approve",
+                     *       "step_path": "approve",
+                     *       "assignee": {
+                     *         "user_id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8f01"
+                     *       },
+                     *       "customer_id": null,
+                     *       "form": {
+                     *         "type": "object",
+                     *         "required": [
+                     *           "amount"
+                     *         ],
+                     *         "properties": {
+                     *           "amount": {
+                     *             "type": "number",
+                     *             "minimum": 0,
+                     *             "title": "Amount (EUR)"
+                     *           },
+                     *           "comment": {
+                     *             "type": "string",
+                     *             "ui:widget": "textarea"
+                     *           }
+                     *         }
+                     *       },
+                     *       "context": {
+                     *         "order": 4711,
+                     *         "amount": 1200
+                     *       },
+                     *       "decisions": [
+                     *         "approve",
+                     *         "reject"
+                     *       ],
+                     *       "due_at": "2026-11-24T10:00:00.000Z",
+                     *       "on_expiry": "reject",
+                     *       "escalated": false,
+                     *       "decision": null,
+                     *       "data": null,
+                     *       "completed_by": null,
+                     *       "completed_at": null,
+                     *       "created_at": "2026-11-23T10:00:00.000Z",
+                     *       "updated_at": "2026-11-23T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TaskResponseDto"];
+                };
+            };
+            /**
+             * @description Neither or both of user_id and team_id, or not a user or team of this tenant
+             *
+             *     With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             *
+             *     The body is not JSON, or nests deeper than 100 levels
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `tasks:write` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such task in this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The task is no longer pending (completed, expired or cancelled) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the limit (`BODY_LIMIT_BYTES`, default 10 MiB; uploads `UPLOAD_LIMIT_BYTES`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a media type this route takes (`Content-Type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    task_tasks_complete: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path: {
+                /** @description The task's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CompleteTaskRequestDto"];
+            };
+        };
+        responses: {
+            /** @description The completed task */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8f10",
+                     *       "type": "approval",
+                     *       "status": "completed",
+                     *       "title": "Approve the refund of order 4711?",
+                     *       "description": "The customer asks for a full refund.",
+                     *       "workflow_id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e",
+                     *       "workflow_name": "refunds",
+                     *       "execution_id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8e03",
+                     *       "step_id": "approve",
+                     *       "step_path": "approve",
+                     *       "assignee": {
+                     *         "team_id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8f02"
+                     *       },
+                     *       "customer_id": null,
+                     *       "form": {
+                     *         "type": "object",
+                     *         "required": [
+                     *           "amount"
+                     *         ],
+                     *         "properties": {
+                     *           "amount": {
+                     *             "type": "number",
+                     *             "minimum": 0,
+                     *             "title": "Amount (EUR)"
+                     *           },
+                     *           "comment": {
+                     *             "type": "string",
+                     *             "ui:widget": "textarea"
+                     *           }
+                     *         }
+                     *       },
+                     *       "context": {
+                     *         "order": 4711,
+                     *         "amount": 1200
+                     *       },
+                     *       "decisions": [
+                     *         "approve",
+                     *         "reject"
+                     *       ],
+                     *       "due_at": "2026-11-24T10:00:00.000Z",
+                     *       "on_expiry": "reject",
+                     *       "escalated": false,
+                     *       "decision": "approve",
+                     *       "data": {
+                     *         "amount": 1200,
+                     *         "comment": "Within budget"
+                     *       },
+                     *       "completed_by": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8f01",
+                     *       "completed_at": "2026-11-23T11:00:00.000Z",
+                     *       "created_at": "2026-11-23T10:00:00.000Z",
+                     *       "updated_at": "2026-11-23T11:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TaskResponseDto"];
+                };
+            };
+            /**
+             * @description A decision this task does not take, or data that does not match the form (each field named in `details`); the task stays open
+             *
+             *     With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             *
+             *     The body is not JSON, or nests deeper than 100 levels
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The caller is not the assignee, not in the assigned team, and not a tenant key
+             *
+             *     The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `tasks:write`
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such task in this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The task was already completed, has expired, or was cancelled */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the limit (`BODY_LIMIT_BYTES`, default 10 MiB; uploads `UPLOAD_LIMIT_BYTES`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a media type this route takes (`Content-Type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    task_tasks_createLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path: {
+                /** @description The task's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateTaskLinkRequestDto"];
+            };
+        };
+        responses: {
+            /** @description The link */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "url": "/tasks/public/eyJ0IjoiMDE5NGYxYzIifQ.3q2-7wAAAAA",
+                     *       "token": "eyJ0IjoiMDE5NGYxYzIifQ.3q2-7wAAAAA",
+                     *       "task_id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8f10",
+                     *       "decisions": [
+                     *         "approve",
+                     *         "reject"
+                     *       ],
+                     *       "expires_at": "2026-11-30T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TaskLinkResponseDto"];
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             *
+             *     The body is not JSON, or nests deeper than 100 levels
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `tasks:write` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such task in this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The task is no longer pending */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the limit (`BODY_LIMIT_BYTES`, default 10 MiB; uploads `UPLOAD_LIMIT_BYTES`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a media type this route takes (`Content-Type`) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -36,4 +36,15 @@ export const directoryRepository = {
       [after?.team ?? null, after?.user ?? null, limit + 1],
     );
   },
+
+  async check(m: EntityManager, userId: string | null, teamId: string | null): Promise<boolean> {
+    const rows = await m.query<{ ok: boolean }[]>(
+      `select case
+         when $2::uuid is null then exists (select 1 from account.memberships where user_id = $1)
+         when $1::uuid is null then exists (select 1 from account.teams where id = $2)
+         else exists (select 1 from account.team_members where team_id = $2 and user_id = $1) end as ok`,
+      [userId, teamId],
+    );
+    return rows[0]?.ok === true;
+  },
 };

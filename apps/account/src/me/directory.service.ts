@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '@platform/auth';
 import { decodeCursor, toPage, type Page } from '@platform/common';
-import { TenantDb } from '@platform/db';
+import { TenantDb, type TenantContext } from '@platform/db';
 import type { PageQueryDto } from '@platform/service';
 import { directoryRepository, type MemberRow } from './directory.repository.js';
 
@@ -39,5 +39,11 @@ export class DirectoryService {
       (r) => ({ ...r, joined_at: r.joined_at.toISOString() }),
       (r) => ({ team: r.team_id, user: r.user_id }),
     );
+  }
+
+  /** In the tenant: a user who is a member, a team, or a user in a team (both given). Nothing given: false. */
+  async check(ctx: TenantContext, q: { userId?: string; teamId?: string }): Promise<boolean> {
+    if (!q.userId && !q.teamId) return false;
+    return this.db.run(ctx, (m) => directoryRepository.check(m, q.userId ?? null, q.teamId ?? null));
   }
 }

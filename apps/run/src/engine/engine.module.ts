@@ -7,6 +7,7 @@ import { ExecutionContextLoader } from './runner/execution-context.loader.js';
 import { ExecutionQueue } from './runner/execution.queue.js';
 import { ExecutionRunner } from './runner/execution.runner.js';
 import { ExecutionSettler } from './runner/execution.settler.js';
+import { HumanTasks } from './runner/human-tasks.js';
 import { LeaseKeeper } from './runner/lease.keeper.js';
 import { QueueWorker } from './runner/queue.worker.js';
 import { Reconciler } from './runner/reconciler.js';
@@ -30,6 +31,7 @@ import { StepsModule } from './steps/steps.module.js';
     LeaseKeeper,
     ExecutionContextLoader,
     ChildExecutions,
+    HumanTasks,
     RunInterpreter,
     ExecutionSettler,
     ExecutionRunner,

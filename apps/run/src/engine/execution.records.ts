@@ -150,4 +150,5 @@ export interface DueExecution extends ExecutionRef {
 /** What the engine runs of a workflow version. */
 export interface RunnableDefinition {
   steps: StepDefinition[];
+  name?: string;
 }

@@ -1,11 +1,9 @@
 import { Controller } from '@nestjs/common';
-import { EventPattern, MessagePattern } from '@nestjs/microservices';
+import { MessagePattern } from '@nestjs/microservices';
 import {
   GetExecutionRequest,
   RunSubjects,
   StartExecutionRequest,
-  TaskCompletedEvent,
-  TaskSubjects,
   TenantPayload,
   type ExecutionSummary,
   type StartExecutionResponse,
@@ -32,11 +30,5 @@ export class ExecutionsHandler {
   @MessagePattern(RunSubjects.executionsGet)
   get(@TenantPayload(GetExecutionRequest) { tenant, body }: TenantMessage<GetExecutionRequest>): Promise<ExecutionSummary> {
     return this.executions.summary(tenant, body.executionId);
-  }
-
-  /** An approval step's human task was completed: record the decision and resume the run. */
-  @EventPattern(TaskSubjects.taskCompleted)
-  taskCompleted(@TenantPayload(TaskCompletedEvent) { tenant, body }: TenantMessage<TaskCompletedEvent>): Promise<void> {
-    return this.executions.resolveApproval(tenant, body);
   }
 }

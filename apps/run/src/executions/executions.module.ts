@@ -7,11 +7,12 @@ import { ExecutionsController } from './executions.controller.js';
 import { ExecutionsHandler } from './executions.handler.js';
 import { ExecutionsService } from './executions.service.js';
 import { RetentionJob } from './retention.job.js';
+import { TaskOutcomesWorker } from './task-outcomes.worker.js';
 
 /** Executions over HTTP and NATS: starts, reads, logs, cancel, approvals; and their retention. */
 @Module({
   imports: [RunConfigModule, EngineModule, ExecutionStoreModule],
   controllers: [ExecutionsController, ExecutionsHandler],
-  providers: [ExecutionStarter, ExecutionsService, RetentionJob],
+  providers: [ExecutionStarter, ExecutionsService, RetentionJob, TaskOutcomesWorker],
 })
 export class ExecutionsModule {}

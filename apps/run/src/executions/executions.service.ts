@@ -1,13 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '@platform/auth';
 import { ConflictError, NotFoundError, decodeCursor, newId, toPage, type Page } from '@platform/common';
-import { TenantDb, type TenantContext } from '@platform/db';
-import { Bus, messageContext, RunSubjects, type ExecutionSummary, type TaskCompletedEvent } from '@platform/messaging';
+import { TenantDb, prepared, type TenantContext } from '@platform/db';
+import { Bus, messageContext, RunSubjects, type ExecutionSummary, type TaskOutcomeItem } from '@platform/messaging';
 import { ExecutionEvents } from '../engine/execution.events.js';
 import { isFinished, type ExecutionRow, type LogLine, type StepRecord } from '../engine/execution.records.js';
 import { RunDispatcher } from '../engine/runner/run.dispatcher.js';
 import { executionsRepository } from './executions.repository.js';
 import type { ListExecutionsQueryDto, ListLogsQueryDto } from './dto/execution.dto.js';
+
+const RESOLVE_TASK_STEP = prepared('run.resolve_task_step', `select * from run.resolve_task_step($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`);
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -124,18 +126,43 @@ export class ExecutionsService {
     return toExecutionResponse(result.cancelled, result.steps);
   }
 
-  /** An approval step's human task was completed: record the decision and wake the execution. */
-  async resolveApproval(ctx: TenantContext, event: TaskCompletedEvent): Promise<void> {
-    const resolved = await this.db.run(ctx, async (m) => {
-      const recorded = await executionsRepository.resolveWaitingStep(m, { ...ctx, scopeId: ctx.scopeId ?? null }, event.executionId, event.stepPath, {
-        id: newId(),
-        status: 'succeeded',
-        output: { approved: event.approved, data: event.data ?? {}, completed_by: event.completedBy ?? null },
-        error: null,
-      });
-      // The execution itself, for the request it belongs to: the wake-up travels in that request's context.
-      return recorded ? executionsRepository.get(m, event.executionId) : undefined;
-    });
-    if (resolved) await this.dispatcher.wake(resolved, `task:${event.stepPath}`);
+  /**
+   * A human task's outcome (approval or form step): recorded on the waiting step, and the execution
+   * woken, in one round trip (run.resolve_task_step). `early`: the step is not waiting yet (the
+   * task was decided before the wait was committed), so the outcome is delivered again later;
+   * `done`: nothing left to do (recorded before, or the execution has finished).
+   */
+  async resolveTask(ctx: TenantContext, item: TaskOutcomeItem): Promise<'resolved' | 'early' | 'done'> {
+    const step_id = item.stepPath.split('/').pop() ?? null;
+    const output = item.failure
+      ? null
+      : {
+          decision: item.decision ?? 'reject',
+          data: item.data ?? {},
+          completed_by: item.completedBy ?? null,
+          completed_at: item.completedAt,
+          ...(item.status === 'expired' ? { expired: true } : {}),
+        };
+    const error = item.failure ? { code: 'task_expired', message: item.failure, step_id, final: true } : null;
+    const [result] = await this.db.call<{ state: 'resolved' | 'early' | 'done'; scope_id: string | null; request_id: string | null }>(ctx, RESOLVE_TASK_STEP, [
+      item.executionId,
+      item.stepPath,
+      newId(),
+      item.failure ? 'failed' : 'succeeded',
+      JSON.stringify(output),
+      error ? JSON.stringify(error) : null,
+    ]);
+    if (result?.state === 'resolved') {
+      // The wake-up travels in the context of the request the execution belongs to.
+      const execution = {
+        id: item.executionId,
+        tenant_id: ctx.tenantId,
+        environment_id: ctx.environmentId,
+        scope_id: result.scope_id,
+        request_id: result.request_id,
+      };
+      await this.dispatcher.wake(execution, `task:${item.taskId}`);
+    }
+    return result?.state ?? 'done';
   }
 }

@@ -4,6 +4,7 @@ import { CreateQueryViews1764200000000 } from './1764200000000-CreateQueryViews.
 import { EngineHotPath1764300000000 } from './1764300000000-EngineHotPath.js';
 import { ExecutionRequestId1764400000000 } from './1764400000000-ExecutionRequestId.js';
 import { IdempotencyPerScope1764500000000 } from './1764500000000-IdempotencyPerScope.js';
+import { ResolveTaskStep1766000002000 } from './1766000002000-ResolveTaskStep.js';
 
 /** In order of application; db-setup runs them as the schema's owner. */
 export const migrations = [
@@ -13,4 +14,5 @@ export const migrations = [
   EngineHotPath1764300000000,
   ExecutionRequestId1764400000000,
   IdempotencyPerScope1764500000000,
+  ResolveTaskStep1766000002000,
 ];

@@ -46,11 +46,13 @@ export const workflowsRepository = {
   },
 
   async definition(m: EntityManager, workflowId: string, version: number): Promise<WorkflowDefinition | undefined> {
-    const rows = await m.query<{ definition: WorkflowDefinition }[]>(`select definition from run.workflow_versions where workflow_id = $1 and version = $2`, [
-      workflowId,
-      version,
-    ]);
-    return rows[0]?.definition;
+    // With the workflow's name: a human task shows it to the person deciding.
+    const rows = await m.query<{ definition: WorkflowDefinition; name: string | null }[]>(
+      `select v.definition, w.name from run.workflow_versions v left join run.workflows w on w.tenant_id = v.tenant_id and w.id = v.workflow_id
+        where v.workflow_id = $1 and v.version = $2`,
+      [workflowId, version],
+    );
+    return rows[0] ? { ...rows[0].definition, name: rows[0].name ?? undefined } : undefined;
   },
 
   async lock(m: EntityManager, id: string): Promise<{ current_version: number; tenant_id: string; environment_id: string } | undefined> {

@@ -3,6 +3,8 @@ import {
   FileUploadedEvent,
   RunSubjects,
   StorageSubjects,
+  TaskEvent,
+  TaskSubjects,
   WebhookDeliveryReceivedEvent,
   WebhookSubjects,
   validatePayload,
@@ -23,6 +25,8 @@ const RUN_EVENT_TYPES: Record<string, string> = {
   [RunSubjects.executionCancelled]: 'run.execution.cancelled',
   [RunSubjects.executionTimedOut]: 'run.execution.timed_out',
 };
+
+const TASK_EVENT_TYPES = new Set<string>([TaskSubjects.taskCreated, TaskSubjects.taskAssigned, TaskSubjects.taskCompleted, TaskSubjects.taskExpired]);
 
 /** The event a packet carries; undefined for one no trigger can use. Throws on a malformed payload. */
 export function readPlatformEvent(pattern: string, data: unknown): PlatformEvent | undefined {
@@ -56,6 +60,33 @@ export function readPlatformEvent(pattern: string, data: unknown): PlatformEvent
       at,
       sourceWorkflowId: null,
       payload: { type: pattern, file_id: e.fileId, name: e.name, size: e.size, content_type: e.contentType ?? null, at: at.toISOString() },
+    };
+  }
+  if (TASK_EVENT_TYPES.has(pattern)) {
+    const e = validatePayload(TaskEvent, data);
+    // A task is assigned again and again; the other facts happen once per task.
+    const key = pattern === TaskSubjects.taskAssigned ? `event:${pattern}:${e.taskId}:${e.at}` : `event:${pattern}:${e.taskId}`;
+    return {
+      kind: 'event',
+      type: pattern,
+      key,
+      at: new Date(e.at),
+      sourceWorkflowId: null,
+      payload: {
+        type: pattern,
+        task_id: e.taskId,
+        task_type: e.type,
+        status: e.status,
+        title: e.title,
+        execution_id: e.executionId,
+        workflow_id: e.workflowId,
+        step_path: e.stepPath,
+        assignee: e.assignee ?? null,
+        decision: e.decision ?? null,
+        completed_by: e.completedBy ?? null,
+        due_at: e.dueAt ?? null,
+        at: e.at,
+      },
     };
   }
   if (pattern === WebhookSubjects.deliveryReceived) {

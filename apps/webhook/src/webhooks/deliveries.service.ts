@@ -10,7 +10,8 @@ import type { StartOutcome } from './run-starter.js';
 import { verifyStandardWebhook, verifyToken, type VerifyResult } from './signature.js';
 import type { DeliveryRow, WebhookRow } from './webhook.record.js';
 import { WebhookErrors } from './webhooks.errors.js';
-import { receivingRepository, type RecordedDelivery } from './receiving.repository.js';
+import type { RecordedDelivery } from './receiving.repository.js';
+import { DeliveryWriter } from './delivery-writer.js';
 import { deliveriesRepository, webhooksRepository } from './webhooks.repository.js';
 import { SyncWaiter } from './sync-waiter.js';
 
@@ -50,6 +51,7 @@ export class DeliveriesService {
   constructor(
     private readonly db: TenantDb,
     private readonly cache: ReceivingCache,
+    private readonly writer: DeliveryWriter,
     private readonly starter: DeliveryStarter,
     private readonly sync: SyncWaiter,
     @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
@@ -160,7 +162,7 @@ export class DeliveriesService {
         runInput: null,
         runId: null,
       };
-      const row = await receivingRepository.record(this.db, owner, webhook.version, rejected, newId());
+      const row = await this.writer.write(owner, { version: webhook.version, delivery: rejected, duplicateId: newId() });
       return row ? { kind: 'rejected' } : { kind: 'stale' };
     }
     const deliveryId = newId();
@@ -182,7 +184,7 @@ export class DeliveriesService {
       runInput,
       runId: newId(),
     };
-    const row = await receivingRepository.record(this.db, owner, webhook.version, accepted, newId());
+    const row = await this.writer.write(owner, { version: webhook.version, delivery: accepted, duplicateId: newId() });
     if (!row) return { kind: 'stale' };
     if (row.id !== deliveryId) return { kind: 'duplicate', first: row };
     const delivery = {

@@ -3,6 +3,7 @@ import { resolveMasterKey, type ServiceConfig } from '@platform/common';
 import { SERVICE_CONFIG } from '@platform/service';
 import { WEBHOOK_CONFIG, loadWebhookConfig } from '../config/webhook.config.js';
 import { DeliveryStarter } from './delivery-starter.js';
+import { DeliveryWriter } from './delivery-writer.js';
 import { ReceivingCache } from './receiving-cache.js';
 import { DeliveriesService } from './deliveries.service.js';
 import { DeliveryReconcilerJob } from './delivery-reconciler.job.js';
@@ -23,6 +24,7 @@ import { WebhooksService } from './webhooks.service.js';
     WebhooksService,
     { provide: WEBHOOK_CONFIG, useFactory: () => loadWebhookConfig() },
     ReceivingCache,
+    DeliveryWriter,
     DeliveryStarter,
     DeliveriesService,
     RunStarter,

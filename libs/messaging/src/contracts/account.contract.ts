@@ -34,6 +34,8 @@ export const AccountSubjects = {
   customersGet: 'account.customers.get',
   customersUpdate: 'account.customers.update',
   customersDelete: 'account.customers.delete',
+  /** Request: is this user a member of the tenant, this team one of its teams, this user in this team? (task assignment and completion) */
+  directoryCheck: 'account.directory.check',
 } as const;
 
 /** `account.keys.verify`: the key as presented; its format is checked by the handler. */
@@ -215,6 +217,24 @@ export class UpdateCustomerRequest extends CustomerIdRequest {
   metadata?: Record<string, unknown>;
 }
 
+/**
+ * `account.directory.check` in the caller's tenant: `{ userId }` a member of the tenant, `{ teamId }`
+ * a team of the tenant, both: the user is a member of that team.
+ */
+export class DirectoryCheckRequest {
+  @IsOptional()
+  @IsUUID()
+  userId?: string;
+
+  @IsOptional()
+  @IsUUID()
+  teamId?: string;
+}
+
+export interface DirectoryCheckResponse {
+  ok: boolean;
+}
+
 export interface AccountRequests {
   [AccountSubjects.keysVerify]: { request: VerifyKeyRequest; response: VerifyKeyResponse };
   [AccountSubjects.environmentsResolve]: { request: ResolveEnvironmentRequest; response: ResolveEnvironmentResponse };
@@ -224,6 +244,7 @@ export interface AccountRequests {
   [AccountSubjects.customersGet]: { request: CustomerIdRequest; response: CustomerRecord };
   [AccountSubjects.customersUpdate]: { request: UpdateCustomerRequest; response: CustomerRecord };
   [AccountSubjects.customersDelete]: { request: CustomerIdRequest; response: { deleted: true } };
+  [AccountSubjects.directoryCheck]: { request: DirectoryCheckRequest; response: DirectoryCheckResponse };
 }
 
 export interface AccountEvents {

@@ -1,6 +1,7 @@
 import type { WorkQueueSpec } from '../jetstream/work-queue.js';
 import { RunSubjects } from './run.contract.js';
 import { StorageSubjects } from './storage.contract.js';
+import { TaskSubjects } from './task.contract.js';
 import { WebhookSubjects } from './webhook.contract.js';
 
 /** Subjects the trigger service answers or emits. Added here as its features are built. */
@@ -14,8 +15,8 @@ export type TriggerEvents = Record<never, never>;
 
 /**
  * The platform events event triggers consume, captured durably: a JetStream work-queue stream
- * over the run service's status events and storage's uploads (a stream captures plain
- * publishes), and webhook deliveries (published through JetStream), so an event published
+ * over the run service's status events, storage's uploads and the task service's task facts
+ * (a stream captures plain publishes), and webhook deliveries (published through JetStream), so an event published
  * while no trigger replica runs is handled when one starts. The items are the
  * events' packets as published (`{ pattern, data: { context, data } }`), not work envelopes.
  */
@@ -28,6 +29,10 @@ export const TRIGGER_EVENTS_QUEUE: WorkQueueSpec = {
     RunSubjects.executionCancelled,
     RunSubjects.executionTimedOut,
     StorageSubjects.fileUploaded,
+    TaskSubjects.taskCreated,
+    TaskSubjects.taskAssigned,
+    TaskSubjects.taskCompleted,
+    TaskSubjects.taskExpired,
     WebhookSubjects.deliveryReceived,
   ],
   consumer: 'trigger-events',

@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { StepDefinition } from '../steps/step-executor.js';
+import { readHumanTask } from './human-task.js';
 import { AbortRun, FailSignal, StepFailure, StopSignal, WaitSignal, combineWaits } from './signals.js';
 import type { Scope, StepRunner } from './step-runner.js';
 
@@ -102,19 +103,37 @@ async function delay(run: StepRunner, step: StepDefinition, scope: Scope, path: 
   return run.succeed(step, path, { until: wakeAt.toISOString() }, { waited_until: wakeAt.toISOString() });
 }
 
-/** Approval (a human task) and subworkflow (a child execution): the step waits until an event resolves it. */
-async function waitForOutside(run: StepRunner, step: StepDefinition, scope: Scope, path: string): Promise<never> {
+/** Subworkflow (a child execution): the step waits until the child's end resolves it. */
+async function waitForChild(run: StepRunner, step: StepDefinition, scope: Scope, path: string): Promise<never> {
   if (!run.history.waiting(path)) {
     const input = (await run.evaluateInput(step, scope)) as Record<string, unknown>;
-    let recorded: Record<string, unknown> = input;
-    if (step.type === 'subworkflow') {
-      const childId = await run.host.startChild(String(input.workflow_id), (input.input as Record<string, unknown>) ?? {}, path).catch((error: unknown) => {
-        throw run.failure(step, 'subworkflow_failed_to_start', (error as Error).message);
-      });
-      recorded = { ...input, child_execution_id: childId };
-    }
-    await run.record(step, path, { status: 'waiting', attempt: 1, input: recorded });
+    const childId = await run.host.startChild(String(input.workflow_id), (input.input as Record<string, unknown>) ?? {}, path).catch((error: unknown) => {
+      throw run.failure(step, 'subworkflow_failed_to_start', (error as Error).message);
+    });
+    await run.record(step, path, { status: 'waiting', attempt: 1, input: { ...input, child_execution_id: childId } });
     run.host.log(step.id, 'info', `${step.type} ${step.id} waiting`);
+  }
+  throw new WaitSignal(null);
+}
+
+/**
+ * Approval and form (a human task): the task is asked of the task service (a durable queue,
+ * idempotent by execution and path, so a replay before the wait was recorded asks again
+ * harmlessly), then the step waits, holding no worker, until the task's outcome resolves it.
+ */
+async function waitForPerson(run: StepRunner, step: StepDefinition, scope: Scope, path: string): Promise<never> {
+  if (!run.history.waiting(path)) {
+    const input = await run.evaluateInput(step, scope);
+    let task;
+    try {
+      task = readHumanTask(step.type, input);
+    } catch (error) {
+      throw run.failure(step, 'invalid_task', (error as Error).message);
+    }
+    // The task is shown to people: secret values never leave the run service in it.
+    await run.host.requestTask({ ...run.host.redactor.redact(task), stepId: step.id, stepPath: path, type: step.type as 'approval' | 'form' });
+    await run.record(step, path, { status: 'waiting', attempt: 1, input });
+    run.host.log(step.id, 'info', `${step.type} ${step.id} waiting for a person`);
   }
   throw new WaitSignal(null);
 }
@@ -158,6 +177,7 @@ export const CONTROL_STEPS: ReadonlyMap<string, ControlStep> = new Map<string, C
   ['stop', stop],
   ['fail', fail],
   ['delay', delay],
-  ['approval', waitForOutside],
-  ['subworkflow', waitForOutside],
+  ['approval', waitForPerson],
+  ['form', waitForPerson],
+  ['subworkflow', waitForChild],
 ]);

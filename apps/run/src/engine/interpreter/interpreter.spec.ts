@@ -21,6 +21,7 @@ function host(recorded: NewStepRecord[], secrets: Record<string, string> = {}): 
     },
     log: () => undefined,
     startChild: () => Promise.resolve('child'),
+    requestTask: () => Promise.resolve(),
   };
 }
 

@@ -3,6 +3,7 @@ import type { Redactor } from '../redaction.js';
 import type { StepRegistry } from '../step-registry.js';
 import type { LogLevel, StepContext, StepDefinition, StepSettings } from '../steps/step-executor.js';
 import type { History } from './history.js';
+import type { HumanTaskSpec } from './human-task.js';
 import type { StepFailure } from './signals.js';
 
 export interface InterpreterHost {
@@ -23,6 +24,8 @@ export interface InterpreterHost {
   log(stepId: string | null, level: LogLevel, message: string, data?: Record<string, unknown>): void;
   /** Starts (idempotently, by path) a child execution for a subworkflow step; returns its id. */
   startChild(workflowId: string, input: Record<string, unknown>, path: string): Promise<string>;
+  /** Asks the task service (durably, idempotently by path) for an approval or form step's task. */
+  requestTask(task: HumanTaskSpec & { stepId: string; stepPath: string; type: 'approval' | 'form' }): Promise<void>;
 }
 
 /** What the expressions of a step list see: earlier steps' outputs, `set` variables, a loop's item. */

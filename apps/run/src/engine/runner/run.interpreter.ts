@@ -9,6 +9,7 @@ import { Redactor } from '../redaction.js';
 import { StepRegistry } from '../step-registry.js';
 import type { LogLevel, StepSettings } from '../steps/step-executor.js';
 import { ChildExecutions } from './child-executions.js';
+import { HumanTasks } from './human-tasks.js';
 import type { LoadedExecution } from './execution-context.loader.js';
 import type { WakeUp } from './wake-up.js';
 import { WorkerIdentity } from './worker.identity.js';
@@ -30,7 +31,7 @@ export interface FinishedRun {
 /**
  * Runs the interpreter over a claimed execution: step records are committed under the worker's
  * lease as they come, log lines gather until the next commit, secrets are redacted from both,
- * and a subworkflow step starts its child here.
+ * a subworkflow step starts its child here, and an approval or form step asks for its task.
  */
 @Injectable()
 export class RunInterpreter {
@@ -41,6 +42,7 @@ export class RunInterpreter {
     @Inject(EXECUTION_STORE) private readonly store: ExecutionStore,
     private readonly children: ChildExecutions,
     private readonly worker: WorkerIdentity,
+    private readonly humanTasks: HumanTasks,
     @Inject(RUN_CONFIG) config: RunConfig,
   ) {
     this.settings = {
@@ -91,6 +93,7 @@ export class RunInterpreter {
         if (child.wakeUp) children.push(child.wakeUp);
         return child.id;
       },
+      requestTask: (task) => this.humanTasks.request(execution, loaded.definition.name, task),
     };
     const bindings = {
       input: execution.input,

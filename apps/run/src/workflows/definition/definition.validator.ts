@@ -62,7 +62,7 @@ export class DefinitionValidator {
         if (!isControlType(step.type) && !executor)
           add(
             'type',
-            `unknown step type '${step.type}' (known: ${[...this.registry.types(), 'condition', 'switch', 'loop', 'parallel', 'delay', 'subworkflow', 'approval', 'fail', 'stop', 'set'].join(', ')})`,
+            `unknown step type '${step.type}' (known: ${[...this.registry.types(), 'condition', 'switch', 'loop', 'parallel', 'delay', 'subworkflow', 'approval', 'form', 'fail', 'stop', 'set'].join(', ')})`,
           );
         if (step.input !== undefined && !isObject(step.input)) add('input', 'must be an object');
         this.checkPolicy(step, add);

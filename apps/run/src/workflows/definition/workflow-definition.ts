@@ -10,6 +10,8 @@ export interface WorkflowDefinition {
   steps: StepDefinition[];
   input_schema?: Record<string, unknown> | null;
   settings?: WorkflowSettings;
+  /** The workflow's name, added when a version is loaded to run (not part of the stored version). */
+  name?: string;
 }
 
 export interface DefinitionProblem {
@@ -21,7 +23,7 @@ export interface DefinitionProblem {
 }
 
 /** Step types the interpreter runs itself; action types come from the StepRegistry. */
-export const CONTROL_TYPES = ['condition', 'switch', 'loop', 'parallel', 'delay', 'subworkflow', 'approval', 'fail', 'stop', 'set'] as const;
+export const CONTROL_TYPES = ['condition', 'switch', 'loop', 'parallel', 'delay', 'subworkflow', 'approval', 'form', 'fail', 'stop', 'set'] as const;
 export type ControlType = (typeof CONTROL_TYPES)[number];
 
 export function isControlType(type: string): type is ControlType {

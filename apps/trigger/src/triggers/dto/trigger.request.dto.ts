@@ -13,6 +13,10 @@ export const EVENT_TYPES = [
   'run.execution.timed_out',
   'run.execution.started',
   'storage.file.uploaded',
+  'task.task.created',
+  'task.task.assigned',
+  'task.task.completed',
+  'task.task.expired',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -1,0 +1,38 @@
+import { IsInt, Max, Min } from 'class-validator';
+import { loadConfig } from '@platform/common';
+
+/** The task service's own settings (environment variables). */
+export class TaskConfig {
+  /** Time between passes of the deadline reconciler on each replica. */
+  @IsInt()
+  @Min(50)
+  @Max(60_000)
+  TASK_EXPIRY_INTERVAL_MS: number = 1000;
+
+  /** A decided task whose outcome has not reached the run service's queue after this long is published again by the reconciler. */
+  @IsInt()
+  @Min(100)
+  @Max(600_000)
+  TASK_OUTBOX_GRACE_MS: number = 2000;
+
+  /**
+   * A pending task whose execution has not been checked for this long is checked (is it still
+   * waiting?): cancels the tasks of executions that ended while this service missed the event.
+   */
+  @IsInt()
+  @Min(500)
+  @Max(86_400_000)
+  TASK_EXECUTION_CHECK_MS: number = 60_000;
+
+  /** Default lifetime of a signed task link (POST /tasks/{id}/links may choose another, up to 30 days). */
+  @IsInt()
+  @Min(60)
+  @Max(2_592_000)
+  TASK_LINK_TTL_SECONDS: number = 604_800;
+}
+
+export const TASK_CONFIG = Symbol('TASK_CONFIG');
+
+export function loadTaskConfig(env: Record<string, string | undefined> = process.env): TaskConfig {
+  return loadConfig(TaskConfig, env);
+}

@@ -1,0 +1,54 @@
+import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import type { TaskDecision } from '@platform/messaging';
+
+/** What a signed task link carries: whose task, which one, the decisions it may make, until when. */
+export interface LinkClaims {
+  /** tenant, environment, scope (customer) of the task */
+  t: string;
+  e: string;
+  s: string | null;
+  /** the task's id */
+  k: string;
+  /** the link's id: the single-use record */
+  l: string;
+  d: TaskDecision[];
+  /** expiry, Unix seconds */
+  x: number;
+}
+
+/**
+ * Signs and verifies task links: `<base64url(JSON claims)>.<base64url(HMAC-SHA256)>`, the HMAC
+ * under a key derived (HKDF-SHA256) from the master key for this purpose only. Verification uses
+ * a constant-time comparison. Single use and revocation live in the database (the link's row).
+ */
+export class LinkSigner {
+  private readonly key: Buffer;
+
+  constructor(masterKey: Buffer) {
+    this.key = Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), 'task-links/v1', 32));
+  }
+
+  sign(claims: LinkClaims): string {
+    const body = Buffer.from(JSON.stringify(claims)).toString('base64url');
+    return `${body}.${this.mac(body).toString('base64url')}`;
+  }
+
+  /** The claims of a token signed here, or undefined (malformed, tampered, or signed with another key). Expiry is the caller's. */
+  verify(token: string): LinkClaims | undefined {
+    const parts = token.split('.');
+    if (parts.length !== 2 || !parts[0] || !parts[1]) return undefined;
+    const given = Buffer.from(parts[1], 'base64url');
+    const expected = this.mac(parts[0]);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+    try {
+      const claims = JSON.parse(Buffer.from(parts[0], 'base64url').toString('utf8')) as LinkClaims;
+      return typeof claims.k === 'string' && typeof claims.l === 'string' && typeof claims.x === 'number' && Array.isArray(claims.d) ? claims : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private mac(body: string): Buffer {
+    return createHmac('sha256', this.key).update(body).digest();
+  }
+}

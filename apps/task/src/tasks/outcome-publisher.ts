@@ -1,0 +1,78 @@
+import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { SystemDb, type TenantContext } from '@platform/db';
+import { Bus, NATS_CONNECTION, TaskSubjects, enqueueWork, messageContext, type TaskOutcomeItem } from '@platform/messaging';
+import { toTaskEvent, type TaskRow } from './task.record.js';
+import { tasksRepository } from './tasks.repository.js';
+
+type EventSubject = (typeof TaskSubjects)['taskCreated' | 'taskAssigned' | 'taskCompleted' | 'taskExpired'];
+
+/** Marks of delivered outcomes are written together, at most this long after the publish. */
+const MARK_DELAY_MS = 20;
+
+export function outcomeOf(row: TaskRow): TaskOutcomeItem {
+  const fail = row.status === 'expired' && row.on_expiry === 'fail';
+  return {
+    taskId: row.id,
+    executionId: row.execution_id,
+    stepPath: row.step_path,
+    status: row.status === 'expired' ? 'expired' : 'completed',
+    decision: fail ? null : row.decision,
+    data: row.data ?? {},
+    completedBy: row.completed_by,
+    completedAt: (row.completed_at ?? new Date()).toISOString(),
+    failure: fail ? `The task '${row.title}' expired: its deadline passed without a decision` : null,
+  };
+}
+
+const tenantOf = (row: TaskRow): TenantContext => ({ tenantId: row.tenant_id, environmentId: row.environment_id, scopeId: row.scope_id });
+
+/**
+ * After a commit: a decided task's outcome goes to the run service's durable queue (JetStream,
+ * message id per task, so a second publish is dropped) and the flag in the row is cleared; a
+ * publish that fails leaves the flag for the outbox reconciler. Facts go out as core NATS events.
+ */
+@Injectable()
+export class OutcomePublisher implements OnModuleDestroy {
+  private readonly logger = new Logger(OutcomePublisher.name);
+  private marks: string[] = [];
+  private flushing?: NodeJS.Timeout;
+
+  constructor(
+    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
+    private readonly bus: Bus,
+    private readonly system: SystemDb,
+  ) {}
+
+  /** Publishes the outcome; true when it reached the queue. */
+  async deliver(row: TaskRow): Promise<boolean> {
+    try {
+      // Tenant-wide: a task assigned to a customer is in that customer's scope, its execution may not be.
+      await enqueueWork(this.nc, TaskSubjects.outcomes, outcomeOf(row), `task-outcome:${row.id}`, messageContext({ ...tenantOf(row), scopeId: null }));
+    } catch (error) {
+      this.logger.warn(`outcome of task ${row.id} not published yet (the reconciler retries): ${(error as Error).message}`);
+      return false;
+    }
+    this.marks.push(row.id);
+    this.flushing ??= setTimeout(() => void this.flush(), MARK_DELAY_MS);
+    return true;
+  }
+
+  emit(subject: EventSubject, row: TaskRow): void {
+    this.bus.emit(subject, toTaskEvent(row), messageContext(tenantOf(row)));
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    clearTimeout(this.flushing);
+    await this.flush();
+  }
+
+  private async flush(): Promise<void> {
+    this.flushing = undefined;
+    const ids = this.marks.splice(0, this.marks.length);
+    if (!ids.length) return;
+    await this.system
+      .run('task outbox: outcomes delivered', (m) => tasksRepository.outcomeDelivered(m, ids), 'debug')
+      .catch((error: unknown) => this.logger.warn(`could not mark ${ids.length} outcomes delivered: ${(error as Error).message}`));
+  }
+}

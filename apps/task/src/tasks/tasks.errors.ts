@@ -1,0 +1,24 @@
+import { AppError, ConflictError, NotFoundError, ValidationFailedError, type FieldError } from '@platform/common';
+
+/** The task feature's errors. Another tenant's task is `notFound`, exactly like an unknown id. */
+export const TaskErrors = {
+  notFound: () => new NotFoundError('Task'),
+  notOpen: (status: string) =>
+    new ConflictError(
+      `task_${status}`,
+      status === 'completed'
+        ? 'The task has already been completed'
+        : status === 'expired'
+          ? 'The task has expired: its deadline passed'
+          : 'The task was cancelled: its execution ended',
+    ),
+  completedMeanwhile: () => new ConflictError('task_completed', 'The task has already been completed'),
+  wrongDecision: (allowed: string[]) => new ValidationFailedError([{ field: 'decision', message: `must be one of ${allowed.join(', ')} for this task` }]),
+  invalidData: (details: FieldError[]) => new ValidationFailedError(details),
+  invalidForm: (message: string) => new AppError('invalid_form_schema', 400, `The task's form schema cannot be used: ${message}`),
+  notAssignee: () => new AppError('forbidden', 403, "You don't have permission to access this resource"),
+  unknownAssignee: (field: string, what: string) => new ValidationFailedError([{ field, message: `is not ${what} of this tenant` }]),
+  linkInvalid: () => new NotFoundError('Link'),
+  linkExpired: () => new AppError('link_expired', 410, 'The link has expired'),
+  linkUsed: () => new ConflictError('link_used', 'The link has already been used'),
+};
