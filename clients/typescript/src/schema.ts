@@ -2993,7 +2993,7 @@ export interface components {
                  * @example run.execution.failed
                  * @enum {string}
                  */
-                type: "run.execution.succeeded" | "run.execution.failed" | "run.execution.cancelled" | "run.execution.timed_out" | "run.execution.started" | "storage.file.uploaded";
+                type: "run.execution.succeeded" | "run.execution.failed" | "run.execution.cancelled" | "run.execution.timed_out" | "run.execution.started" | "storage.file.uploaded" | "task.task.created" | "task.task.assigned" | "task.task.completed" | "task.task.expired";
                 /**
                  * @description JSONata over the event
                  * @example workflow_id = '0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e'
@@ -3061,7 +3061,7 @@ export interface components {
              * @example run.execution.failed
              * @enum {string}
              */
-            type: "run.execution.succeeded" | "run.execution.failed" | "run.execution.cancelled" | "run.execution.timed_out" | "run.execution.started" | "storage.file.uploaded";
+            type: "run.execution.succeeded" | "run.execution.failed" | "run.execution.cancelled" | "run.execution.timed_out" | "run.execution.started" | "storage.file.uploaded" | "task.task.created" | "task.task.assigned" | "task.task.completed" | "task.task.expired";
             /**
              * @description JSONata over the event; the trigger fires when it is true
              * @example workflow_id = '0194…'
