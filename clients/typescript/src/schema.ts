@@ -2858,7 +2858,7 @@ export interface components {
             /** @description Unique within the workflow */
             id: string;
             /**
-             * @description Action types (transform, http.request, code, data.query, data.insert, data.update, data.delete, file.read, file.write) or control types (condition, switch, loop, parallel, delay, subworkflow, approval, form, fail, stop, set).
+             * @description Action types (transform, http.request, code, data.query, data.insert, data.update, data.delete, file.read, file.write, notification) or control types (condition, switch, loop, parallel, delay, subworkflow, approval, form, fail, stop, set).
              * @example transform
              */
             type: string;
