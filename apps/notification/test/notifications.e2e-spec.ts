@@ -166,6 +166,13 @@ describe('notifications through Slack and Teams stand-ins', () => {
 
     const failed = await gw(`/notifications/history?status=failed&channel_id=${ch.id as string}`, { headers: withKey(a.test_key) });
     expect((failed.body.data ?? []).map((n) => n.id)).toEqual([down.body.id]);
+    const future = new Date(Date.now() + 3_600_000).toISOString();
+    const past = new Date(Date.now() - 3_600_000).toISOString();
+    const history = (query: string) => gw(`/notifications/history?channel_id=${ch.id as string}&${query}`, { headers: withKey(a.test_key) });
+    expect((await history(`from=${future}`)).body.data).toEqual([]);
+    expect((await history(`to=${past}`)).body.data).toEqual([]);
+    expect(((await history(`from=${past}&to=${future}`)).body.data ?? []).map((n) => n.id)).toEqual([down.body.id]);
+    expect((await history('status=nope')).status).toBe(400);
   });
 
   it('sends once per idempotency key, and refuses the key with another body', async () => {
