@@ -49,7 +49,7 @@ export async function run({ platform, database, duration, connections }) {
       body: 'Build **{{n}}** finished. [Logs](https://ci.example.com/{{n}})',
       variables: { n: 42 },
     });
-    const send = (seconds) => load(`${gatewayUrl}/notifications/send`, { duration: seconds, connections, headers, method: 'POST', body });
+    const send = (seconds, base = gatewayUrl) => load(`${base}/notifications/send`, { duration: seconds, connections, headers, method: 'POST', body });
     const drain = async () => {
       const deadline = Date.now() + 180_000;
       for (;;) {
@@ -75,7 +75,12 @@ export async function run({ platform, database, duration, connections }) {
       [since],
     );
     const m = rows[0];
+    // The same sends straight to the service, without the gateway's hop: what the service itself accepts.
+    progress(`sends straight to the notification service, ${duration} s at ${connections} connections`);
+    const direct = await send(duration, platform.serviceUrls.notification);
+    await drain();
     return [
+      row(`send, no gateway (service port), ${connections} conns`, direct),
       row(`send (Teams channel), ${connections} conns`, accepted),
       `notifications: ${Math.round(accepted.rps)} accepted/s (target ≥ 1,000); ${m.delivered} delivered in ${m.span_s.toFixed(1)} s from the first acceptance = ${Math.round(m.delivered / m.span_s)} delivered/s; ${owed} still owed`,
       `accept → delivered p50 ${Math.round(m.p50)} ms, p99 ${Math.round(m.p99)} ms (target p99 < 500 ms); ${received} requests at the stand-in (warm-up included)`,
