@@ -13,6 +13,18 @@ export class WebhookConfig {
   @Max(10_000)
   WEBHOOK_START_CONCURRENCY: number = 64;
 
+  /** The same while deliveries arrive at WEBHOOK_BURST_RATE or faster: answering senders comes first. */
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  WEBHOOK_BURST_START_CONCURRENCY: number = 2;
+
+  /** Deliveries per second, on one replica, from which arrivals count as a burst. */
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  WEBHOOK_BURST_RATE: number = 200;
+
   /** An accepted delivery whose run has not started after this long is started by the reconciler (same run id: never twice). */
   @IsInt()
   @Min(500)

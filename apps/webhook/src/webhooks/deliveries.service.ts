@@ -69,7 +69,7 @@ export class DeliveriesService {
       if (intake.kind === 'rejected') throw WebhookErrors.unauthorized();
       if (intake.kind === 'duplicate') return this.answerDuplicate(hook, intake.first);
       if (hook.webhook.response_mode === 'sync') return this.answerSync(hook.owner, intake.delivery, hook.webhook.timeout_ms ?? 10_000);
-      this.starter.enqueue(intake.delivery);
+      this.starter.accepted(intake.delivery);
       return { status: 202, body: { run_id: intake.delivery.run_id, delivery_id: intake.delivery.id } };
     }
     throw WebhookErrors.notFound();

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/
 import { TenantDb } from '@platform/db';
 import { Bus, messageContext, WebhookSubjects, type WebhookDeliveryReceivedEvent } from '@platform/messaging';
 import { WEBHOOK_CONFIG, type WebhookConfig } from '../config/webhook.config.js';
+import { IntakeRate } from './intake-rate.js';
 import { receivingRepository } from './receiving.repository.js';
 import { RunStarter, type StartOutcome } from './run-starter.js';
 import type { DeliveryRow } from './webhook.record.js';
@@ -39,6 +40,7 @@ export class DeliveryStarter implements OnApplicationShutdown {
   /** Deliveries queued or being started here: the reconciler leaves them alone. */
   private readonly held = new Set<string>();
   private inFlight = 0;
+  private readonly intake: IntakeRate;
   private idle: Promise<void> = Promise.resolve();
   private settleIdle: () => void = () => undefined;
 
@@ -47,7 +49,15 @@ export class DeliveryStarter implements OnApplicationShutdown {
     private readonly db: TenantDb,
     private readonly bus: Bus,
     @Inject(WEBHOOK_CONFIG) private readonly config: WebhookConfig,
-  ) {}
+  ) {
+    this.intake = new IntakeRate(config.WEBHOOK_BURST_RATE);
+  }
+
+  /** A delivery the receiving route has just accepted: counts towards a burst, and is queued. */
+  accepted(delivery: StartableDelivery): void {
+    this.intake.note();
+    this.enqueue(delivery);
+  }
 
   /** Queues the start of an accepted delivery's run (a full queue leaves it to the reconciler). */
   enqueue(delivery: StartableDelivery): void {
@@ -73,10 +83,16 @@ export class DeliveryStarter implements OnApplicationShutdown {
     await Promise.race([this.idle, new Promise((resolve) => setTimeout(resolve, DRAIN_MS).unref())]);
   }
 
+  /**
+   * While deliveries arrive in a burst, runs start WEBHOOK_BURST_START_CONCURRENCY at a time, so
+   * the machine answers senders first (each run also costs its execution); once the burst is over
+   * the backlog drains at WEBHOOK_START_CONCURRENCY. Re-read after every batch.
+   */
   private pump(): void {
-    const batches = Math.max(1, Math.ceil(this.config.WEBHOOK_START_CONCURRENCY / BATCH));
+    const concurrency = this.intake.inBurst() ? this.config.WEBHOOK_BURST_START_CONCURRENCY : this.config.WEBHOOK_START_CONCURRENCY;
+    const batches = Math.max(1, Math.ceil(concurrency / BATCH));
     while (this.inFlight < batches && this.queue.length > 0) {
-      const batch = this.queue.splice(0, Math.min(BATCH, this.config.WEBHOOK_START_CONCURRENCY));
+      const batch = this.queue.splice(0, Math.min(BATCH, concurrency));
       if (this.inFlight++ === 0) this.idle = new Promise((resolve) => (this.settleIdle = resolve));
       void this.startAll(batch).finally(() => {
         for (const d of batch) this.held.delete(d.id);
