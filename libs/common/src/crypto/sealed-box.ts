@@ -13,8 +13,8 @@ export interface SealedSecret {
  * one feature's keys never open another's. `bind` (tenant, environment, record id…) is the
  * additional data: a ciphertext copied to another record or tenant does not open.
  *
- * Same construction as the webhook service's SecretBox (label `platform/webhook/secret-key/v1`,
- * bound to tenant, environment and webhook id), so that one can move here without re-encrypting.
+ * Webhook secrets (label `platform/webhook/secret-key/v1`, bound to environment and webhook id)
+ * and notification channel credentials are sealed with it.
  */
 export class SealedBox {
   constructor(
