@@ -2,6 +2,7 @@
 // separate process. Nothing here is timed by tests; numbers are printed, never asserted.
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
+import { call } from '@platform/testing';
 
 const LOAD = resolve(import.meta.dirname, 'load.js');
 const LATENCY = resolve(import.meta.dirname, 'latency.js');
@@ -14,6 +15,11 @@ export function load(url, { duration = 10, connections = 50, headers = {}, metho
 /** Unloaded latency, microsecond resolution: what one request costs when nothing queues. */
 export function latency(url, { duration = 10, connections = 1, headers = {} } = {}) {
   return runGenerator([LATENCY, url, String(duration), String(connections), JSON.stringify(headers)]);
+}
+
+/** Runs a load script of bench/ in its own process; resolves with the JSON line it prints last. */
+export function runScript(script, args) {
+  return runGenerator([resolve(import.meta.dirname, script), ...args]);
 }
 
 function runGenerator(args) {
@@ -36,6 +42,20 @@ export function row(label, r) {
     .join(' ');
   return `${label.padEnd(46)} ${String(Math.round(r.rps)).padStart(7)} req/s   p50 ${r.p50.toFixed(2).padStart(7)} ms   p99 ${r.p99.toFixed(2).padStart(7)} ms   ${codes}${r.errors ? `  errors:${r.errors}` : ''}`;
 }
+
+/** Every row of a paginated list, following `next_cursor`. */
+export async function listAll(gatewayUrl, headers, path) {
+  const rows = [];
+  let cursor = null;
+  do {
+    const page = (await call(gatewayUrl, `${path}${path.includes('?') ? '&' : '?'}limit=200${cursor ? `&cursor=${cursor}` : ''}`, { headers })).body;
+    rows.push(...(page.data ?? []));
+    cursor = page.next_cursor ?? null;
+  } while (cursor);
+  return rows;
+}
+
+export const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 export function progress(message) {
   process.stdout.write(`  … ${message}\n`);

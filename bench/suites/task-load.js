@@ -4,6 +4,7 @@
 // to `sentFile` and prints one JSON line like bench/load.js. An optional rate fixes the offered load.
 import { readFileSync, writeFileSync } from 'node:fs';
 import autocannon from 'autocannon';
+import { printLoadResult } from '../load-report.js';
 
 const [gatewayUrl, key, idsFile, sentFile, duration = '10', connections = '50', rate = '0'] = process.argv.slice(2);
 const ids = JSON.parse(readFileSync(idsFile, 'utf8'));
@@ -33,17 +34,4 @@ const result = await autocannon({
   ],
 });
 writeFileSync(sentFile, JSON.stringify(sent));
-const codes = Object.fromEntries(Object.entries(result).filter(([k, v]) => /^\dxx$/.test(k) && v));
-console.log(
-  JSON.stringify({
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p90: result.latency.p90,
-    p99: result.latency.p99,
-    errors: result.errors,
-    timeouts: result.timeouts,
-    non2xx: result.non2xx,
-    codes,
-    total: result.requests.total,
-  }),
-);
+printLoadResult(result);

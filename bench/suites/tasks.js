@@ -2,13 +2,12 @@
 // to `succeeded` (the completion committed, its outcome through the JetStream queue, the run
 // service recording it and running the rest of the workflow), and the time from sending
 // `complete` to the execution's `finished_at`.
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { call, createTenant } from '@platform/testing';
-import { progress, row } from '../harness.js';
+import { listAll, percentile, progress, row, runScript } from '../harness.js';
 
 export const name = 'tasks';
 export const services = ['account', 'run', 'task'];
@@ -16,28 +15,9 @@ const adminToken = randomBytes(32).toString('base64url');
 // One test key completes thousands of tasks a second: far above its 1 200/min rate limit.
 export const env = { PLATFORM_ADMIN_TOKEN: adminToken, MASTER_KEY: randomBytes(32).toString('base64'), RATE_LIMIT_ENABLED: 'false' };
 
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-function taskLoad(args) {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [resolve(import.meta.dirname, 'task-load.js'), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (c) => (out += c));
-    child.on('exit', (code) => (code === 0 ? done(JSON.parse(out.trim().split('\n').pop())) : fail(new Error(`task load exited ${code}`))));
-  });
-}
-
-async function all(gatewayUrl, headers, path) {
-  const rows = [];
-  let cursor = null;
-  do {
-    const page = (await call(gatewayUrl, `${path}${path.includes('?') ? '&' : '?'}limit=200${cursor ? `&cursor=${cursor}` : ''}`, { headers })).body;
-    rows.push(...(page.data ?? []));
-    cursor = page.next_cursor ?? null;
-  } while (cursor);
-  return rows;
-}
+const taskLoad = (args) => runScript('suites/task-load.js', args);
 
 /** Starts `count` executions that each wait on an approval, and returns their tasks' ids once all exist. */
 async function waitingTasks(gatewayUrl, headers, workflow, count) {
@@ -51,7 +31,7 @@ async function waitingTasks(gatewayUrl, headers, workflow, count) {
   };
   await Promise.all(Array.from({ length: 32 }, starter));
   for (let tries = 0; tries < 240; tries++) {
-    const tasks = await all(gatewayUrl, headers, `/tasks?workflow_id=${workflow}`);
+    const tasks = await listAll(gatewayUrl, headers, `/tasks?workflow_id=${workflow}`);
     if (tasks.length >= count) return tasks.map((t) => ({ id: t.id, execution: t.execution_id }));
     progress(`${tasks.length}/${count} tasks made`);
     await sleep(1000);
@@ -103,7 +83,7 @@ export async function run({ platform, duration, connections }) {
     const wanted = new Set(Object.keys(sent).map((id) => executionOf.get(id)));
     let finished = [];
     for (let tries = 0; tries < 60; tries++) {
-      finished = (await all(gatewayUrl, headers, `/run/executions?workflow_id=${workflow}&status=succeeded`)).filter((e) => wanted.has(e.id));
+      finished = (await listAll(gatewayUrl, headers, `/run/executions?workflow_id=${workflow}&status=succeeded`)).filter((e) => wanted.has(e.id));
       if (finished.length >= wanted.size) break;
       await sleep(500);
     }

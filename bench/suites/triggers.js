@@ -3,12 +3,10 @@
 // started behind the answer), how long the burst's runs take to drain,
 // and the delay from a schedule's tick to its run's start with two trigger replicas' worth of
 // per-second schedules.
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { resolve } from 'node:path';
 import pg from 'pg';
 import { call, createTenant } from '@platform/testing';
-import { progress, row } from '../harness.js';
+import { listAll, percentile, progress, row, runScript } from '../harness.js';
 
 export const name = 'triggers';
 export const services = ['account', 'run', 'webhook', 'trigger'];
@@ -17,27 +15,7 @@ const adminToken = randomBytes(32).toString('base64url');
 // so its per-webhook limit is raised above what the machine can take.
 export const env = { PLATFORM_ADMIN_TOKEN: adminToken, MASTER_KEY: randomBytes(32).toString('base64'), RATE_LIMIT_WEBHOOK_PER_MINUTE: '100000000' };
 
-function webhookLoad(args) {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [resolve(import.meta.dirname, 'webhook-load.js'), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (c) => (out += c));
-    child.on('exit', (code) => (code === 0 ? done(JSON.parse(out.trim().split('\n').pop())) : fail(new Error(`webhook load exited ${code}`))));
-  });
-}
-
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-
-async function all(gatewayUrl, headers, path) {
-  const rows = [];
-  let cursor = null;
-  do {
-    const page = (await call(gatewayUrl, `${path}${path.includes('?') ? '&' : '?'}limit=200${cursor ? `&cursor=${cursor}` : ''}`, { headers })).body;
-    rows.push(...(page.data ?? []));
-    cursor = page.next_cursor ?? null;
-  } while (cursor);
-  return rows;
-}
+const webhookLoad = (args) => runScript('suites/webhook-load.js', args);
 
 async function runsCreated(databaseUrl, workflowId) {
   const db = new pg.Client({ connectionString: databaseUrl });
@@ -120,11 +98,11 @@ export async function run({ platform, database, duration, connections }) {
   await new Promise((r) => setTimeout(r, 15_000));
   for (const id of triggers) await call(gatewayUrl, `/triggers/${id}/disable`, { method: 'PUT', headers });
   await new Promise((r) => setTimeout(r, 3000));
-  const runs = new Map((await all(gatewayUrl, headers, `/run/executions?workflow_id=${tickWorkflow}`)).map((r) => [r.id, r]));
+  const runs = new Map((await listAll(gatewayUrl, headers, `/run/executions?workflow_id=${tickWorkflow}`)).map((r) => [r.id, r]));
   const delays = [];
   let ticks = 0;
   for (const id of triggers) {
-    for (const e of await all(gatewayUrl, headers, `/triggers/${id}/executions`)) {
+    for (const e of await listAll(gatewayUrl, headers, `/triggers/${id}/executions`)) {
       ticks++;
       const r = runs.get(e.run_id);
       if (r?.created_at) delays.push(Date.parse(r.created_at) - Date.parse(e.scheduled_for));

@@ -4,6 +4,7 @@
 // duplicate. Prints one JSON line like bench/load.js.
 import { createHmac, randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
+import { printLoadResult } from '../load-report.js';
 
 const [url, secret, duration = '10', connections = '50'] = process.argv.slice(2);
 const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
@@ -30,17 +31,4 @@ const result = await autocannon({
     },
   ],
 });
-const codes = Object.fromEntries(Object.entries(result).filter(([k, v]) => /^\dxx$/.test(k) && v));
-console.log(
-  JSON.stringify({
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p90: result.latency.p90,
-    p99: result.latency.p99,
-    errors: result.errors,
-    timeouts: result.timeouts,
-    non2xx: result.non2xx,
-    codes,
-    total: result.requests.total,
-  }),
-);
+printLoadResult(result);
