@@ -102,4 +102,24 @@ describe('notifications from workflows and platform alerts', () => {
     expect(teams.at(quiet)).toHaveLength(0);
     expect((await gw(`/notifications/history?channel_id=${quietChannel}`, { headers: withKey(tenant.test_key) })).body.data).toEqual([]);
   });
+
+  it('sends a task notice when a task of a workflow whose settings ask for one is created', async () => {
+    const path = `/task-${randomUUID()}`;
+    const channelId = await channel(path);
+    const wf = await gw('/api/v1/workflow/workflows', {
+      headers: withKey(tenant.test_key),
+      body: {
+        name: `wf-${randomUUID().slice(0, 8)}`,
+        steps: [{ id: 'approve', type: 'approval', input: { title: 'Refund order A-17?' } }],
+        settings: { alerts: { on_task: { channel_id: channelId } } },
+      },
+    });
+    expect(wf.status).toBe(201);
+    const started = await gw('/v1/automations/run', { headers: withKey(tenant.test_key), body: { automation_id: wf.body.id, input: {} } });
+    expect(started.status).toBe(202);
+    const notice = await eventually('the task notice at the stand-in', () => Promise.resolve(teams.at(path)[0]), 30_000);
+    expect(JSON.stringify(notice.body)).toContain('Refund order A-17?');
+    const history = await gw(`/notifications/history?channel_id=${channelId}`, { headers: withKey(tenant.test_key) });
+    expect(history.body.data).toEqual([expect.objectContaining({ source: 'platform', template: 'task_created' })]);
+  });
 });

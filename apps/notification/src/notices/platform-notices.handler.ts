@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { EventPattern } from '@nestjs/microservices';
-import { ExecutionStatusEvent, RunSubjects, TenantPayload, type TenantMessage } from '@platform/messaging';
+import { ExecutionStatusEvent, RunSubjects, TaskEvent, TaskSubjects, TenantPayload, type TenantMessage } from '@platform/messaging';
 import { PlatformNoticesService } from './platform-notices.service.js';
 
 /**
@@ -20,5 +20,15 @@ export class PlatformNoticesHandler {
   @EventPattern(RunSubjects.executionTimedOut)
   executionTimedOut(@TenantPayload(ExecutionStatusEvent) { tenant, body }: TenantMessage<ExecutionStatusEvent>): Promise<void> {
     return this.notices.executionFailed(tenant, body);
+  }
+
+  @EventPattern(TaskSubjects.taskCreated)
+  taskCreated(@TenantPayload(TaskEvent) { tenant, body }: TenantMessage<TaskEvent>): Promise<void> {
+    return this.notices.taskNotice(tenant, TaskSubjects.taskCreated, body);
+  }
+
+  @EventPattern(TaskSubjects.taskAssigned)
+  taskAssigned(@TenantPayload(TaskEvent) { tenant, body }: TenantMessage<TaskEvent>): Promise<void> {
+    return this.notices.taskNotice(tenant, TaskSubjects.taskAssigned, body);
   }
 }
