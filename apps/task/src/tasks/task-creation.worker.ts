@@ -12,9 +12,6 @@ import {
 } from '@platform/messaging';
 import { TasksService } from './tasks.service.js';
 
-/** The run service may be creating the same queues at this moment: a lost race is retried once. */
-const ensureShared = (nc: NatsConnection, spec: typeof TASK_CREATE_QUEUE) => ensureWorkQueue(nc, spec).catch(() => ensureWorkQueue(nc, spec));
-
 /**
  * Consumes the run service's task requests (JetStream: kept while no task replica runs). The
  * task is unique per execution and step path, so a repeated request makes nothing new; the item
@@ -31,8 +28,8 @@ export class TaskCreationWorker implements OnApplicationBootstrap, OnModuleDestr
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await ensureShared(this.nc, TASK_OUTCOMES_QUEUE);
-    await ensureShared(this.nc, TASK_CREATE_QUEUE);
+    await ensureWorkQueue(this.nc, TASK_OUTCOMES_QUEUE);
+    await ensureWorkQueue(this.nc, TASK_CREATE_QUEUE);
     this.worker = await startWorker<CreateTaskItem>(
       this.nc,
       TASK_CREATE_QUEUE,

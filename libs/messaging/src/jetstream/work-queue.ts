@@ -57,8 +57,16 @@ export function retryDelayMs(deliveryCount: number, baseMs = 500, capMs = 60_000
   return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
 }
 
-/** Creates or updates the work-queue stream, its dead letter stream and the durable consumer. */
+/**
+ * Creates or updates the work-queue stream, its dead letter stream and the durable consumer.
+ * Replicas (and the two services on either side of a queue) start at once: one that loses the
+ * race to create something sees it exist on its second pass.
+ */
 export async function ensureWorkQueue(nc: NatsConnection, queue: WorkQueueSpec): Promise<void> {
+  await ensureWorkQueueOnce(nc, queue).catch(() => ensureWorkQueueOnce(nc, queue));
+}
+
+async function ensureWorkQueueOnce(nc: NatsConnection, queue: WorkQueueSpec): Promise<void> {
   const spec = namespacedQueue(queue);
   const jsm = await jetstreamManager(nc);
   const maxDeliver = spec.maxDeliver ?? DEFAULTS.maxDeliver;

@@ -6,11 +6,6 @@ import type { HumanTaskSpec } from '../interpreter/human-task.js';
 
 export type HumanTaskRequest = HumanTaskSpec & { stepId: string; stepPath: string; type: 'approval' | 'form' };
 
-/** Creates a work queue another service may be creating at the same moment: a lost race is retried once. */
-export async function ensureSharedQueue(nc: NatsConnection, spec: Parameters<typeof ensureWorkQueue>[1]): Promise<void> {
-  await ensureWorkQueue(nc, spec).catch(() => ensureWorkQueue(nc, spec));
-}
-
 /**
  * Approval and form steps ask the task service for their task through a JetStream work queue: a
  * task service that is down receives it when it starts. The message id (and the task's unique
@@ -21,7 +16,7 @@ export class HumanTasks implements OnApplicationBootstrap {
   constructor(@Inject(NATS_CONNECTION) private readonly nc: NatsConnection) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await ensureSharedQueue(this.nc, TASK_CREATE_QUEUE);
+    await ensureWorkQueue(this.nc, TASK_CREATE_QUEUE);
   }
 
   async request(execution: ExecutionRow, workflowName: string | undefined, task: HumanTaskRequest): Promise<void> {
