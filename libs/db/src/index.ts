@@ -10,3 +10,4 @@ export * from './prepared.js';
 export * from './tenant-functions.js';
 export * from './connection-errors.js';
 export * from './database.setup.js';
+export * from './tenant-batcher.js';

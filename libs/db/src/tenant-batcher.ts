@@ -1,4 +1,4 @@
-import type { TenantContext } from '@platform/db';
+import type { TenantContext } from './tenant-db.js';
 
 const MAX_BATCH = 64;
 
@@ -10,8 +10,9 @@ interface Pending<I, R> {
 
 /**
  * Gathers the writes of one tenant context made in the same turn of the event loop (up to 64) and
- * runs them as one statement in one transaction: under a burst, deliveries of one tenant share
- * their claims and their records instead of paying a transaction each. Each caller gets its own
+ * runs them as one statement in one transaction: under a burst, writes of one tenant share a
+ * commit instead of paying a transaction each (webhook deliveries, notification sends, claims and
+ * attempt records). Each caller gets its own
  * result; a failed batch fails each of its callers (their work items are then redelivered).
  */
 export class TenantBatcher<I, R> {

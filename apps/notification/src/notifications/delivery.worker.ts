@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { TenantDb, type TenantContext } from '@platform/db';
+import { TenantBatcher, TenantDb, type TenantContext } from '@platform/db';
 import {
   NATS_CONNECTION,
   NOTIFICATION_DELIVERY_QUEUE,
@@ -20,7 +20,6 @@ import type { AttemptOutcome } from '../delivery/outcome.js';
 import { Senders, type Destination } from '../delivery/senders.js';
 import type { Attempt, NotificationRow } from './notification.record.js';
 import { notificationsRepository, type AttemptRecord } from './notifications.repository.js';
-import { TenantBatcher } from './tenant-batcher.js';
 
 /**
  * Delivers queued notifications from the JetStream work queue. Each item takes its row first

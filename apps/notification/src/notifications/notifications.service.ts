@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Principal } from '@platform/auth';
 import { decodeCursor, newId, toPage, type Page } from '@platform/common';
-import { TenantDb, type TenantContext } from '@platform/db';
+import { TenantBatcher, TenantDb, type TenantContext } from '@platform/db';
 import { NATS_CONNECTION, NotificationSubjects, enqueueWork, messageContext, type NotificationQueued } from '@platform/messaging';
 import { ChannelSecretBox } from '../channels/channel-secrets.js';
 import { Composer, type SendInput } from './composer.js';
@@ -11,7 +11,6 @@ import { toNotificationResponse, type Attempt, type NotificationResponse, type N
 import { NotificationErrors } from './notifications.errors.js';
 import { notificationsRepository, type NewNotification } from './notifications.repository.js';
 import { SendLimits } from './send-limits.js';
-import { TenantBatcher } from './tenant-batcher.js';
 
 /**
  * Accepting notifications and reading their history. A send is checked and rendered, counted
