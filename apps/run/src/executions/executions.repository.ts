@@ -32,6 +32,15 @@ const START = prepared(
   'run.start_execution',
   `select ${EXECUTION_COLUMNS} from run.start_execution($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
 );
+const RESOLVE_TASK_STEP = prepared('run.resolve_task_step', `select * from run.resolve_task_step($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`);
+
+/** What recording a human task's outcome on its step found: done now, too early (the step not yet waiting), or done before. */
+export interface TaskStepResolution {
+  state: 'resolved' | 'early' | 'done';
+  scope_id: string | null;
+  request_id: string | null;
+}
+
 const COMMIT_STEP = prepared('run.commit_step', `select run.commit_step($1, $2, $3, $4, $5, $6, $7, $8, $9) as owned`);
 
 const RENEW_LEASE = prepared(
@@ -73,6 +82,23 @@ function startValues(e: NewStart, claim: Claim | null): unknown[] {
 }
 
 export const executionsRepository = {
+  /** A task's outcome on its waiting approval or form step, in one round trip (ResolveTaskStep migration). */
+  async resolveTaskStep(
+    db: TenantDb,
+    ctx: TenantContext,
+    r: { executionId: string; stepPath: string; stepRowId: string; status: 'succeeded' | 'failed'; output: unknown; error: unknown },
+  ): Promise<TaskStepResolution | undefined> {
+    const [result] = await db.call<TaskStepResolution>(ctx, RESOLVE_TASK_STEP, [
+      r.executionId,
+      r.stepPath,
+      r.stepRowId,
+      r.status,
+      JSON.stringify(r.output),
+      json(r.error),
+    ]);
+    return result;
+  },
+
   /**
    * A start in one round trip, in its own transaction: the row is made from the workflow's current
    * version only if the workflow exists and is active (undefined otherwise). With `claim`, the row

@@ -1,15 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '@platform/auth';
 import { ConflictError, NotFoundError, decodeCursor, newId, toPage, type Page } from '@platform/common';
-import { TenantDb, prepared, type TenantContext } from '@platform/db';
+import { TenantDb, type TenantContext } from '@platform/db';
 import { Bus, messageContext, RunSubjects, type ExecutionSummary, type TaskOutcomeItem } from '@platform/messaging';
 import { ExecutionEvents } from '../engine/execution.events.js';
 import { isFinished, type ExecutionRow, type LogLine, type StepRecord } from '../engine/execution.records.js';
 import { RunDispatcher } from '../engine/runner/run.dispatcher.js';
 import { executionsRepository } from './executions.repository.js';
 import type { ListExecutionsQueryDto, ListLogsQueryDto } from './dto/execution.dto.js';
-
-const RESOLVE_TASK_STEP = prepared('run.resolve_task_step', `select * from run.resolve_task_step($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`);
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -144,14 +142,14 @@ export class ExecutionsService {
           ...(item.status === 'expired' ? { expired: true } : {}),
         };
     const error = item.failure ? { code: 'task_expired', message: item.failure, step_id, final: true } : null;
-    const [result] = await this.db.call<{ state: 'resolved' | 'early' | 'done'; scope_id: string | null; request_id: string | null }>(ctx, RESOLVE_TASK_STEP, [
-      item.executionId,
-      item.stepPath,
-      newId(),
-      item.failure ? 'failed' : 'succeeded',
-      JSON.stringify(output),
-      error ? JSON.stringify(error) : null,
-    ]);
+    const result = await executionsRepository.resolveTaskStep(this.db, ctx, {
+      executionId: item.executionId,
+      stepPath: item.stepPath,
+      stepRowId: newId(),
+      status: item.failure ? 'failed' : 'succeeded',
+      output,
+      error,
+    });
     if (result?.state === 'resolved') {
       // The wake-up travels in the context of the request the execution belongs to.
       const execution = {

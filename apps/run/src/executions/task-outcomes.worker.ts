@@ -1,7 +1,15 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { NATS_CONNECTION, TASK_OUTCOMES_QUEUE, hasTenant, retryDelayMs, startWorker, type TaskOutcomeItem, type Worker } from '@platform/messaging';
-import { ensureSharedQueue } from '../engine/runner/human-tasks.js';
+import {
+  NATS_CONNECTION,
+  TASK_OUTCOMES_QUEUE,
+  ensureWorkQueue,
+  hasTenant,
+  retryDelayMs,
+  startWorker,
+  type TaskOutcomeItem,
+  type Worker,
+} from '@platform/messaging';
 import { ExecutionsService } from './executions.service.js';
 
 /**
@@ -27,7 +35,7 @@ export class TaskOutcomesWorker implements OnApplicationBootstrap, OnModuleDestr
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await ensureSharedQueue(this.nc, TASK_OUTCOMES_QUEUE);
+    await ensureWorkQueue(this.nc, TASK_OUTCOMES_QUEUE);
     this.worker = await startWorker<TaskOutcomeItem>(
       this.nc,
       TASK_OUTCOMES_QUEUE,
