@@ -12,3 +12,4 @@ export * from './namespace.js';
 export * from './validate-payload.js';
 export * from './tenant-payload.js';
 export * from './references.js';
+export * from './usage/usage-meter.js';

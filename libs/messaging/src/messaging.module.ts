@@ -2,8 +2,10 @@ import { Logger, Module, type DynamicModule, type OnApplicationShutdown, type Pr
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { Bus } from './bus.js';
 import { describeNatsError, NatsUnavailableError } from './nats.errors.js';
+import { NATS_CONNECTION } from './nats-connection.js';
+import { UsageMeter } from './usage/usage-meter.js';
 
-export const NATS_CONNECTION = Symbol('NATS_CONNECTION');
+export { NATS_CONNECTION };
 
 export interface MessagingOptions {
   url: string;
@@ -53,8 +55,8 @@ export class MessagingModule {
     return {
       module: MessagingModule,
       global: true,
-      providers: [connection, { provide: Bus, useFactory: (nc: NatsConnection) => new Bus(nc), inject: [NATS_CONNECTION] }, NatsConnectionCloser],
-      exports: [NATS_CONNECTION, Bus],
+      providers: [connection, { provide: Bus, useFactory: (nc: NatsConnection) => new Bus(nc), inject: [NATS_CONNECTION] }, UsageMeter, NatsConnectionCloser],
+      exports: [NATS_CONNECTION, Bus, UsageMeter],
     };
   }
 }

@@ -1,8 +1,44 @@
-/** Subjects the connection service answers or emits. Added here as its features are built. */
-export const ConnectionSubjects = {} as const;
+import { IsObject, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
 
-/** None yet: added here as the service's features are built. */
-export type ConnectionRequests = Record<never, never>;
+/** Subjects the connection service answers or emits. Added here as its features are built. */
+export const ConnectionSubjects = {
+  /**
+   * Request: run one connector operation with a connection's credentials, inside the connection
+   * service (credentials never leave it). Used by the engine's `connector` step and by AI agents'
+   * connector tools. The caller's tenant and customer (scope) travel in the message context.
+   */
+  operationsExecute: 'connection.operations.execute',
+} as const;
+
+/** Exactly one of `connectionId` and `customerConnection`. */
+export class ExecuteOperationRequest {
+  @IsOptional()
+  @IsUUID()
+  connectionId?: string;
+
+  /** A connector id: resolved at run time to the calling customer's own connection of that connector. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  customerConnection?: string;
+
+  @IsString()
+  @MaxLength(200)
+  operationId!: string;
+
+  @IsObject()
+  input!: Record<string, unknown>;
+}
+
+/** The remote side's answer: its HTTP status (or 200 for non-HTTP connectors) and parsed output. */
+export interface ExecuteOperationResult {
+  status: number;
+  output: unknown;
+}
+
+export interface ConnectionRequests {
+  [ConnectionSubjects.operationsExecute]: { request: ExecuteOperationRequest; response: ExecuteOperationResult };
+}
 
 /** None yet: added here as the service's features are built. */
 export type ConnectionEvents = Record<never, never>;
