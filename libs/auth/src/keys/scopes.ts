@@ -28,6 +28,7 @@ export const SCOPE_CATALOGUE: Readonly<Record<string, string>> = {
   'portal:read': 'Read published workflows, dashboards and customers',
   'portal:write': 'Publish workflows, manage customers and embeds',
   'subscription:read': 'Read subscription, usage and invoices',
+  'subscription:write': 'Change the plan of the subscription',
   'account:read': 'Read the account: users, organizations, teams, audit logs, key usage',
   'api_keys:manage': 'Create, list, rotate and revoke API keys',
   '*': 'Every scope',

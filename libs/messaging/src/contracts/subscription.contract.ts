@@ -5,6 +5,10 @@ import type { WorkQueueSpec } from '../jetstream/work-queue.js';
 export const SubscriptionSubjects = {
   /** Work item (JetStream): one usage fact, published by the service where the usage happened. */
   usageRecorded: 'subscription.usage.recorded',
+  /** Request: a tenant's rate limits and exhausted quotas (the gateway asks once per tenant, then caches). */
+  limitsGet: 'subscription.limits.get',
+  /** Event (every gateway process): a tenant's limits changed (plan change, a quota reached or freed, a new period). */
+  limitsChanged: 'subscription.limits.changed',
 } as const;
 
 /** What a tenant is metered on: the plan's monthly quotas are per metric. */
@@ -50,8 +54,41 @@ export const USAGE_FACTS_QUEUE: WorkQueueSpec = {
   payload: UsageFact,
 };
 
-/** None yet: added here as the service's features are built. */
-export type SubscriptionRequests = Record<never, never>;
+/** Requests per minute the tenant's plan allows each credential kind. */
+export interface PlanRateLimits {
+  live: number;
+  test: number;
+  user: number;
+}
 
-/** None yet: added here as the service's features are built. */
-export type SubscriptionEvents = Record<never, never>;
+/** A quota of the current period that is used up: live-key requests that would use more are refused until `until`. */
+export interface ExhaustedQuota {
+  metric: UsageMetric;
+  limit: number;
+  /** ISO 8601: the period's end, when the quota starts afresh. */
+  until: string;
+}
+
+/** What the gateway enforces for one tenant: per-minute limits from its plan and the quotas used up. */
+export interface TenantLimits {
+  tenantId: string;
+  plan: string;
+  rateLimits: PlanRateLimits;
+  exhausted: ExhaustedQuota[];
+  /** ISO 8601 time these limits were computed; a cached copy older than a newer one is replaced, never the reverse. */
+  computedAt: string;
+}
+
+/** Asks for one tenant's limits (no tenant context: the gateway asks for whichever tenant it met). */
+export class LimitsGetRequest {
+  @IsUUID()
+  tenantId!: string;
+}
+
+export interface SubscriptionRequests {
+  [SubscriptionSubjects.limitsGet]: { request: LimitsGetRequest; response: TenantLimits };
+}
+
+export interface SubscriptionEvents {
+  [SubscriptionSubjects.limitsChanged]: TenantLimits;
+}

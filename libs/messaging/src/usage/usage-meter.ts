@@ -1,10 +1,22 @@
 import { randomUUID } from 'node:crypto';
+import { v5 } from 'uuid';
 import { Inject, Injectable } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { SubscriptionSubjects, USAGE_FACTS_QUEUE, type UsageFact, type UsageMetric } from '../contracts/subscription.contract.js';
 import { messageContext, type TenantRef } from '../envelope.js';
 import { enqueueWork, ensureWorkQueue } from '../jetstream/work-queue.js';
 import { NATS_CONNECTION } from '../nats-connection.js';
+
+/** Fixed namespace of derived usage event ids (a random v4 chosen once; never change it). */
+const USAGE_EVENT_NAMESPACE = '6f1d2a7e-53c4-4b8e-9a51-0c2f7d9e4b13';
+
+/**
+ * A stable event id for a fact named by its parts (`usageEventId('run', runId)`): a retried
+ * publish of the same fact carries the same id, so it counts once.
+ */
+export function usageEventId(...parts: string[]): string {
+  return v5(parts.join(':'), USAGE_EVENT_NAMESPACE);
+}
 
 export interface UsageRecord {
   metric: UsageMetric;
