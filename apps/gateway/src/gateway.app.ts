@@ -6,6 +6,8 @@ import type { GatewayConfig } from './config/gateway.config.js';
 import { docsRoutes } from './docs/docs.routes.js';
 import { aggregateHealth } from './health/aggregate-health.js';
 import { createProxy, type GatewayRequest } from './proxy/proxy.js';
+import { natsPlanChannel } from './plan-limits/plan-channel.js';
+import { PlanDirectory } from './plan-limits/plan-directory.js';
 import { createRateLimiter } from './rate-limit/rate-limiter.js';
 import { RouteTable, type RouteMatch } from './routing/route-table.js';
 
@@ -25,18 +27,31 @@ export function createGatewayApp({ config, upstreams, logger }: GatewayDeps) {
   app.disable('etag');
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');
   const routes = new RouteTable();
+  const channel =
+    config.RATE_LIMIT_ENABLED && config.PLAN_LIMITS_ENABLED ? natsPlanChannel({ url: config.NATS_URL, namespace: config.NATS_NAMESPACE, logger }) : undefined;
+  const plans = channel && new PlanDirectory(channel, config.PLAN_LIMITS_REFRESH_MS);
   const proxy = createProxy({
     upstreams,
     timeoutMs: config.UPSTREAM_TIMEOUT_MS,
     bodyLimit: config.BODY_LIMIT_BYTES,
     uploadLimit: config.UPLOAD_LIMIT_BYTES,
     logger,
+    onTenant: plans && ((req, tenantId) => req.callerId !== undefined && plans.learn(req.callerId, tenantId)),
   });
-  const limiter = config.RATE_LIMIT_ENABLED ? createRateLimiter(config, logger) : undefined;
+  const limiter = config.RATE_LIMIT_ENABLED ? createRateLimiter(config, logger, plans) : undefined;
 
   app.get('/actuator/health', async (_req, res) => {
     const health = await aggregateHealth(upstreams, config.HEALTH_TIMEOUT_MS);
-    res.status(health.status === 'UP' ? 200 : 503).json(health);
+    // Redis or NATS down: the gateway still serves (without limits, or with the plan limits it has), so it is degraded, not down.
+    const redis = limiter ? limiter.redisStatus() : 'DISABLED';
+    const nats = channel ? (channel.connected() ? 'UP' : 'DOWN') : 'DISABLED';
+    const degraded = redis === 'DOWN' || nats === 'DOWN';
+    const status = health.status === 'UP' && degraded ? 'DEGRADED' : health.status;
+    res.status(health.status === 'UP' ? 200 : 503).json({
+      status,
+      gateway: { status: degraded ? 'DEGRADED' : 'UP', components: { redis: { status: redis }, nats: { status: nats } } },
+      services: health.services,
+    });
   });
   app.get('/actuator/health/liveness', (_req, res) => {
     res.json({ status: 'UP' });
@@ -105,6 +120,7 @@ export function createGatewayApp({ config, upstreams, logger }: GatewayDeps) {
     close: () => {
       proxy.close();
       limiter?.close();
+      channel?.close();
     },
   };
 }

@@ -13,7 +13,8 @@ describe('quotas and invoices', () => {
   let workflowId: string;
   let sandboxWorkflowId: string;
   let replica: { url: string; process: ManagedProcess } | undefined;
-  const start = (key: string, automation = workflowId) => gw('/v1/automations/run', { method: 'POST', headers: withKey(key), body: { automation_id: automation, input: {} } });
+  const start = (key: string, automation = workflowId) =>
+    gw('/v1/automations/run', { method: 'POST', headers: withKey(key), body: { automation_id: automation, input: {} } });
 
   beforeAll(async () => {
     await addPlan({ code: PLAN, base_price_minor: 1500, quotas: { runs: RUNS, active_workflows: WORKFLOWS } });
@@ -47,11 +48,16 @@ describe('quotas and invoices', () => {
     });
     const periodEnd = Date.parse(body.period_end as string);
     // The gateway hears of the used-up quota within moments (an event, no lookup per request).
-    const refused = await eventually('the gateway refuses the fourth run', async () => {
-      const res = await start(tenant.live_key);
-      if (res.status === 202) throw new Error('a fourth run was accepted: the quota did not hold');
-      return res.status === 429 ? res : undefined;
-    }, 10_000, 100);
+    const refused = await eventually(
+      'the gateway refuses the fourth run',
+      async () => {
+        const res = await start(tenant.live_key);
+        if (res.status === 202) throw new Error('a fourth run was accepted: the quota did not hold');
+        return res.status === 429 ? res : undefined;
+      },
+      10_000,
+      100,
+    );
     expect(refused.body).toEqual({
       error: 'Too Many Requests',
       message: `Quota exceeded: runs (3 per billing period) is used up until ${new Date(periodEnd).toISOString()}`,
@@ -71,7 +77,9 @@ describe('quotas and invoices', () => {
       headers: withKey(other.live_key),
       body: { name: 'q', steps: [{ id: 'a', type: 'transform', input: {} }] },
     });
-    expect((await gw('/v1/automations/run', { method: 'POST', headers: withKey(other.live_key), body: { automation_id: otherWf.body.id, input: {} } })).status).toBe(202);
+    expect(
+      (await gw('/v1/automations/run', { method: 'POST', headers: withKey(other.live_key), body: { automation_id: otherWf.body.id, input: {} } })).status,
+    ).toBe(202);
 
     const after = await eventually('the test run is metered apart', async () => {
       const res = await gw('/subscription/usage', { headers: withKey(tenant.live_key) });
@@ -98,7 +106,14 @@ describe('quotas and invoices', () => {
     const invoices = list.body.data as Json[];
     expect(invoices).toHaveLength(1);
     const invoice = invoices[0];
-    expect(invoice).toMatchObject({ plan: PLAN, currency: 'EUR', status: 'issued', period_end: ended.body.period_end, subtotal_minor: 1500 + 25, total_minor: 1500 + 25 });
+    expect(invoice).toMatchObject({
+      plan: PLAN,
+      currency: 'EUR',
+      status: 'issued',
+      period_end: ended.body.period_end,
+      subtotal_minor: 1500 + 25,
+      total_minor: 1500 + 25,
+    });
     const lines = invoice.lines as { item: string; used: number; amount_minor: number }[];
     expect(lines.find((l) => l.item === 'runs')).toMatchObject({ used: 3, amount_minor: 0 });
     expect(lines.find((l) => l.item === 'base')).toMatchObject({ amount_minor: 1500 });

@@ -22,7 +22,9 @@ const TERMS = { included: 1_000_000, limit: null, unit_price_minor: 0, per: 1 };
 /** A plan added the way an operator adds one: `npm run admin:plans -- add --file`, on the run's database. */
 export async function addPlan(plan: TestPlan): Promise<void> {
   const file = join(mkdtempSync(join(tmpdir(), 'plan-')), 'plan.json');
-  const quotas = Object.fromEntries(['runs', 'ai_tokens', 'storage_bytes', 'notifications', 'active_workflows', 'seats'].map((m) => [m, plan.quotas?.[m] ?? TERMS]));
+  const quotas = Object.fromEntries(
+    ['runs', 'ai_tokens', 'storage_bytes', 'notifications', 'active_workflows', 'seats'].map((m) => [m, plan.quotas?.[m] ?? TERMS]),
+  );
   writeFileSync(
     file,
     JSON.stringify({
@@ -57,4 +59,5 @@ export async function startSubscriptionReplica(): Promise<{ url: string; process
   return { url, process: replica };
 }
 
-export const usageOf = (body: Json, metric: string) => (body.metrics as { metric: string; used: number; sandbox_used: number; limit: number | null }[]).find((m) => m.metric === metric)!;
+export const usageOf = (body: Json, metric: string) =>
+  (body.metrics as { metric: string; used: number; sandbox_used: number; limit: number | null }[]).find((m) => m.metric === metric)!;

@@ -1,9 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { SubscriptionSubjects, USAGE_FACTS_QUEUE, configureNamespace, connectNats, enqueueWork, ensureWorkQueue, messageContext, type UsageFact } from '@platform/messaging';
+import {
+  SubscriptionSubjects,
+  USAGE_FACTS_QUEUE,
+  configureNamespace,
+  connectNats,
+  enqueueWork,
+  ensureWorkQueue,
+  messageContext,
+  type UsageFact,
+} from '@platform/messaging';
 import { createTenant, eventually, withKey, type TestTenant } from '@platform/testing';
-import { env, gw, usageOf, type Json } from './support.js';
+import { env, gw, usageOf } from './support.js';
 
 const fact = (metric: UsageFact['metric'], quantity: number, keyMode?: 'live' | 'test'): UsageFact => ({
   eventId: randomUUID(),
@@ -62,7 +71,12 @@ describe('usage metering', () => {
     );
     // Every 50th fact replayed by the other publisher.
     await Promise.all(facts.filter((_, i) => i % 50 === 0).map((f, i) => publish(publishers[i % 2], f, null, `${f.eventId}-again`)));
-    await eventually('all 10,000 facts are aggregated', async () => (usageOf((await usage(tenant.live_key)).body, 'ai_tokens').used === expected ? true : undefined), 120_000, 500);
+    await eventually(
+      'all 10,000 facts are aggregated',
+      async () => (usageOf((await usage(tenant.live_key)).body, 'ai_tokens').used === expected ? true : undefined),
+      120_000,
+      500,
+    );
     await new Promise((resolve) => setTimeout(resolve, 1500));
     const res = await usage(tenant.live_key, '?granularity=day');
     expect(usageOf(res.body, 'ai_tokens').used).toBe(expected);

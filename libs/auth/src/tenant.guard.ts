@@ -40,7 +40,10 @@ export class TenantGuard implements CanActivate {
     }
     const principal = await this.authenticator.authenticate(request);
     request.principal = principal;
-    this.track(principal, request, context.switchToHttp().getResponse<ServerResponse>());
+    const response = context.switchToHttp().getResponse<ServerResponse>();
+    // The gateway learns which tenant a credential belongs to from this (and strips it): its plan's limits then apply.
+    response.setHeader('x-platform-tenant', principal.tenantId);
+    this.track(principal, request, response);
     const scopes = this.reflector.getAllAndOverride<string[] | undefined>(SCOPES_KEY, targets);
     if (scopes === undefined) {
       this.logger.error(`Route ${request.method} ${request.path} declares neither @Public() nor @RequireScopes()`);

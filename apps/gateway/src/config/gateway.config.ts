@@ -60,6 +60,25 @@ export class GatewayConfig extends ProcessConfig {
   @Max(86_400)
   RATE_LIMIT_WINDOW_SECONDS: number = 60;
 
+  /** Plan-based limits and quotas: the tenant's plan sets its keys' per-minute limits, used-up quotas refuse live keys. */
+  @Transform(toBoolean)
+  @IsBoolean()
+  PLAN_LIMITS_ENABLED: boolean = true;
+
+  /** How often a tenant's cached plan limits are asked for again, besides the changes pushed at once. */
+  @IsInt()
+  @Min(1000)
+  @Max(3_600_000)
+  PLAN_LIMITS_REFRESH_MS: number = 30_000;
+
+  /** Where plan limits come from (the subscription service) and their changes arrive. */
+  @Matches(/^(nats|tls):\/\/\S+$/, { message: 'must be a nats:// URL' })
+  NATS_URL: string = 'nats://127.0.0.1:4222';
+
+  /** Prefix of every NATS subject of this platform (as for the services). */
+  @Matches(/^[a-z0-9_-]{0,40}$/, { message: 'must be up to 40 of a-z, 0-9, _ and -' })
+  NATS_NAMESPACE: string = '';
+
   /** Start of every counter's Redis key; tests use one per run so runs never share counters. */
   @Matches(/^[A-Za-z0-9_.:-]+$/, { message: 'must be letters, digits, _ . : or -' })
   RATE_LIMIT_KEY_PREFIX: string = 'rl';

@@ -11,9 +11,14 @@ export interface ProxyOptions {
   bodyLimit: number;
   uploadLimit: number;
   logger: Logger;
+  /** Called with the tenant a service authenticated the request's credential as (its internal header, never passed on). */
+  onTenant?: (req: GatewayRequest, tenantId: string) => void;
 }
 
-export type GatewayRequest = IncomingMessage & { id: string; originalUrl?: string };
+export type GatewayRequest = IncomingMessage & { id: string; originalUrl?: string; callerId?: string };
+
+/** Set by the services' TenantGuard on every authenticated answer; the gateway learns from it and strips it. */
+export const TENANT_HEADER = 'x-platform-tenant';
 
 const UPLOAD_PATHS = /^\/storage\/files\/upload(\?|$)/;
 const REFUSED = new Set(['ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE', 'EAI_AGAIN', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
@@ -115,6 +120,11 @@ export function createProxy(options: ProxyOptions) {
         { path: route.upstreamPath, method: req.method as 'GET', headers, body, signal: abort.signal },
         ({ statusCode, headers: answer }) => {
           for (const name of HOP_BY_HOP) delete answer[name];
+          const tenant = answer[TENANT_HEADER];
+          if (tenant !== undefined) {
+            delete answer[TENANT_HEADER];
+            if (typeof tenant === 'string') options.onTenant?.(req, tenant);
+          }
           res.writeHead(statusCode, answer as Record<string, string | string[]>);
           return res;
         },

@@ -4,6 +4,9 @@ import type { Logger } from 'pino';
 import { errorBody } from '@platform/common';
 import type { GatewayConfig } from '../config/gateway.config.js';
 import type { GatewayRequest } from '../proxy/proxy.js';
+import type { PlanDirectory } from '../plan-limits/plan-directory.js';
+import type { TenantLimits } from '../plan-limits/plan-channel.js';
+import { quotaMetric } from '../plan-limits/quota-routes.js';
 import { identifyCaller, type CallerClass } from './caller.js';
 import { currentWindow, limitExceededMessage, remaining, retryAfterSeconds } from './rate-window.js';
 
@@ -23,7 +26,14 @@ export interface RateLimiter {
    * calls `next`; over the limit it answers 429 itself and `next` is not called. `route` is
    * handed through to `next` so the caller needs no closure per request.
    */
-  admit<R>(req: GatewayRequest, res: ServerResponse, route: R, next: (req: GatewayRequest, res: ServerResponse, route: R) => void): void;
+  admit<R extends { upstreamPath: string } | undefined>(
+    req: GatewayRequest,
+    res: ServerResponse,
+    route: R,
+    next: (req: GatewayRequest, res: ServerResponse, route: R) => void,
+  ): void;
+  /** Whether the counters' store answers: `DOWN` means requests are served without limits. */
+  redisStatus(): 'UP' | 'DOWN';
   close(): void;
 }
 
@@ -32,7 +42,7 @@ export interface RateLimiter {
  * or slow never fails a request: it is served without limits (fail open), and the client
  * reconnects by itself.
  */
-export function createRateLimiter(config: GatewayConfig, logger: Logger): RateLimiter {
+export function createRateLimiter(config: GatewayConfig, logger: Logger, plans?: PlanDirectory): RateLimiter {
   const limits: Record<CallerClass, number> = {
     live: config.RATE_LIMIT_LIVE_PER_MINUTE,
     test: config.RATE_LIMIT_TEST_PER_MINUTE,
@@ -67,6 +77,8 @@ export function createRateLimiter(config: GatewayConfig, logger: Logger): RateLi
     logger.warn({ err: error.message }, 'rate limiting unavailable (Redis): serving requests without limits');
   };
   redis.on('error', unavailable);
+  // A Redis that shuts down closes the connection without an error: that is the outage's first sign.
+  redis.on('close', () => unavailable(new Error('connection to Redis closed')));
   redis.on('ready', () => {
     if (!degraded) return;
     degraded = false;
@@ -78,32 +90,56 @@ export function createRateLimiter(config: GatewayConfig, logger: Logger): RateLi
 
   return {
     admit(req, res, route, next) {
-      // Not connected: don't ask (the command would only fail); serve without limits.
+      const caller = identifyCaller(req.headers, req.socket.remoteAddress, req.url);
+      req.callerId = caller.id;
+      const plan = plans && (caller.class === 'live' || caller.class === 'test' || caller.class === 'user') ? plans.limitsFor(caller.id) : undefined;
+      // Quotas hold live keys only: test keys work on sandbox data (spec 8). The check is local: no round trip.
+      const quota = plan && caller.class === 'live' && route ? exhaustedQuota(plan, req.method, route.upstreamPath) : undefined;
+      // Not connected: don't ask (the command would only fail); serve without rate limits.
       if (redis.status !== 'ready') {
-        next(req, res, route);
+        if (quota) quotaExceeded(req, res, quota);
+        else next(req, res, route);
         return;
       }
-      const caller = identifyCaller(req.headers, req.socket.remoteAddress, req.url);
-      const limit = limits[caller.class];
+      const limit = plan ? plan.rateLimits[caller.class as 'live' | 'test' | 'user'] : limits[caller.class];
       const window = currentWindow(Date.now(), windowSeconds);
       redis.rateLimitHit(`${prefix}:${caller.id}:${window.number}`, ttlMs).then(
         (count) => {
           res.setHeader('X-RateLimit-Limit', limit);
           res.setHeader('X-RateLimit-Remaining', remaining(limit, count));
           res.setHeader('X-RateLimit-Reset', window.resetSeconds);
-          if (count <= limit) next(req, res, route);
-          else tooManyRequests(req, res, limitExceededMessage(limit, windowSeconds, caller.class), retryAfterSeconds(Date.now(), window.resetSeconds));
+          if (count > limit)
+            tooManyRequests(req, res, limitExceededMessage(limit, windowSeconds, caller.class), retryAfterSeconds(Date.now(), window.resetSeconds));
+          else if (quota) quotaExceeded(req, res, quota);
+          else next(req, res, route);
         },
         (error: Error) => {
           unavailable(error);
-          next(req, res, route);
+          if (quota) quotaExceeded(req, res, quota);
+          else next(req, res, route);
         },
       );
     },
+    redisStatus: () => (redis.status === 'ready' ? 'UP' : 'DOWN'),
     close() {
       redis.disconnect();
     },
   };
+}
+
+/** The quota this request would add to, if the tenant has used it up for the period. */
+function exhaustedQuota(plan: TenantLimits, method: string | undefined, upstreamPath: string): TenantLimits['exhausted'][number] | undefined {
+  if (plan.exhausted.length === 0) return undefined;
+  const metric = quotaMetric(method, upstreamPath);
+  if (!metric) return undefined;
+  const quota = plan.exhausted.find((q) => q.metric === metric);
+  // Past the period's end the quota starts afresh, even before the new limits arrive.
+  return quota && Date.parse(quota.until) > Date.now() ? quota : undefined;
+}
+
+function quotaExceeded(req: GatewayRequest, res: ServerResponse, quota: TenantLimits['exhausted'][number]): void {
+  const retryAfter = Math.max(1, Math.ceil((Date.parse(quota.until) - Date.now()) / 1000));
+  tooManyRequests(req, res, `Quota exceeded: ${quota.metric} (${quota.limit} per billing period) is used up until ${quota.until}`, retryAfter);
 }
 
 function tooManyRequests(req: GatewayRequest, res: ServerResponse, message: string, retryAfter: number): void {

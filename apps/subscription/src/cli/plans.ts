@@ -59,7 +59,10 @@ function flatten(errors: ReturnType<typeof validateSync>, path = ''): string[] {
   ]);
 }
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { file: { type: 'string' }, replace: { type: 'boolean' }, tenant: { type: 'string' } } });
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { file: { type: 'string' }, replace: { type: 'boolean' }, tenant: { type: 'string' } },
+});
 try {
   switch (positionals[0]) {
     case 'list': {

@@ -25,7 +25,11 @@ export interface InvoiceTotals {
  * An invoice's lines from a period's billable totals and the plan: the base fee, then one line
  * per metric charging each started block of `per` units beyond the included amount.
  */
-export function invoiceLines(plan: Pick<PlanRow, 'name' | 'base_price_minor' | 'quotas'>, used: Map<string, number>, metrics: readonly UsageMetric[]): InvoiceTotals {
+export function invoiceLines(
+  plan: Pick<PlanRow, 'name' | 'base_price_minor' | 'quotas'>,
+  used: Map<string, number>,
+  metrics: readonly UsageMetric[],
+): InvoiceTotals {
   const base = Number(plan.base_price_minor);
   const lines: InvoiceLine[] = [
     { item: 'base', description: `${plan.name} plan`, used: 1, included: 1, billed_quantity: 1, unit_price_minor: base, per: 1, amount_minor: base },

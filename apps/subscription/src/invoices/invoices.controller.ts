@@ -16,7 +16,8 @@ export class InvoicesController {
   @RequireScopes('subscription:read')
   @ApiOperation({
     summary: 'List invoices',
-    description: 'One invoice per ended billing period, newest first, issued at the period end from the metered usage and the plan. Not for customer keys (403).',
+    description:
+      'One invoice per ended billing period, newest first, issued at the period end from the metered usage and the plan. Not for customer keys (403).',
   })
   @ApiPageResponse(InvoiceResponseDto, { example: { data: [INVOICE_EXAMPLE], next_cursor: null } })
   list(@CurrentPrincipal() p: Principal, @Query() q: PageQueryDto): Promise<Page<InvoiceResponse>> {

@@ -9,7 +9,10 @@ import type { InvoiceRow } from './invoice.record.js';
 /** Invoices: reads through TenantDb (RLS); the billing pass's writes on the system path, each naming its tenant. */
 export const invoicesRepository = {
   list(m: EntityManager, beforeId: string | undefined, limit: number): Promise<InvoiceRow[]> {
-    return m.query<InvoiceRow[]>(`select * from subscription.invoices where ($1::uuid is null or id < $1) order by id desc limit $2`, [beforeId ?? null, limit + 1]);
+    return m.query<InvoiceRow[]>(`select * from subscription.invoices where ($1::uuid is null or id < $1) order by id desc limit $2`, [
+      beforeId ?? null,
+      limit + 1,
+    ]);
   },
 
   async get(m: EntityManager, id: string): Promise<InvoiceRow | undefined> {
@@ -19,7 +22,10 @@ export const invoicesRepository = {
 
   /** System path: tenants whose period has ended, oldest first. */
   async due(m: EntityManager, limit: number): Promise<string[]> {
-    const rows = await m.query<{ tenant_id: string }[]>(`select tenant_id from subscription.subscriptions where period_end <= now() order by period_end limit $1`, [limit]);
+    const rows = await m.query<{ tenant_id: string }[]>(
+      `select tenant_id from subscription.subscriptions where period_end <= now() order by period_end limit $1`,
+      [limit],
+    );
     return rows.map((r) => r.tenant_id);
   },
 
@@ -48,14 +54,28 @@ export const invoicesRepository = {
     const rows = await m.query<{ id: string }[]>(
       `insert into subscription.invoices (tenant_id, id, period_start, period_end, plan_code, currency, lines, subtotal_minor, total_minor, status)
        values ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'issued') on conflict (tenant_id, period_start) do nothing returning id`,
-      [s.tenant_id, newId(), s.period_start, s.period_end, s.plan_code, s.plan.currency, JSON.stringify(totals.lines), totals.subtotal_minor, totals.total_minor],
+      [
+        s.tenant_id,
+        newId(),
+        s.period_start,
+        s.period_end,
+        s.plan_code,
+        s.plan.currency,
+        JSON.stringify(totals.lines),
+        totals.subtotal_minor,
+        totals.total_minor,
+      ],
     );
     return rows[0]?.id;
   },
 
   /** System path: the next period; gauges (what is stored, active) carry their level into it. */
   async openPeriod(m: EntityManager, s: SubscriptionWithPlan, next: Period, gauges: readonly UsageMetric[]): Promise<void> {
-    await m.query(`update subscription.subscriptions set period_start = $2, period_end = $3, updated_at = now() where tenant_id = $1`, [s.tenant_id, next.start, next.end]);
+    await m.query(`update subscription.subscriptions set period_start = $2, period_end = $3, updated_at = now() where tenant_id = $1`, [
+      s.tenant_id,
+      next.start,
+      next.end,
+    ]);
     await m.query(
       `insert into subscription.quota_totals (tenant_id, period_start, metric, quantity)
        select tenant_id, $3, metric, quantity from subscription.quota_totals where tenant_id = $1 and period_start = $2 and metric = any($4)

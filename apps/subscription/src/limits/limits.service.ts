@@ -48,5 +48,11 @@ export function limitsOf(subscription: SubscriptionWithPlan, totals: Map<string,
   for (const [metric, terms] of Object.entries(subscription.plan.quotas) as [UsageMetric, { limit: number | null }][]) {
     if (terms.limit !== null && (totals.get(metric) ?? 0) >= terms.limit) exhausted.push({ metric, limit: terms.limit, until });
   }
-  return { tenantId: subscription.tenant_id, plan: subscription.plan_code, rateLimits: subscription.plan.rate_limits, exhausted, computedAt: new Date().toISOString() };
+  return {
+    tenantId: subscription.tenant_id,
+    plan: subscription.plan_code,
+    rateLimits: subscription.plan.rate_limits,
+    exhausted,
+    computedAt: new Date().toISOString(),
+  };
 }

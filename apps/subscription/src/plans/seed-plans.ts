@@ -12,7 +12,12 @@ export interface PlanDefinition {
 
 const GIB = 1024 ** 3;
 const capped = (included: number): QuotaTerms => ({ included, limit: included, unit_price_minor: 0, per: 1 });
-const billed = (included: number, unit_price_minor: number, per: number, limit: number | null = null): QuotaTerms => ({ included, limit, unit_price_minor, per });
+const billed = (included: number, unit_price_minor: number, per: number, limit: number | null = null): QuotaTerms => ({
+  included,
+  limit,
+  unit_price_minor,
+  per,
+});
 
 /**
  * The plans every installation starts with (operators add more with `npm run admin:plans -- add`).

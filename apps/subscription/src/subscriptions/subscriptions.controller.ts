@@ -22,7 +22,10 @@ export class SubscriptionsController {
 
   @Get('current')
   @RequireScopes('subscription:read')
-  @ApiOperation({ summary: 'Get current subscription', description: 'The plan, the current billing period (calendar months, UTC) and the status. Not for customer keys (403).' })
+  @ApiOperation({
+    summary: 'Get current subscription',
+    description: 'The plan, the current billing period (calendar months, UTC) and the status. Not for customer keys (403).',
+  })
   @ApiOkResponse({ type: SubscriptionResponseDto, description: 'The subscription', example: SUBSCRIPTION_EXAMPLE })
   @ApiForbiddenResponse({ description: 'A customer key, or a key narrowed with X-Scope-Key' })
   current(@CurrentPrincipal() p: Principal): Promise<SubscriptionResponse> {

@@ -29,7 +29,13 @@ export const subscriptionsRepository = {
 
   async changePlan(m: EntityManager, tenantId: string, from: string, to: string, actor: string | null): Promise<void> {
     await m.query(`update subscription.subscriptions set plan_code = $1, updated_at = now()`, [to]);
-    await m.query(`insert into subscription.plan_changes (tenant_id, id, from_plan, to_plan, actor) values ($1, $2, $3, $4, $5)`, [tenantId, newId(), from, to, actor]);
+    await m.query(`insert into subscription.plan_changes (tenant_id, id, from_plan, to_plan, actor) values ($1, $2, $3, $4, $5)`, [
+      tenantId,
+      newId(),
+      from,
+      to,
+      actor,
+    ]);
   },
 
   async plan(m: EntityManager, code: string): Promise<PlanRow | undefined> {
@@ -39,7 +45,9 @@ export const subscriptionsRepository = {
 
   /** The billable totals of a period (tenant-wide). */
   async quotaTotals(m: EntityManager, periodStart: Date): Promise<Map<string, number>> {
-    const rows = await m.query<{ metric: string; quantity: string }[]>(`select metric, quantity from subscription.quota_totals where period_start = $1`, [periodStart]);
+    const rows = await m.query<{ metric: string; quantity: string }[]>(`select metric, quantity from subscription.quota_totals where period_start = $1`, [
+      periodStart,
+    ]);
     return new Map(rows.map((r) => [r.metric, Number(r.quantity)]));
   },
 };

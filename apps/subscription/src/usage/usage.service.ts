@@ -67,7 +67,8 @@ export class UsageService {
         customer_id: customerId ?? null,
         metrics,
       };
-      if (q.granularity === 'day') response.daily = (await usageRepository.daily(m, filter)).map((d: DailyTotal) => ({ date: d.day, metric: d.metric, quantity: d.quantity }));
+      if (q.granularity === 'day')
+        response.daily = (await usageRepository.daily(m, filter)).map((d: DailyTotal) => ({ date: d.day, metric: d.metric, quantity: d.quantity }));
       return response;
     });
   }

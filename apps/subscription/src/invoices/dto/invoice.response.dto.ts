@@ -9,7 +9,16 @@ export const INVOICE_EXAMPLE: InvoiceResponse = {
   currency: 'USD',
   lines: [
     { item: 'base', description: 'Pro plan', used: 1, included: 1, billed_quantity: 1, unit_price_minor: 4900, per: 1, amount_minor: 4900 },
-    { item: 'runs', description: 'runs beyond 50000 included', used: 52_340, included: 50_000, billed_quantity: 2340, unit_price_minor: 50, per: 1000, amount_minor: 150 },
+    {
+      item: 'runs',
+      description: 'runs beyond 50000 included',
+      used: 52_340,
+      included: 50_000,
+      billed_quantity: 2340,
+      unit_price_minor: 50,
+      per: 1000,
+      amount_minor: 150,
+    },
   ],
   subtotal_minor: 5050,
   total_minor: 5050,

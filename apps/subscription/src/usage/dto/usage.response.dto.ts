@@ -17,13 +17,21 @@ export class MetricUsageDto {
   @ApiProperty({ enum: USAGE_METRICS, example: 'runs' })
   metric!: string;
 
-  @ApiProperty({ example: 412, description: 'Billable use in the period (live keys, users, schedules); for storage_bytes, active_workflows and seats the level reached' })
+  @ApiProperty({
+    example: 412,
+    description: 'Billable use in the period (live keys, users, schedules); for storage_bytes, active_workflows and seats the level reached',
+  })
   used!: number;
 
   @ApiProperty({ example: 1000, description: "What the plan's base price includes" })
   included!: number;
 
-  @ApiProperty({ example: 1000, nullable: true, type: Number, description: 'Hard cap: live keys get 429 past it; null when usage beyond `included` is billed instead' })
+  @ApiProperty({
+    example: 1000,
+    nullable: true,
+    type: Number,
+    description: 'Hard cap: live keys get 429 past it; null when usage beyond `included` is billed instead',
+  })
   limit!: number | null;
 
   @ApiProperty({ example: 588, nullable: true, type: Number, description: 'Left before the cap (never negative); null without a cap' })
