@@ -3,7 +3,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import type { Principal } from '@platform/auth';
 import { decodeCursor, newId, toPage, type Page } from '@platform/common';
 import { TenantBatcher, TenantDb, type TenantContext } from '@platform/db';
-import { NATS_CONNECTION, NotificationSubjects, enqueueWork, messageContext, type NotificationQueued } from '@platform/messaging';
+import { NATS_CONNECTION, NotificationSubjects, UsageMeter, enqueueWork, messageContext, usageEventId, type NotificationQueued } from '@platform/messaging';
 import { ChannelSecretBox } from '../channels/channel-secrets.js';
 import { Composer, type SendInput } from './composer.js';
 import type { NotificationHistoryQueryDto } from './dto/notification-query.dto.js';
@@ -36,6 +36,7 @@ export class NotificationsService {
     private readonly limits: SendLimits,
     private readonly box: ChannelSecretBox,
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
+    private readonly usage: UsageMeter,
   ) {}
 
   async send(ctx: TenantContext & { requestId?: string }, input: SendInput): Promise<NotificationQueued> {
@@ -73,6 +74,15 @@ export class NotificationsService {
       return this.repeat(first, composed.requestHash);
     }
     if (!limited) await this.enqueue(ctx, id);
+    if (!limited) {
+      const sent = {
+        metric: 'notifications' as const,
+        quantity: 1,
+        eventId: usageEventId('notification', id),
+        keyMode: (ctx as { keyMode?: 'live' | 'test' }).keyMode,
+      };
+      this.usage.record(ctx, sent).catch((error: unknown) => this.logger.warn(`notification ${id} not metered: ${String(error)}`));
+    }
     return { id, status: row.status };
   }
 

@@ -1,5 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import type { TenantContext } from '@platform/db';
+import { UsageMeter, usageEventId } from '@platform/messaging';
 import type { ExecutionStatus, StartRequest, StartResult } from '../engine/execution.records.js';
 import { RunDispatcher } from '../engine/runner/run.dispatcher.js';
 import { ExecutionStoreService } from './execution-store.service.js';
@@ -10,14 +11,24 @@ import { ExecutionStoreService } from './execution-store.service.js';
  */
 @Injectable()
 export class ExecutionStarter {
+  private readonly logger = new Logger(ExecutionStarter.name);
+
   constructor(
     private readonly store: ExecutionStoreService,
     private readonly dispatcher: RunDispatcher,
+    private readonly usage: UsageMeter,
   ) {}
 
   /** `status` is what the caller is told: `queued` for a new run (accepted, not yet done), else the first run's status. */
   async start(ctx: TenantContext, request: StartRequest): Promise<StartResult & { status: ExecutionStatus }> {
     const result = await this.dispatcher.start((claim) => this.store.start(ctx, request, claim));
+    // Metered once per run: the event id comes from the run id, so a repeated start counts once.
+    if (result.created) {
+      const keyMode = (ctx as { keyMode?: 'live' | 'test' }).keyMode;
+      this.usage
+        .record(ctx, { metric: 'runs', quantity: 1, eventId: usageEventId('run', result.execution.id), keyMode })
+        .catch((error: unknown) => this.logger.warn(`run ${result.execution.id} not metered: ${String(error)}`));
+    }
     return { ...result, status: result.created ? 'queued' : result.execution.status };
   }
 }

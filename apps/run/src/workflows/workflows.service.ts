@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Principal } from '@platform/auth';
 import { AppError, NotFoundError, decodeCursor, newId, toPage, type Page } from '@platform/common';
 import { TenantDb, type TenantContext } from '@platform/db';
-import type { WorkflowSummary } from '@platform/messaging';
+import { UsageMeter, usageEventId, type WorkflowSummary } from '@platform/messaging';
 import type { DefinitionSource } from '../engine/engine.ports.js';
 import { DefinitionValidator } from './definition/definition.validator.js';
 import type { DefinitionProblem, WorkflowDefinition } from './definition/workflow-definition.js';
@@ -44,7 +44,15 @@ export class WorkflowsService implements DefinitionSource {
   constructor(
     private readonly db: TenantDb,
     private readonly validator: DefinitionValidator,
+    private readonly usage: UsageMeter,
   ) {}
+
+  /** active_workflows is a level: +1 when one is made, -1 when one is deleted. */
+  private meter(principal: Principal, id: string, quantity: 1 | -1): void {
+    void this.usage
+      .record(principal, { metric: 'active_workflows', quantity, eventId: usageEventId('workflow', id, String(quantity)), keyMode: principal.keyMode })
+      .catch(() => undefined);
+  }
 
   validate(definition: WorkflowDefinition): DefinitionProblem[] {
     return this.validator.validate(definition);
@@ -53,10 +61,15 @@ export class WorkflowsService implements DefinitionSource {
   async create(principal: Principal, dto: CreateWorkflowRequestDto): Promise<WorkflowResponse> {
     const definition = this.checked({ steps: dto.steps, input_schema: dto.input_schema ?? null, settings: dto.settings ?? {} });
     const id = newId();
-    return this.db.run(principal, async (m) => {
-      await workflowsRepository.insert(m, principal, id, dto.name, dto.description ?? null, definition);
-      return toWorkflowResponse((await workflowsRepository.get(m, id))!);
-    });
+    return this.db
+      .run(principal, async (m) => {
+        await workflowsRepository.insert(m, principal, id, dto.name, dto.description ?? null, definition);
+        return toWorkflowResponse((await workflowsRepository.get(m, id))!);
+      })
+      .then((created) => {
+        this.meter(principal, id, 1);
+        return created;
+      });
   }
 
   async update(
@@ -115,6 +128,7 @@ export class WorkflowsService implements DefinitionSource {
     // Soft: running executions keep their version and finish; new starts find no workflow.
     const deleted = await this.db.run(principal, (m) => workflowsRepository.softDelete(m, id));
     if (!deleted) throw new NotFoundError('Workflow');
+    this.meter(principal, id, -1);
   }
 
   private checked(definition: WorkflowDefinition): WorkflowDefinition {

@@ -5,7 +5,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Principal } from '@platform/auth';
 import { newId } from '@platform/common';
 import { TenantDb, type TenantContext } from '@platform/db';
-import { Bus, StorageSubjects, messageContext, type FileWriteRequest, type FileWriteResponse } from '@platform/messaging';
+import { Bus, StorageSubjects, UsageMeter, messageContext, usageEventId, type FileWriteRequest, type FileWriteResponse } from '@platform/messaging';
 import { FILE_BACKEND, type FileBackend } from './backends/file-backend.js';
 import type { InspectedContent } from './content-inspector.js';
 import { toFileResponse, type FileResponse } from './file.record.js';
@@ -34,7 +34,7 @@ interface NewContent {
 }
 
 /** Who wrote, for the event envelope and the row's created_by. */
-export type WriterContext = TenantContext & { requestId: string; actor: string };
+export type WriterContext = TenantContext & { requestId: string; actor: string; keyMode?: 'live' | 'test' };
 
 function fingerprint(name: string, metadata: Record<string, unknown>, content: InspectedContent): string {
   return createHash('sha256')
@@ -59,6 +59,7 @@ export class FileUploadsService {
     private readonly bus: Bus,
     @Inject(FILE_BACKEND) private readonly backend: FileBackend,
     @Inject(FILES_CONFIG) private readonly config: FilesConfig,
+    private readonly usage: UsageMeter,
   ) {}
 
   async upload(principal: Principal, req: IncomingMessage & { id?: string }, idempotencyKey: string | undefined): Promise<UploadResult> {
@@ -76,6 +77,7 @@ export class FileUploadsService {
       scopeId: principal.scopeId,
       requestId: req.id ?? '',
       actor: principal.subject,
+      keyMode: principal.keyMode,
     };
     const prior = idempotencyKey ? await this.db.run(writer, (m) => filesRepository.findUploadKey(m, idempotencyKey, writer.scopeId ?? null)) : undefined;
 
@@ -172,6 +174,8 @@ export class FileUploadsService {
       // The file is committed and stays; only the announcement is lost.
       this.logger.error(`storage.file.uploaded for ${file.id} not published: ${String(error)}`);
     }
+    const stored = { metric: 'storage_bytes' as const, quantity: file.size, eventId: usageEventId('file-stored', file.id), keyMode: writer.keyMode };
+    this.usage.record(writer, stored).catch((error: unknown) => this.logger.warn(`file ${file.id} not metered: ${String(error)}`));
     return file;
   }
 

@@ -60,8 +60,10 @@ export const filesRepository = {
     return await m.query<FileRow[]>(`select ${FILE_COLUMNS} from storage.files ${f.where} order by id desc limit ${limit}`, f.params);
   },
 
-  async delete(m: EntityManager, id: string): Promise<{ storage_key: string } | undefined> {
-    const [rows] = await m.query<[{ storage_key: string }[], number]>(`delete from storage.files where id = $1 returning storage_key`, [id]);
+  async delete(m: EntityManager, id: string): Promise<{ storage_key: string; size: string } | undefined> {
+    const [rows] = await m.query<[{ storage_key: string; size: string }[], number]>(`delete from storage.files where id = $1 returning storage_key, size`, [
+      id,
+    ]);
     return rows[0];
   },
 

@@ -5,7 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { decodeCursor, toPage, type Page } from '@platform/common';
 import { TenantDb, type TenantContext } from '@platform/db';
-import type { FileReadResponse } from '@platform/messaging';
+import { UsageMeter, usageEventId, type FileReadResponse } from '@platform/messaging';
 import { FILE_BACKEND, ObjectNotFoundError, type ByteRange, type FileBackend } from './backends/file-backend.js';
 import { toFileResponse, type FileResponse, type FileRow } from './file.record.js';
 import { FileErrors } from './files.errors.js';
@@ -33,6 +33,7 @@ export class FilesService {
   constructor(
     private readonly db: TenantDb,
     @Inject(FILE_BACKEND) private readonly backend: FileBackend,
+    private readonly usage: UsageMeter,
   ) {}
 
   async list(ctx: TenantContext, query: ListFilesQueryDto): Promise<Page<FileResponse>> {
@@ -58,6 +59,13 @@ export class FilesService {
   async delete(ctx: TenantContext, id: string): Promise<void> {
     const deleted = await this.db.run(ctx, (m) => filesRepository.delete(m, id));
     if (!deleted) throw FileErrors.notFound();
+    const freed = {
+      metric: 'storage_bytes' as const,
+      quantity: -Number(deleted.size),
+      eventId: usageEventId('file-freed', id),
+      keyMode: (ctx as { keyMode?: 'live' | 'test' }).keyMode,
+    };
+    this.usage.record(ctx, freed).catch((error: unknown) => this.logger.warn(`file ${id} freed but not metered: ${String(error)}`));
     await this.backend
       .remove(deleted.storage_key)
       .catch((error: unknown) => this.logger.error(`file ${id} deleted but its object ${deleted.storage_key} was not removed: ${String(error)}`));
