@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import pg from 'pg';
 import { call, createTenant, eventually, sleep, withKey, type ManagedProcess, type TestTenant } from '@platform/testing';
 import { addPlan, choosePlan, env, gw, startSubscriptionReplica, usageOf, type Json } from './support.js';
 
@@ -126,6 +127,17 @@ describe('quotas and invoices', () => {
     // Another run of the passes changes nothing: the period is closed, its invoice final.
     await Promise.all(urls.map((url) => call(url, '/subscription/system/billing/run', { method: 'POST', headers: admin })));
     expect(((await gw('/subscription/invoices', { headers: withKey(tenant.live_key) })).body.data as Json[]).map((i) => i.id)).toEqual([invoice.id]);
+
+    // Issued means final: the database itself refuses to change or delete it, whoever asks.
+    const client = new pg.Client({ connectionString: env.databaseUrl });
+    await client.connect();
+    try {
+      for (const sql of ['update subscription.invoices set total_minor = 0 where id = $1', 'delete from subscription.invoices where id = $1']) {
+        await expect(client.query(sql, [invoice.id])).rejects.toThrow('an issued invoice never changes');
+      }
+    } finally {
+      await client.end();
+    }
 
     // The new period starts with the runs quota free again.
     const current = await gw('/subscription/current', { headers: withKey(tenant.live_key) });

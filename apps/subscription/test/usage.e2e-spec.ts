@@ -119,6 +119,29 @@ describe('usage metering', () => {
     expect(foreign.body.metrics).toEqual(unknown.body.metrics);
   });
 
+  it('meters what the services report: the owner seat, bytes stored and freed, workflows made and deleted', async () => {
+    const third = await createTenant(env.gatewayUrl, env.adminToken, 'usage-c');
+    const form = new FormData();
+    form.append('file', new Blob(['x'.repeat(1234)], { type: 'text/plain' }), 'meter.txt');
+    const uploaded = await fetch(`${env.gatewayUrl}/storage/files/upload`, { method: 'POST', headers: { 'x-api-key': third.live_key }, body: form });
+    expect(uploaded.status).toBe(201);
+    const file = (await uploaded.json()) as { id: string };
+    const wf = await gw('/api/v1/workflow/workflows', {
+      method: 'POST',
+      headers: withKey(third.live_key),
+      body: { name: 'm', steps: [{ id: 'a', type: 'transform', input: {} }] },
+    });
+    expect(wf.status).toBe(201);
+    const levels = async () => {
+      const body = (await usage(third.live_key)).body;
+      return ['seats', 'storage_bytes', 'active_workflows'].map((metric) => usageOf(body, metric).used);
+    };
+    await eventually('the facts are counted', async () => ((await levels()).join() === '1,1234,1' ? true : undefined));
+    expect((await gw(`/storage/files/${file.id}`, { method: 'DELETE', headers: withKey(third.live_key) })).status).toBe(204);
+    expect((await gw(`/api/v1/workflow/workflows/${wf.body.id as string}`, { method: 'DELETE', headers: withKey(third.live_key) })).status).toBe(204);
+    await eventually('the freed bytes and deleted workflow are counted', async () => ((await levels()).join() === '1,0,0' ? true : undefined));
+  });
+
   it('refuses bad queries with 400 naming the field', async () => {
     const res = await usage(tenant.live_key, '?granularity=hour&customer_id=nope');
     expect(res.status).toBe(400);
