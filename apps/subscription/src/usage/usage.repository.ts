@@ -2,10 +2,10 @@ import type { EntityManager } from 'typeorm';
 import type { UsageFact, UsageMetric } from '@platform/messaging';
 
 export interface AggregateResult {
-  /** False for a fact seen before (a replay): nothing was added. */
-  counted: boolean;
-  /** The tenant's billable total of the metric in the period after this fact; null when the fact is not billable or was a replay. */
-  total: number | null;
+  /** Ids of the facts added now; a fact seen before (a replay) is missing: nothing was added for it. */
+  counted: Set<string>;
+  /** The tenant's billable total per metric in the period after these facts, for the metrics they changed. */
+  totals: Map<string, number>;
 }
 
 export interface UsageFilter {
@@ -28,34 +28,50 @@ export interface DailyTotal {
 /** Every query on usage; managers come from TenantDb (RLS: a customer key sees only its customer's rows). */
 export const usageRepository = {
   /**
-   * One statement: the fact's id is recorded and, only if it is new, its quantity is added to the
-   * daily sums and (when billable) to the tenant's period total. A replay inserts nothing.
+   * One statement for a batch of facts of one tenant context: their ids are recorded and only the
+   * new ones are added, summed per day, metric and billing mode, to the daily sums and (billable
+   * ones) to the tenant's period totals. A replayed fact inserts nothing.
    */
   async aggregate(
     m: EntityManager,
     ctx: { tenantId: string; environmentId: string; scopeId: string | null },
-    fact: UsageFact,
+    facts: UsageFact[],
     periodStart: Date,
   ): Promise<AggregateResult> {
-    const billable = fact.keyMode !== 'test';
-    const [row] = await m.query<{ counted: number; total: string | null }[]>(
+    const [row] = await m.query<{ counted: string[] | null; totals: { metric: string; quantity: string }[] | null }[]>(
       `with ev as (
          insert into subscription.usage_events (tenant_id, event_id, environment_id, scope_id, metric, quantity, billable, occurred_at)
-         values ($1, $2, $3, $4, $5, $6, $7, $8) on conflict do nothing returning tenant_id),
+         select $1, f.event_id, $2, $3, f.metric, f.quantity, f.billable, f.occurred_at
+           from unnest($4::uuid[], $5::text[], $6::bigint[], $7::boolean[], $8::timestamptz[]) as f(event_id, metric, quantity, billable, occurred_at)
+         on conflict do nothing
+         returning event_id, metric, quantity, billable, greatest((occurred_at at time zone 'UTC')::date, ($9::timestamptz at time zone 'UTC')::date) as day),
        daily as (
          insert into subscription.usage_daily (tenant_id, period_start, day, environment_id, scope_id, metric, billable, quantity)
-         select $1, $9, greatest(($8::timestamptz at time zone 'UTC')::date, ($9::timestamptz at time zone 'UTC')::date), $3, $4, $5, $7, $6 from ev
+         select $1, $9, day, $2, $3, metric, billable, sum(quantity) from ev group by day, metric, billable
          on conflict on constraint usage_daily_key do update set quantity = subscription.usage_daily.quantity + excluded.quantity
          returning 1),
        total as (
          insert into subscription.quota_totals (tenant_id, period_start, metric, quantity)
-         select $1, $9, $5, $6 from ev where $7
+         select $1, $9, metric, sum(quantity) from ev where billable group by metric
          on conflict (tenant_id, period_start, metric) do update set quantity = subscription.quota_totals.quantity + excluded.quantity
-         returning quantity)
-       select (select count(*) from ev)::int as counted, (select quantity from total) as total, (select count(*) from daily) as daily`,
-      [ctx.tenantId, fact.eventId, ctx.environmentId, ctx.scopeId, fact.metric, fact.quantity, billable, fact.occurredAt, periodStart],
+         returning metric, quantity)
+       select (select array_agg(event_id::text) from ev) as counted, (select json_agg(total) from total) as totals, (select count(*) from daily) as daily`,
+      [
+        ctx.tenantId,
+        ctx.environmentId,
+        ctx.scopeId,
+        facts.map((f) => f.eventId),
+        facts.map((f) => f.metric),
+        facts.map((f) => f.quantity),
+        facts.map((f) => f.keyMode !== 'test'),
+        facts.map((f) => f.occurredAt),
+        periodStart,
+      ],
     );
-    return { counted: row.counted === 1, total: row.total === null ? null : Number(row.total) };
+    return {
+      counted: new Set(row.counted ?? []),
+      totals: new Map((row.totals ?? []).map((t) => [t.metric, Number(t.quantity)])),
+    };
   },
 
   /**

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { TenantDb } from '@platform/db';
+import { TenantBatcher, TenantDb, type TenantContext } from '@platform/db';
 import {
   NATS_CONNECTION,
   USAGE_FACTS_QUEUE,
@@ -16,26 +16,31 @@ import { SUBSCRIPTION_CONFIG, type SubscriptionConfig } from '../config/subscrip
 import { LimitsService } from '../limits/limits.service.js';
 import { periodAt } from '../subscriptions/periods.js';
 import { subscriptionsRepository } from '../subscriptions/subscriptions.repository.js';
+import { crossedQuotas } from './quota-crossing.js';
 import { usageRepository } from './usage.repository.js';
 
 /**
- * Aggregates the usage facts every service publishes. Each fact is one transaction that holds the
- * tenant's subscription row shared (so a period cannot close halfway through it), records the
- * fact's id and adds it to the totals; a replayed fact finds its id and adds nothing. A fact is
- * counted in the period that is current when it is aggregated (seconds after it happened). When a
- * fact takes a quota across its limit (either way), every gateway is told.
+ * Aggregates the usage facts every service publishes. The facts of one tenant context arriving
+ * together are one transaction (TenantBatcher) that holds the tenant's subscription row shared (so
+ * a period cannot close halfway through), records each fact's id and adds the new ones to the
+ * totals; a replayed fact finds its id and adds nothing. A fact is counted in the period that is
+ * current when it is aggregated (a second or so after it happened). When the facts take a quota
+ * across its cap (either way), every gateway is told.
  */
 @Injectable()
 export class UsageWorker implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(UsageWorker.name);
   private worker?: Worker;
+  private readonly batches: TenantBatcher<UsageFact, undefined>;
 
   constructor(
     private readonly db: TenantDb,
     private readonly limits: LimitsService,
     @Inject(SUBSCRIPTION_CONFIG) private readonly config: SubscriptionConfig,
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
-  ) {}
+  ) {
+    this.batches = new TenantBatcher((ctx, facts) => this.aggregateBatch(ctx, facts));
+  }
 
   async onApplicationBootstrap(): Promise<void> {
     await ensureWorkQueue(this.nc, USAGE_FACTS_QUEUE);
@@ -55,15 +60,19 @@ export class UsageWorker implements OnApplicationBootstrap, OnModuleDestroy {
       return { ack: true };
     }
     const ctx = { tenantId: item.context.tenantId, environmentId: item.context.environmentId, scopeId: item.context.scopeId ?? null };
-    const fact = item.data;
+    await this.batches.submit(ctx, item.data);
+    return { ack: true };
+  }
+
+  private async aggregateBatch(ctx: TenantContext, batch: UsageFact[]): Promise<undefined[]> {
+    // A fact delivered twice in one batch is added once (the second would conflict with the first).
+    const facts = [...new Map(batch.map((f) => [f.eventId.toLowerCase(), f])).values()];
     const crossed = await this.db.run(ctx, async (m) => {
       const subscription = await subscriptionsRepository.ensure(m, ctx.tenantId, this.config.SUBSCRIPTION_DEFAULT_PLAN, periodAt(new Date()), 'share');
-      const result = await usageRepository.aggregate(m, ctx, fact, subscription.period_start);
-      const limit = subscription.plan.quotas[fact.metric]?.limit ?? null;
-      if (result.total === null || limit === null) return false;
-      return result.total - fact.quantity < limit !== result.total < limit;
+      const result = await usageRepository.aggregate(m, { ...ctx, scopeId: ctx.scopeId ?? null }, facts, subscription.period_start);
+      return crossedQuotas(subscription.plan.quotas, facts, result);
     });
     if (crossed) await this.limits.publish(ctx.tenantId);
-    return { ack: true };
+    return batch.map(() => undefined);
   }
 }
