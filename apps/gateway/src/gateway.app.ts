@@ -36,7 +36,8 @@ export function createGatewayApp({ config, upstreams, logger }: GatewayDeps) {
     bodyLimit: config.BODY_LIMIT_BYTES,
     uploadLimit: config.UPLOAD_LIMIT_BYTES,
     logger,
-    onTenant: plans && ((req, tenantId) => req.callerId !== undefined && plans.learn(req.callerId, tenantId)),
+    // Only credentials are mapped to tenants (a webhook delivery's answer is shaped by a workflow, so it is never trusted for this).
+    onTenant: plans && ((req, tenantId) => isCredential(req.callerId) && plans.learn(req.callerId, tenantId)),
   });
   const limiter = config.RATE_LIMIT_ENABLED ? createRateLimiter(config, logger, plans) : undefined;
 
@@ -124,6 +125,9 @@ export function createGatewayApp({ config, upstreams, logger }: GatewayDeps) {
     },
   };
 }
+
+const isCredential = (callerId: string | undefined): callerId is string =>
+  callerId !== undefined && (callerId.startsWith('key:') || callerId.startsWith('user:'));
 
 /** The gateway's own health: `/actuator/health` (aggregated) and `/actuator/health/liveness`. */
 const GATEWAY_HEALTH = /^\/actuator\/health(\/liveness)?\/?(\?.*)?$/;
