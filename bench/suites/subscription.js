@@ -33,14 +33,14 @@ async function addBenchPlan(databaseUrl) {
   });
 }
 
-async function startUnlimitedGateway(platform) {
+async function startGateway(platform, name, settings) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const upstreams = Object.fromEntries(Object.entries(platform.serviceUrls).map(([svc, u]) => [`${svc.toUpperCase().replace(/-/g, '_')}_URL`, u]));
   const gateway = await startProcess({
-    name: 'gateway-unlimited',
+    name,
     entry: serviceEntry('gateway'),
-    env: { ...upstreams, GATEWAY_PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_ENABLED: 'false' },
+    env: { ...upstreams, ...platform.serviceEnv.account, GATEWAY_PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...settings },
     healthUrl: `${url}/actuator/health/liveness`,
   });
   return { url, gateway };
@@ -56,34 +56,45 @@ export async function run({ platform, database, duration, connections }) {
     body: JSON.stringify({ plan: 'bench' }),
   });
   if (change.status !== 200) throw new Error(`plan change failed: ${change.status}`);
-  const off = await startUnlimitedGateway(platform);
+  const off = await startGateway(platform, 'gateway-unlimited', { RATE_LIMIT_ENABLED: 'false' });
+  // The limiter as it was before plans: fixed per-kind limits in Redis, no plan lookup, no quotas.
+  const fixed = await startGateway(platform, 'gateway-fixed', { PLAN_LIMITS_ENABLED: 'false', RATE_LIMIT_LIVE_PER_MINUTE: '100000000' });
   try {
     const on = `${platform.gatewayUrl}/account/me`;
     const plain = `${off.url}/account/me`;
+    const counted = `${fixed.url}/account/me`;
     progress('warming up (the gateway learns the key’s tenant and plan)');
     await load(on, { duration: 2, connections, headers });
     await load(plain, { duration: 2, connections, headers });
+    await load(counted, { duration: 2, connections, headers });
     const probe = await fetch(on, { headers });
     if (probe.headers.get('x-ratelimit-limit') !== '100000000') throw new Error(`the plan's limit is not applied (${probe.headers.get('x-ratelimit-limit')})`);
     progress(`throughput, ${connections} connections, ${duration} s each, alternating`);
     const withLimits = [];
     const without = [];
+    const fixedOnly = [];
     for (let i = 0; i < 2; i++) {
       withLimits.push(await load(on, { duration, connections, headers }));
       without.push(await load(plain, { duration, connections, headers }));
+      fixedOnly.push(await load(counted, { duration, connections, headers }));
     }
     const mean = (runs) => ({ ...runs[1], rps: (runs[0].rps + runs[1].rps) / 2 });
     const a = mean(withLimits);
     const b = mean(without);
-    const errors = withLimits
-      .concat(without)
-      .reduce((n, r) => n + (r.errors ?? 0) + Object.entries(r.codes).reduce((m, [code, count]) => m + (code.startsWith('2') ? 0 : count), 0), 0);
+    const c = mean(fixedOnly);
+    const errors = [...withLimits, ...without, ...fixedOnly].reduce(
+      (n, r) => n + (r.errors ?? 0) + Object.entries(r.codes).reduce((m, [code, count]) => m + (code.startsWith('2') ? 0 : count), 0),
+      0,
+    );
     return [
       row(`GET /account/me, plan limits + quotas on, ${connections} conns`, a),
       row(`GET /account/me, limits off, ${connections} conns`, b),
-      `limits and quotas cost ${(100 - (a.rps / b.rps) * 100).toFixed(1)}% of throughput (target < 10%); ${errors} non-2xx or errors`,
+      row(`GET /account/me, fixed limits (no plans), ${connections} conns`, c),
+      `limits and quotas cost ${(100 - (a.rps / b.rps) * 100).toFixed(1)}% of throughput (target < 10%); ` +
+        `plans and quotas on top of the fixed Redis limits: ${(100 - (a.rps / c.rps) * 100).toFixed(1)}%; ${errors} non-2xx or errors`,
     ];
   } finally {
     await off.gateway.stop();
+    await fixed.gateway.stop();
   }
 }
