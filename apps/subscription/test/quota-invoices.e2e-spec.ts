@@ -161,6 +161,12 @@ describe('quotas and invoices', () => {
     expect(changed.status).toBe(200);
     expect(changed.body).toMatchObject({ plan: 'pro', plan_name: 'Pro', currency: 'USD', status: 'active' });
     expect((await gw('/subscription/current', { method: 'PUT', headers: withKey(other.live_key), body: { plan: 'pro' } })).status).toBe(409);
+    const changes = await gw('/subscription/changes', { headers: withKey(other.live_key) });
+    expect(changes.status).toBe(200);
+    expect(changes.body.data).toEqual([
+      { id: expect.any(String), from_plan: 'free', to_plan: 'pro', actor: expect.stringMatching(/^tenant_key:/), changed_at: expect.any(String) },
+    ]);
+    expect(((await gw('/subscription/changes', { headers: withKey(tenant.live_key) })).body.data as Json[]).map((c) => c.to_plan)).toEqual([PLAN]);
     const plans = await gw('/subscription/plans', { headers: withKey(other.live_key) });
     expect((plans.body.data as { code: string }[]).map((p) => p.code)).toEqual(expect.arrayContaining(['free', 'pro', 'enterprise', PLAN]));
     await sleep(0);

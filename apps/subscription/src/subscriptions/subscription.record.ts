@@ -44,3 +44,27 @@ export function toSubscriptionResponse(row: SubscriptionWithPlan): SubscriptionR
     updated_at: row.updated_at.toISOString(),
   };
 }
+
+export interface PlanChangeRow {
+  id: string;
+  from_plan: string | null;
+  to_plan: string;
+  actor: string | null;
+  changed_at: Date;
+}
+
+export interface PlanChangeResponse {
+  id: string;
+  from_plan: string | null;
+  to_plan: string;
+  actor: string | null;
+  changed_at: string;
+}
+
+export const toPlanChangeResponse = (row: PlanChangeRow): PlanChangeResponse => ({
+  id: row.id,
+  from_plan: row.from_plan,
+  to_plan: row.to_plan,
+  actor: row.actor,
+  changed_at: row.changed_at.toISOString(),
+});

@@ -1,12 +1,13 @@
-import { Body, Controller, Get, Put } from '@nestjs/common';
+import { Body, Controller, Get, Put, Query } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiConflictResponse, ApiForbiddenResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { CurrentPrincipal, RequireScopes, type Principal } from '@platform/auth';
-import { ApiTag } from '@platform/service';
+import type { Page } from '@platform/common';
+import { ApiTag, PageQueryDto } from '@platform/service';
 import { SEED_PLANS } from '../plans/seed-plans.js';
 import { toPlanResponse, type PlanResponse } from '../plans/plan.record.js';
 import { ChangePlanRequestDto } from './dto/change-plan.request.dto.js';
 import { SUBSCRIPTION_EXAMPLE, SubscriptionResponseDto } from './dto/subscription.response.dto.js';
-import type { SubscriptionResponse } from './subscription.record.js';
+import type { PlanChangeResponse, SubscriptionResponse } from './subscription.record.js';
 import { SubscriptionsService } from './subscriptions.service.js';
 
 const PLAN_EXAMPLE = toPlanResponse({ ...SEED_PLANS[1], created_at: new Date(0) });
@@ -44,6 +45,33 @@ export class SubscriptionsController {
   @ApiConflictResponse({ description: 'The subscription is already on this plan' })
   change(@CurrentPrincipal() p: Principal, @Body() body: ChangePlanRequestDto): Promise<SubscriptionResponse> {
     return this.subscriptions.changePlan(p, body.plan);
+  }
+
+  @Get('changes')
+  @RequireScopes('subscription:read')
+  @ApiOperation({
+    summary: 'List plan changes',
+    description: 'Every plan change of the subscription, newest first: from and to which plan, who made it (`<kind>:<key or user id>`) and when.',
+  })
+  @ApiOkResponse({
+    description: 'A page of plan changes',
+    schema: {
+      example: {
+        data: [
+          {
+            id: '0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8f30',
+            from_plan: 'free',
+            to_plan: 'pro',
+            actor: 'tenant_key:0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8f31',
+            changed_at: '2026-11-24T15:40:00.000Z',
+          },
+        ],
+        next_cursor: null,
+      },
+    },
+  })
+  changes(@CurrentPrincipal() p: Principal, @Query() q: PageQueryDto): Promise<Page<PlanChangeResponse>> {
+    return this.subscriptions.changes(p, q);
   }
 
   @Get('plans')

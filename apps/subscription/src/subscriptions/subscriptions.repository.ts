@@ -2,7 +2,7 @@ import type { EntityManager } from 'typeorm';
 import { newId } from '@platform/common';
 import type { PlanRow } from '../plans/plan.record.js';
 import type { Period } from './periods.js';
-import type { SubscriptionRow, SubscriptionWithPlan } from './subscription.record.js';
+import type { PlanChangeRow, SubscriptionRow, SubscriptionWithPlan } from './subscription.record.js';
 
 const SELECT = `select s.*, to_jsonb(p) as plan from subscription.subscriptions s join subscription.plans p on p.code = s.plan_code`;
 
@@ -35,6 +35,13 @@ export const subscriptionsRepository = {
       from,
       to,
       actor,
+    ]);
+  },
+
+  changes(m: EntityManager, beforeId: string | undefined, limit: number): Promise<PlanChangeRow[]> {
+    return m.query<PlanChangeRow[]>(`select * from subscription.plan_changes where ($1::uuid is null or id < $1) order by id desc limit $2`, [
+      beforeId ?? null,
+      limit + 1,
     ]);
   },
 

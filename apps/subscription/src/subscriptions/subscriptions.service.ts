@@ -1,12 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { forbidden, type Principal } from '@platform/auth';
+import { decodeCursor, toPage, type Page } from '@platform/common';
 import { TenantDb } from '@platform/db';
+import type { PageQueryDto } from '@platform/service';
 import { SUBSCRIPTION_CONFIG, type SubscriptionConfig } from '../config/subscription.config.js';
 import { LimitsService, tenantWide } from '../limits/limits.service.js';
 import { toPlanResponse, type PlanResponse } from '../plans/plan.record.js';
 import { plansRepository } from '../plans/plans.repository.js';
 import { periodAt } from './periods.js';
-import { toSubscriptionResponse, type SubscriptionResponse } from './subscription.record.js';
+import { toPlanChangeResponse, toSubscriptionResponse, type PlanChangeResponse, type SubscriptionResponse } from './subscription.record.js';
 import { SubscriptionErrors } from './subscriptions.errors.js';
 import { subscriptionsRepository } from './subscriptions.repository.js';
 
@@ -46,6 +48,14 @@ export class SubscriptionsService {
     // Every gateway moves to the new plan's limits now, not at its next refresh.
     await this.limits.publish(p.tenantId);
     return toSubscriptionResponse(row);
+  }
+
+  /** The recorded plan changes, newest first. */
+  async changes(p: Principal, q: PageQueryDto): Promise<Page<PlanChangeResponse>> {
+    assertTenantWide(p);
+    const after = decodeCursor(q.cursor, ['id'] as const);
+    const rows = await this.db.run(tenantWide(p.tenantId), (m) => subscriptionsRepository.changes(m, after ? String(after.id) : undefined, q.limit));
+    return toPage(rows, q.limit, toPlanChangeResponse, (r) => ({ id: r.id }));
   }
 
   async plans(p: Principal): Promise<PlanResponse[]> {
