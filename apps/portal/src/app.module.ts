@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { CustomersController } from './customers/customers.controller.js';
+import { PublishingModule } from './publishing/publishing.module.js';
 
 /** The service's features; platform concerns (health, auth, database, NATS) come from bootstrapService. */
-@Module({ controllers: [CustomersController] })
+@Module({ imports: [PublishingModule], controllers: [CustomersController] })
 export class AppModule {}
