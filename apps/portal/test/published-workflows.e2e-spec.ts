@@ -21,7 +21,12 @@ describe('published workflows end to end', () => {
     [c1, c2] = await Promise.all([createCustomer(a, 'Globex'), createCustomer(a, 'Initech')]);
     [key1, key2] = await Promise.all([customerKey(a, c1), customerKey(a, c2)]);
     toAll = await publish(a, workflow, 'all_customers');
-    toC1 = await publish(a, workflow, { customer_ids: [c1] }, { title: 'Only Globex', input_form: { type: 'object', properties: { name: { type: 'string' } } } });
+    toC1 = await publish(
+      a,
+      workflow,
+      { customer_ids: [c1] },
+      { title: 'Only Globex', input_form: { type: 'object', properties: { name: { type: 'string' } } } },
+    );
     bPublished = await publish(b, await createWorkflow(b, ECHO_STEPS), 'all_customers');
   });
 
@@ -30,7 +35,10 @@ describe('published workflows end to end', () => {
     expect(got.status).toBe(200);
     expect(got.body).toMatchObject({ id: toAll, workflow_id: workflow, visibility: 'all_customers', title: 'Quote', input_form: NAME_FORM });
     const bad = async (body: Record<string, unknown>, field: string) => {
-      const res = await gw('/portal/workflows', { headers: withKey(a.test_key), body: { workflow_id: workflow, visibility: 'all_customers', title: 'x', ...body } });
+      const res = await gw('/portal/workflows', {
+        headers: withKey(a.test_key),
+        body: { workflow_id: workflow, visibility: 'all_customers', title: 'x', ...body },
+      });
       expect(res.status).toBe(400);
       expect(res.body.details?.map((d) => d.field)).toContain(field);
     };
@@ -55,7 +63,9 @@ describe('published workflows end to end', () => {
     expect(hidden.status).toBe(404);
     expect(hidden.body.message).toBe(unknown.body.message);
     // Customers read and run; they do not publish.
-    expect((await gw('/portal/workflows', { headers: withKey(key1), body: { workflow_id: workflow, visibility: 'all_customers', title: 'x' } })).status).toBe(403);
+    expect((await gw('/portal/workflows', { headers: withKey(key1), body: { workflow_id: workflow, visibility: 'all_customers', title: 'x' } })).status).toBe(
+      403,
+    );
     expect((await gw(`/portal/workflows/${toC1}`, { method: 'DELETE', headers: withKey(key1) })).status).toBe(403);
   });
 

@@ -9,7 +9,12 @@ import {
   RunPublishedWorkflowRequestDto,
   UpdatePublishedWorkflowRequestDto,
 } from './dto/published-workflow.request.dto.js';
-import { PUBLISHED_EXAMPLE, PortalRunResponseDto, PublishedWorkflowResponseDto, type PublishedWorkflowResponse } from './dto/published-workflow.response.dto.js';
+import {
+  PUBLISHED_EXAMPLE,
+  PortalRunResponseDto,
+  PublishedWorkflowResponseDto,
+  type PublishedWorkflowResponse,
+} from './dto/published-workflow.response.dto.js';
 import { PublishedWorkflowsService } from './published-workflows.service.js';
 
 /** Workflows the tenant offers its customers: a tenant key manages them, a customer key sees and runs what is published to it. */
@@ -20,7 +25,10 @@ export class PublishedWorkflowsController {
 
   @Post()
   @RequireScopes('portal:write')
-  @ApiOperation({ summary: 'Publish a workflow', description: 'Offers a workflow of the tenant to all customers or to the customers named. Tenant callers only.' })
+  @ApiOperation({
+    summary: 'Publish a workflow',
+    description: 'Offers a workflow of the tenant to all customers or to the customers named. Tenant callers only.',
+  })
   @ApiCreatedResponse({ type: PublishedWorkflowResponseDto, example: PUBLISHED_EXAMPLE })
   publish(@CurrentPrincipal() p: Principal, @Body() body: PublishWorkflowRequestDto): Promise<PublishedWorkflowResponse> {
     return this.published.publish(p, body);
@@ -49,7 +57,11 @@ export class PublishedWorkflowsController {
   @RequireScopes('portal:write')
   @ApiOperation({ summary: 'Change a published workflow', description: 'Changes the fields sent. Tenant callers only.' })
   @ApiOkResponse({ type: PublishedWorkflowResponseDto, example: PUBLISHED_EXAMPLE })
-  update(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string, @Body() body: UpdatePublishedWorkflowRequestDto): Promise<PublishedWorkflowResponse> {
+  update(
+    @CurrentPrincipal() p: Principal,
+    @Param('id', new ParseUUIDPipe()) id: string,
+    @Body() body: UpdatePublishedWorkflowRequestDto,
+  ): Promise<PublishedWorkflowResponse> {
     return this.published.update(p, id, body);
   }
 
@@ -71,7 +83,10 @@ export class PublishedWorkflowsController {
       "Starts the workflow in the customer's own scope: the execution belongs to the customer (its key lists it under /run/executions) and connector steps use the customer's own connections.",
   })
   @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'The same key returns the first run instead of starting another' })
-  @ApiAcceptedResponse({ type: PortalRunResponseDto, example: { run_id: '0194f1c2-0000-7000-8000-00000000e001', status: 'queued', customer_id: '0194f1c2-0000-7000-8000-0000000000c1' } })
+  @ApiAcceptedResponse({
+    type: PortalRunResponseDto,
+    example: { run_id: '0194f1c2-0000-7000-8000-00000000e001', status: 'queued', customer_id: '0194f1c2-0000-7000-8000-0000000000c1' },
+  })
   run(
     @CurrentPrincipal() p: Principal,
     @Param('id', new ParseUUIDPipe()) id: string,

@@ -36,7 +36,13 @@ function parseVisibility(value: unknown): { all_customers: boolean; customer_ids
   if (value === 'all_customers') return { all_customers: true, customer_ids: [] };
   const ids = (value as { customer_ids?: unknown } | null)?.customer_ids;
   const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-  if (typeof value !== 'object' || value === null || Object.keys(value).some((k) => k !== 'customer_ids') || !Array.isArray(ids) || ids.length > MAX_CUSTOMERS) {
+  if (
+    typeof value !== 'object' ||
+    value === null ||
+    Object.keys(value).some((k) => k !== 'customer_ids') ||
+    !Array.isArray(ids) ||
+    ids.length > MAX_CUSTOMERS
+  ) {
     throw new ValidationFailedError([{ field: 'visibility', message: `must be "all_customers" or { customer_ids: [...] } with at most ${MAX_CUSTOMERS} ids` }]);
   }
   const bad = ids.findIndex((id) => typeof id !== 'string' || !uuid.test(id));

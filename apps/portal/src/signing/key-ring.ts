@@ -34,9 +34,7 @@ export class KeyRing {
 
   async sign(claims: JWTPayload, jti: string, expiresAt: Date): Promise<string> {
     const key = await this.signingKey();
-    const jwk = JSON.parse(
-      this.box.open(PLATFORM, [key.id], { iv: key.private_iv, ciphertext: key.private_ciphertext, tag: key.private_tag }),
-    ) as JWK;
+    const jwk = JSON.parse(this.box.open(PLATFORM, [key.id], { iv: key.private_iv, ciphertext: key.private_ciphertext, tag: key.private_tag })) as JWK;
     return new SignJWT(claims)
       .setProtectedHeader({ alg: ALG, kid: key.id, typ: 'JWT' })
       .setIssuer(ISSUER)

@@ -63,6 +63,12 @@ export const reportsRepository = {
         order by id desc limit $2`,
       [workflowIds, limit],
     );
-    return rows.map((r) => ({ ...r, output: r.output ?? null, error: r.error ?? null, created_at: r.created_at.toISOString(), finished_at: r.finished_at?.toISOString() ?? null }));
+    return rows.map((r) => ({
+      ...r,
+      output: r.output ?? null,
+      error: r.error ?? null,
+      created_at: r.created_at.toISOString(),
+      finished_at: r.finished_at?.toISOString() ?? null,
+    }));
   },
 };

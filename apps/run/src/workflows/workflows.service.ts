@@ -100,7 +100,7 @@ export class WorkflowsService implements DefinitionSource {
       name: row.name,
       status: row.status,
       settings: { ...(row.definition.settings ?? {}) },
-      input_schema: (row.definition.input_schema as Record<string, unknown> | null | undefined) ?? null,
+      input_schema: row.definition.input_schema ?? null,
     };
   }
 

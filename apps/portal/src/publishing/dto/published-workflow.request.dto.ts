@@ -74,7 +74,12 @@ export class ListPublishedWorkflowsQueryDto extends PageQueryDto {
 }
 
 export class RunPublishedWorkflowRequestDto {
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, example: { email: 'ana@example.com', quantity: 3 }, description: 'The run input (default {})' })
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    example: { email: 'ana@example.com', quantity: 3 },
+    description: 'The run input (default {})',
+  })
   @IsOptional()
   @IsObject()
   input?: Record<string, unknown>;
