@@ -159,6 +159,8 @@ export interface RecentExecution extends ExecutionSummary {
 
 export interface ExecutionSummary {
   id: string;
+  /** The workflow it runs (the portal checks an embedded view's run belongs to its workflow). */
+  workflow_id?: string;
   status: string;
   output: unknown;
   error: { code: string; message: string; step_id: string | null } | null;
