@@ -56,7 +56,8 @@ export function readSubmission(fields: FormField[], values: Record<string, unkno
       input[f.name] = raw === true || raw === 'on' || raw === 'true';
       continue;
     }
-    const text = typeof raw === 'string' ? raw.trim() : raw === undefined || raw === null ? '' : typeof raw === 'object' ? JSON.stringify(raw) : String(raw);
+    // A JSON submission may send numbers, booleans or objects; an HTML form sends strings.
+    const text = typeof raw === 'string' ? raw.trim() : raw === undefined || raw === null ? '' : JSON.stringify(raw);
     if (text === '') {
       if (f.required) errors.push({ field: f.name, message: 'is required' });
       continue;
