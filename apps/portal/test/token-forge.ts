@@ -1,4 +1,5 @@
-import { importJWK, SignJWT, type JWK, type JWTPayload } from 'jose';
+import { randomUUID } from 'node:crypto';
+import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK, type JWTPayload } from 'jose';
 import pg from 'pg';
 import { SealedBox } from '@platform/common';
 import { env } from './portal-helpers.js';
@@ -34,4 +35,21 @@ export function decode(token: string): { header: Record<string, unknown>; payloa
   const [h, p] = token.split('.');
   const part = (text: string) => JSON.parse(Buffer.from(text, 'base64url').toString()) as Record<string, unknown>;
   return { header: part(h), payload: part(p) };
+}
+
+/** A signing key row made by the test itself (so ageing it disturbs no other test's tokens). */
+export async function insertKey(signsUntil: Date, verifiesUntil: Date): Promise<string> {
+  const masterKey = Buffer.from(env.serviceEnv.portal.MASTER_KEY, 'base64');
+  const { privateKey, publicKey } = await generateKeyPair('EdDSA', { extractable: true });
+  const id = randomUUID();
+  const sealed = new SealedBox(masterKey, 'portal-signing-keys/v1').seal('platform', [id], JSON.stringify(await exportJWK(privateKey)));
+  const publicJwk = { ...(await exportJWK(publicKey)), kid: id };
+  await withDatabase((db) =>
+    db.query(
+      `insert into portal.signing_keys (id, public_jwk, private_iv, private_ciphertext, private_tag, created_at, signs_until, verifies_until)
+       values ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [id, publicJwk, sealed.iv, sealed.ciphertext, sealed.tag, new Date(signsUntil.getTime() - 86_400_000), signsUntil, verifiesUntil],
+    ),
+  );
+  return id;
 }
