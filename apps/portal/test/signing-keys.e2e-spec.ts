@@ -58,6 +58,16 @@ describe('signing key rotation and per-address form limits', () => {
     expect((await open(path + [header, unknownKid[1], unknownKid[2]].join('.'))).status).toBe(401);
   });
 
+  it('retires a key it cannot open (sealed under another master key) and signs with a new one', async () => {
+    const before = await embed();
+    const kid = decode(before.token as string).header.kid as string;
+    await withDatabase((db) => db.query(`update portal.signing_keys set private_tag = decode(md5(random()::text), 'hex') where id = $1`, [kid]));
+    const after = await embed();
+    expect(decode(after.token as string).header.kid).not.toBe(kid);
+    expect((await open(before.url as string)).status).toBe(200);
+    expect((await open(after.url as string)).status).toBe(200);
+  });
+
   it('limits submissions per client address across a tenant’s forms', async () => {
     const intoMinute = Date.now() % 60_000;
     if (intoMinute > 45_000) await new Promise((r) => setTimeout(r, 60_000 - intoMinute + 200));

@@ -33,8 +33,15 @@ export class KeyRing {
   }
 
   async sign(claims: JWTPayload, jti: string, expiresAt: Date): Promise<string> {
-    const key = await this.signingKey();
-    const jwk = JSON.parse(this.box.open(PLATFORM, [key.id], { iv: key.private_iv, ciphertext: key.private_ciphertext, tag: key.private_tag })) as JWK;
+    let key = await this.signingKey();
+    let jwk: JWK;
+    try {
+      jwk = this.privateJwk(key);
+    } catch {
+      // Sealed under another master key (it was changed): retire it and sign with a new one.
+      key = await this.rotate(key.id);
+      jwk = this.privateJwk(key);
+    }
     return new SignJWT(claims)
       .setProtectedHeader({ alg: ALG, kid: key.id, typ: 'JWT' })
       .setIssuer(ISSUER)
@@ -63,11 +70,15 @@ export class KeyRing {
 
   /** The key that signs now, made if there is none (first use, or the last one's signing period is over). */
   private async signingKey(): Promise<SigningKeyRow> {
-    const current = (rows: SigningKeyRow[]) => rows.find((k) => k.signs_until.getTime() > Date.now());
     const found = current(await this.system.run('read the portal signing keys', (m) => signingKeysRepository.usable(m), 'debug'));
-    if (found) return found;
+    return found ?? this.rotate(null);
+  }
+
+  /** Makes the next key unless another replica just did; `retire` stops that key signing first. */
+  private rotate(retire: string | null): Promise<SigningKeyRow> {
     return this.system.run('rotate the portal signing key', async (m) => {
       await signingKeysRepository.lockRotation(m);
+      if (retire) await signingKeysRepository.stopSigning(m, retire);
       const again = current(await signingKeysRepository.usable(m));
       if (again) return again;
       const { privateKey, publicKey } = await generateKeyPair(ALG, { extractable: true });
@@ -87,4 +98,10 @@ export class KeyRing {
       return { ...row, created_at: new Date() };
     });
   }
+
+  private privateJwk(key: SigningKeyRow): JWK {
+    return JSON.parse(this.box.open(PLATFORM, [key.id], { iv: key.private_iv, ciphertext: key.private_ciphertext, tag: key.private_tag })) as JWK;
+  }
 }
+
+const current = (rows: SigningKeyRow[]) => rows.find((k) => k.signs_until.getTime() > Date.now());

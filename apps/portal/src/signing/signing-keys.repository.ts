@@ -22,6 +22,10 @@ export const signingKeysRepository = {
     await m.query(`select pg_advisory_xact_lock(hashtext('portal.signing_keys'))`);
   },
 
+  async stopSigning(m: EntityManager, id: string): Promise<void> {
+    await m.query(`update portal.signing_keys set signs_until = least(signs_until, now()) where id = $1`, [id]);
+  },
+
   async insert(m: EntityManager, row: Omit<SigningKeyRow, 'created_at'>): Promise<void> {
     await m.query(
       `insert into portal.signing_keys (id, public_jwk, private_iv, private_ciphertext, private_tag, signs_until, verifies_until) values ($1, $2, $3, $4, $5, $6, $7)`,
