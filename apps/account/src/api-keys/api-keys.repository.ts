@@ -55,9 +55,13 @@ export const apiKeysRepository = {
   },
 };
 
-/** The verification lookup: by hash, across tenants, so only through SystemDb. */
+/** The verification lookup: by hash, across tenants, so only through SystemDb. A disabled customer's keys are not found. */
 export async function findKeyByHash(m: EntityManager, hash: Buffer): Promise<ApiKeyRow | undefined> {
-  const rows = await m.query<ApiKeyRow[]>(`select ${API_KEY_COLUMNS} from account.api_keys where key_hash = $1`, [hash]);
+  const rows = await m.query<ApiKeyRow[]>(
+    `select ${API_KEY_COLUMNS} from account.api_keys k where key_hash = $1
+        and not exists (select 1 from account.customers c where c.tenant_id = k.tenant_id and c.id = k.customer_id and c.disabled_at is not null)`,
+    [hash],
+  );
   return rows[0];
 }
 

@@ -7,7 +7,12 @@ import { AccountSubjects, Bus, messageContext, type TenantRef } from '@platform/
 export class CustomerDirectory {
   constructor(private readonly bus: Bus) {}
 
-  /** 400 naming the field for an id that is no customer of this tenant environment (another tenant's reads the same). */
+  /** An existing, active customer of the tenant environment. */
+  async isActive(tenant: TenantRef, customerId: string): Promise<boolean> {
+    return (await this.bus.request(AccountSubjects.customersResolve, { customerId }, messageContext({ ...tenant, scopeId: null }))).exists;
+  }
+
+  /** 400 naming the field for an id that is no active customer of this tenant environment (another tenant's reads the same). */
   async requireAll(tenant: TenantRef, ids: readonly string[], field: (index: number) => string): Promise<void> {
     const answers = await Promise.all(
       ids.map((customerId) => this.bus.request(AccountSubjects.customersResolve, { customerId }, messageContext({ ...tenant, scopeId: null }))),

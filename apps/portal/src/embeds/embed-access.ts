@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppError, isUuid } from '@platform/common';
 import { TenantDb } from '@platform/db';
+import { CustomerDirectory } from '../customers/customer-directory.js';
 import { KeyRing } from '../signing/key-ring.js';
 import { embedsRepository, type EmbedKind, type EmbedRow } from './embeds.repository.js';
 
@@ -18,13 +19,15 @@ export const EmbedAccessErrors = {
 /**
  * Checks an embed token for a view: signature and expiry (KeyRing), then that it was made for
  * this kind and target, then its row (revoked tokens stop at once). The token's tenant,
- * environment and customer become the view's context, so RLS confines everything it reads.
+ * environment and customer become the view's context, so RLS confines everything it reads. A
+ * disabled customer's tokens are refused like revoked ones.
  */
 @Injectable()
 export class EmbedAccess {
   constructor(
     private readonly keys: KeyRing,
     private readonly db: TenantDb,
+    private readonly customers: CustomerDirectory,
   ) {}
 
   async grant(token: string | undefined, kind: EmbedKind, targetId: string): Promise<EmbedGrant> {
@@ -36,6 +39,8 @@ export class EmbedAccess {
     const ctx = { tenantId: claims.tid as string, environmentId: claims.eid as string, scopeId: claims.cid as string };
     const embed = await this.db.run(ctx, (m) => embedsRepository.get(m, claims.jti as string));
     if (!embed || embed.revoked_at || embed.expires_at.getTime() <= Date.now()) throw EmbedAccessErrors.invalid();
+    // A disabled customer's tokens stop working with its keys.
+    if (!(await this.customers.isActive(ctx, ctx.scopeId))) throw EmbedAccessErrors.invalid();
     return { ctx, embed };
   }
 }
