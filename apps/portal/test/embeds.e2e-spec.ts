@@ -143,6 +143,28 @@ describe('embed tokens and public forms end to end', () => {
     expect((list.match(/data-status="/g) ?? []).length).toBe(1);
   });
 
+  it("shows an embedded dashboard with the token's customer's numbers only", async () => {
+    const dashboard = (
+      await gw('/portal/dashboards', {
+        headers: withKey(a.test_key),
+        body: { name: 'Your runs', widgets: [{ type: 'executions_per_day' }, { type: 'failure_rate' }] },
+      })
+    ).body.id as string;
+    const own = (await gw(`/portal/dashboards/${dashboard}/data`, { headers: withKey(a.test_key, { 'x-scope-key': c1 }) })).body;
+    const all = (await gw(`/portal/dashboards/${dashboard}/data`, { headers: withKey(a.test_key) })).body;
+    const totalOf = (body: Json) => ((body.widgets as Json[])[0].data as unknown as Json).total as number;
+    expect(totalOf(all)).toBeGreaterThan(totalOf(own));
+    const board = await embed(a, { kind: 'dashboard', target_id: dashboard, customer_id: c1 });
+    const res = await view(pathOf(board.url as string));
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain('<h1>Your runs</h1>');
+    expect(html).toContain(`<p>${totalOf(own)} executions.</p>`);
+    expect(html).toContain('<caption>Executions per day</caption>');
+    // Made for this dashboard: not the form.
+    expect((await view(`/portal/public/forms/${published}?token=${encodeURIComponent(board.token as string)}`)).status).toBe(403);
+  });
+
   it('keeps embed records per tenant and per customer (404 identical to an unknown id)', async () => {
     const unknown = await gw(`/portal/embed/${randomUUID()}`, { headers: withKey(b.test_key) });
     const foreign = await gw(`/portal/embed/${form1.id as string}`, { headers: withKey(b.test_key) });

@@ -101,8 +101,62 @@ export function runsPage(title: string, runs: RecentExecution[]): string {
   );
 }
 
-export function dashboardPage(title: string, widgets: { title: string; type: string; data: unknown }[]): string {
-  const section = (w: { title: string; type: string; data: unknown }) =>
-    `<section data-widget="${e(w.type)}"><h2>${e(w.title)}</h2><pre>${e(JSON.stringify(w.data, null, 2))}</pre></section>`;
-  return page(title, `<h1>${e(title)}</h1>${widgets.map(section).join('')}`);
+type WidgetView = { title: string; type: string; data: unknown };
+type Rows = Record<string, unknown>[];
+
+function table(caption: string, columns: [string, string][], rows: Rows): string {
+  if (!rows.length) return `<p>${e(caption)}: none in this period.</p>`;
+  const head = columns.map(([, label]) => `<th scope="col">${e(label)}</th>`).join('');
+  const body = rows.map((r) => `<tr>${columns.map(([key]) => `<td>${e(r[key] ?? '')}</td>`).join('')}</tr>`).join('');
+  return `<table><caption>${e(caption)}</caption><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>`;
+}
+
+/** Each widget as text and tables a screen reader can read: no charts, no scripts. */
+function widgetBody(w: WidgetView): string {
+  const d = w.data as Record<string, unknown>;
+  switch (w.type) {
+    case 'executions_per_day':
+      return `<p>${e(d.total)} executions.</p>${table(
+        w.title,
+        [
+          ['date', 'Day'],
+          ['total', 'Total'],
+          ['succeeded', 'Succeeded'],
+          ['failed', 'Failed'],
+          ['timed_out', 'Timed out'],
+          ['cancelled', 'Cancelled'],
+        ],
+        d.days as Rows,
+      )}`;
+    case 'failure_rate':
+      return `<p><strong data-value>${e((Number(d.rate) * 100).toFixed(1))} %</strong> of ${e(d.finished)} finished executions failed (${e(d.failed)}).</p>`;
+    case 'slowest_workflows':
+      return table(
+        w.title,
+        [
+          ['workflow_id', 'Workflow'],
+          ['avg_ms', 'Average (ms)'],
+          ['max_ms', 'Slowest (ms)'],
+          ['finished', 'Finished'],
+        ],
+        d.workflows as Rows,
+      );
+    case 'most_failing_workflows':
+      return table(
+        w.title,
+        [
+          ['workflow_id', 'Workflow'],
+          ['failed', 'Failed'],
+          ['total', 'Executions'],
+        ],
+        d.workflows as Rows,
+      );
+    default:
+      return `<p><strong data-value>${e(d.open ?? '')}</strong> open.</p>`;
+  }
+}
+
+export function dashboardPage(title: string, widgets: WidgetView[]): string {
+  const section = (w: WidgetView) => `<section data-widget="${e(w.type)}"><h2>${e(w.title)}</h2>${widgetBody(w)}</section>`;
+  return page(title, `<h1>${e(title)}</h1><p class="hint">The last 30 days.</p>${widgets.map(section).join('')}`);
 }
