@@ -108,18 +108,15 @@ describe('execution reports', () => {
     expect(other.total).toBe(0);
   });
 
-  it.each(Object.keys(REPORT_SQL) as (keyof typeof REPORT_SQL)[])('plans %s as an index scan of executions_by_created', async (name) => {
-    const params = name === 'byDay' ? [day(0), day(5), null] : [day(0), day(5), null, 5];
+  it('plans the report as one index-only scan of executions_by_created', async () => {
     const plan = await db.run(tenant, async (m) => {
-      const [row] = await m.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }[]>(`explain (format json) ${REPORT_SQL[name]}`, params);
+      const [row] = await m.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }[]>(`explain (format json) ${REPORT_SQL}`, [day(0), day(5), null]);
       return row['QUERY PLAN'][0].Plan;
     });
     const onExecutions = nodes(plan).filter((n) => n['Relation Name'] === 'executions');
-    expect(onExecutions.length).toBeGreaterThan(0);
-    for (const node of onExecutions) {
-      expect(node['Node Type']).toMatch(/^Index (Only )?Scan$/);
-      expect(node['Index Name']).toBe('executions_by_created');
-    }
-    process.stdout.write(`${name}: ${onExecutions.map((n) => `${n['Node Type']} using ${n['Index Name']}`).join(', ')}\n`);
+    expect(onExecutions).toHaveLength(1);
+    expect(onExecutions[0]['Node Type']).toMatch(/^Index (Only )?Scan$/);
+    expect(onExecutions[0]['Index Name']).toBe('executions_by_created');
+    process.stdout.write(`report: ${onExecutions.map((n) => `${n['Node Type']} using ${n['Index Name']}`).join(', ')}\n`);
   });
 });
