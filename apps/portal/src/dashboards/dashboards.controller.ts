@@ -40,7 +40,7 @@ export class DashboardsController {
 
   @Get(':id')
   @RequireScopes('portal:read')
-  @ApiOperation({ summary: 'Get a dashboard' })
+  @ApiOperation({ summary: 'Get a dashboard', description: 'One dashboard and its widgets (404 for an unknown id or another tenant’s).' })
   @ApiOkResponse({ type: DashboardResponseDto, example: DASHBOARD_EXAMPLE })
   get(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string): Promise<DashboardResponse> {
     return this.dashboards.get(p, id);
@@ -69,7 +69,7 @@ export class DashboardsController {
   @Delete(':id')
   @HttpCode(204)
   @RequireScopes('portal:write')
-  @ApiOperation({ summary: 'Delete a dashboard' })
+  @ApiOperation({ summary: 'Delete a dashboard', description: 'Deletes it; embed tokens made for it stop showing anything (404).' })
   @ApiNoContentResponse({ description: 'Deleted' })
   async delete(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string): Promise<void> {
     await this.dashboards.delete(p, id);

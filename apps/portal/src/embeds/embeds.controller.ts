@@ -45,7 +45,7 @@ export class EmbedsController {
 
   @Get(':id')
   @RequireScopes('portal:read')
-  @ApiOperation({ summary: 'Get an embed token record' })
+  @ApiOperation({ summary: 'Get an embed token record', description: 'The record of one token (the token itself is returned only when made).' })
   @ApiOkResponse({ type: EmbedResponseDto, example: LISTED })
   get(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string): Promise<EmbedResponse> {
     return this.embeds.get(p, id);

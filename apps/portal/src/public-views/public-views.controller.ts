@@ -9,7 +9,16 @@ import { PublicViewsService, type ViewAnswer } from './public-views.service.js';
 import { clientAddress, readFormBody } from './request-reading.js';
 
 const TOKEN = { name: 'token', required: true, description: 'The embed token (from POST /portal/embed) bound to this view, its customer and target' };
-const PAGE = { status: 200, description: 'An HTML page', content: { 'text/html': { schema: { type: 'string' } } } };
+const PAGE = {
+  status: 200,
+  description: 'An HTML page',
+  content: {
+    'text/html': {
+      schema: { type: 'string' },
+      example: '<!doctype html><html lang="en">…<main><h1>Request a quote</h1><form method="post">…</form></main></html>',
+    },
+  },
+};
 const REFUSED = { status: 401, description: 'Missing, malformed, tampered, expired or revoked token (an HTML page)' };
 const WRONG = { status: 403, description: 'A token made for another view or target (an HTML page)' };
 

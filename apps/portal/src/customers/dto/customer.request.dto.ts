@@ -63,7 +63,7 @@ export class ListCustomersQueryDto extends PageQueryDto {
   @Length(1, 200)
   external_id?: string;
 
-  @ApiPropertyOptional({ enum: CUSTOMER_STATUSES })
+  @ApiPropertyOptional({ enum: CUSTOMER_STATUSES, description: 'Only active or only disabled customers' })
   @IsOptional()
   @IsIn(CUSTOMER_STATUSES)
   status?: CustomerStatus;

@@ -61,7 +61,7 @@ export class CreateDashboardRequestDto {
 }
 
 export class UpdateDashboardRequestDto {
-  @ApiPropertyOptional({ minLength: 1, maxLength: 200 })
+  @ApiPropertyOptional({ minLength: 1, maxLength: 200, example: 'Operations' })
   @IsOptional()
   @IsString()
   @Length(1, 200)

@@ -50,17 +50,17 @@ export class CreateEmbedRequestDto {
 }
 
 export class ListEmbedsQueryDto extends PageQueryDto {
-  @ApiPropertyOptional({ enum: EMBED_KINDS })
+  @ApiPropertyOptional({ enum: EMBED_KINDS, description: 'Only tokens of this kind' })
   @IsOptional()
   @IsIn(EMBED_KINDS)
   kind?: EmbedKind;
 
-  @ApiPropertyOptional({ format: 'uuid' })
+  @ApiPropertyOptional({ format: 'uuid', description: 'Only tokens for this published workflow or dashboard' })
   @IsOptional()
   @IsUUID()
   target_id?: string;
 
-  @ApiPropertyOptional({ format: 'uuid' })
+  @ApiPropertyOptional({ format: 'uuid', description: 'Only tokens bound to this customer' })
   @IsOptional()
   @IsUUID()
   customer_id?: string;

@@ -19,12 +19,12 @@ export interface CreatedEmbedResponse extends EmbedResponse {
   html: string;
 }
 
-const URL_EXAMPLE = 'https://api.example.com/portal/public/forms/0194f1c2-0000-7000-8000-00000000p001?token=eyJhbGciOiJFZERTQSJ9…';
+const URL_EXAMPLE = 'https://api.example.com/portal/public/forms/0194f1c2-0000-7000-8000-00000000a001?token=eyJhbGciOiJFZERTQSJ9…';
 
 export const EMBED_EXAMPLE: CreatedEmbedResponse = {
   id: '0194f1c2-0000-7000-8000-00000000b001',
   kind: 'form',
-  target_id: '0194f1c2-0000-7000-8000-00000000p001',
+  target_id: '0194f1c2-0000-7000-8000-00000000a001',
   customer_id: '0194f1c2-0000-7000-8000-0000000000c1',
   allowed_origins: ['https://app.example.com'],
   rate_limit_per_minute: 30,

@@ -12,7 +12,7 @@ export interface PublishedWorkflowResponse {
 }
 
 export const PUBLISHED_EXAMPLE: PublishedWorkflowResponse = {
-  id: '0194f1c2-0000-7000-8000-00000000p001',
+  id: '0194f1c2-0000-7000-8000-00000000a001',
   workflow_id: '0194f1c2-0000-7000-8000-00000000f001',
   visibility: 'all_customers',
   title: 'Request a quote',
