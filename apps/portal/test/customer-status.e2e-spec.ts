@@ -23,6 +23,13 @@ describe('disabling a customer', () => {
     expect((await gw('/portal/workflows', { headers: withKey(key) })).status).toBe(200);
   });
 
+  it("lists the customer's own keys with it", async () => {
+    const keys = await gw(`/account/api-keys?customer_id=${customer}`, { headers: withKey(a.test_key) });
+    expect(keys.status).toBe(200);
+    expect((keys.body.data ?? []).map((k) => k.customer_id)).toEqual([customer]);
+    expect(((await gw(`/account/api-keys?customer_id=${other}`, { headers: withKey(a.test_key) })).body.data ?? []).length).toBe(0);
+  });
+
   it('refuses its keys, its scope and its embed tokens at once, and restores them when enabled again', async () => {
     const disabled = await gw(`/portal/customers/${customer}`, { method: 'PATCH', headers: withKey(a.test_key), body: { status: 'disabled' } });
     expect(disabled.status).toBe(200);

@@ -6,6 +6,7 @@ export interface KeyListFilter {
   status?: string;
   type?: string;
   dataPlaneId?: string;
+  customerId?: string;
   afterId?: string;
   limit: number;
 }
@@ -32,6 +33,7 @@ export const apiKeysRepository = {
     if (filter.status) f.add('status = ?', filter.status);
     if (filter.type) f.add('type = ?', filter.type);
     if (filter.dataPlaneId) f.add('environment_id = ?', filter.dataPlaneId);
+    if (filter.customerId) f.add('customer_id = ?', filter.customerId);
     if (filter.afterId) f.add('id < ?', filter.afterId);
     const limit = f.param(filter.limit + 1);
     return await m.query<ApiKeyRow[]>(`select ${API_KEY_COLUMNS} from account.api_keys ${f.where} order by id desc limit ${limit}`, f.params);
