@@ -4,7 +4,7 @@ import pg from 'pg';
 import type { DataSource } from 'typeorm';
 import { createDataSource, TenantDb } from '@platform/db';
 import { createTestDatabase, type TestDatabase } from '@platform/testing';
-import { REPORT_SQL, reportsRepository } from '../src/reports/reports.repository.js';
+import { RECENT_SQL, REPORT_SQL, reportsRepository } from '../src/reports/reports.repository.js';
 
 interface PlanNode {
   'Node Type': string;
@@ -118,5 +118,20 @@ describe('execution reports', () => {
     expect(onExecutions[0]['Node Type']).toMatch(/^Index (Only )?Scan$/);
     expect(onExecutions[0]['Index Name']).toBe('executions_by_created');
     process.stdout.write(`report: ${onExecutions.map((n) => `${n['Node Type']} using ${n['Index Name']}`).join(', ')}\n`);
+  });
+
+  it('lists recent executions newest first from an index of the tenant environment, never a sequential scan', async () => {
+    const recent = await db.run(tenant, (m) => reportsRepository.recent(m, null, 3));
+    expect(recent).toHaveLength(3);
+    expect(recent.map((r) => r.id)).toEqual([...recent.map((r) => r.id)].sort().reverse());
+    const plan = await db.run(tenant, async (m) => {
+      const [row] = await m.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }[]>(`explain (format json) ${RECENT_SQL}`, [null, 50]);
+      return row['QUERY PLAN'][0].Plan;
+    });
+    const all = nodes(plan);
+    process.stdout.write(`recent: ${all.map((n) => `${n['Node Type']}${n['Index Name'] ? ` using ${n['Index Name']}` : ''}`).join(' > ')}\n`);
+    // With few rows of its own the planner reads the tenant's by creation and sorts them; with many, executions_list in order.
+    expect(all.some((n) => n['Node Type'] === 'Seq Scan')).toBe(false);
+    expect(['executions_list', 'executions_by_created']).toContain(all.find((n) => n['Relation Name'] === 'executions')?.['Index Name']);
   });
 });

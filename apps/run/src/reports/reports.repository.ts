@@ -78,21 +78,20 @@ export function summarise(rows: GroupRow[], top: number): ExecutionsReport {
   };
 }
 
+/** Newest first: `executions_list` (environment_id, id desc) in order, or for a tenant with few rows `executions_by_created` and a small sort. */
+export const RECENT_SQL = `select id, workflow_id, status, output, error, created_at, finished_at from run.executions
+  where environment_id = nullif(current_setting('app.env_id', true), '')::uuid and ($1::uuid[] is null or workflow_id = any($1))
+  order by id desc limit $2`;
+
 export const reportsRepository = {
   async report(m: EntityManager, f: ReportFilter): Promise<ExecutionsReport> {
     return summarise(await m.query<GroupRow[]>(REPORT_SQL, [f.from, f.to, f.customerId]), f.top);
   },
 
-  /** Newest first through `executions_list` (environment_id, id desc): ids are time-ordered. */
   async recent(m: EntityManager, workflowIds: string[] | null, limit: number): Promise<RecentExecution[]> {
     const rows = await m.query<
       { id: string; workflow_id: string; status: string; output: unknown; error: RecentExecution['error']; created_at: Date; finished_at: Date | null }[]
-    >(
-      `select id, workflow_id, status, output, error, created_at, finished_at from run.executions
-        where environment_id = nullif(current_setting('app.env_id', true), '')::uuid and ($1::uuid[] is null or workflow_id = any($1))
-        order by id desc limit $2`,
-      [workflowIds, limit],
-    );
+    >(RECENT_SQL, [workflowIds, limit]);
     return rows.map((r) => ({
       ...r,
       output: r.output ?? null,
