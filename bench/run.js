@@ -7,11 +7,12 @@ import * as dataQuery from './suites/data-query.js';
 import * as engine from './suites/engine.js';
 import * as gateway from './suites/gateway.js';
 import * as notifications from './suites/notifications.js';
+import * as portal from './suites/portal.js';
 import * as subscription from './suites/subscription.js';
 import * as tasks from './suites/tasks.js';
 import * as triggers from './suites/triggers.js';
 
-const SUITES = [gateway, auth, engine, dataQuery, triggers, tasks, notifications, subscription];
+const SUITES = [gateway, auth, engine, dataQuery, triggers, tasks, notifications, subscription, portal];
 
 const args = process.argv.slice(2);
 const option = (key, fallback) => Number(args.find((a) => a.startsWith(`--${key}=`))?.split('=')[1] ?? fallback);

@@ -6,5 +6,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-and-build.sh
 bash scripts/check.sh
+bash scripts/ensure-browser.sh
 echo "==> running tests"
 NODE_OPTIONS="--experimental-vm-modules --disable-warning=ExperimentalWarning ${NODE_OPTIONS:-}" exec npx jest "$@"

@@ -6,7 +6,14 @@ import { call, e2eEnvironment, serviceEntry, startProcess } from '@platform/test
 
 const env = e2eEnvironment();
 /** Routes that take no credentials on purpose (`@Public()`), besides health. */
-const PUBLIC_ROUTES = new Set(['/webhooks/in/{id}', '/tasks/public/{token}']);
+const PUBLIC_ROUTES = new Set([
+  '/webhooks/in/{id}',
+  '/tasks/public/{token}',
+  '/portal/public/forms/{id}',
+  '/portal/public/forms/{id}/runs/{runId}',
+  '/portal/public/runs/{id}',
+  '/portal/public/dashboards/{id}',
+]);
 
 const gw = (path: string, request?: Parameters<typeof call>[2]) => call<Record<string, unknown>>(env.gatewayUrl, path, request);
 const UNAUTHORIZED = { error: 'Unauthorized', message: 'Missing or invalid authentication credentials', status: 401 };

@@ -1,8 +1,4 @@
 import type { PlannedRoute } from '@platform/common';
 
 /** Spec routes of this service whose feature is not built yet: they answer 501. */
-export const PLANNED_ROUTES: readonly PlannedRoute[] = [
-  { method: 'GET', path: '/portal/workflows', summary: 'List published workflows' },
-  { method: 'GET', path: '/portal/dashboards', summary: 'List dashboards' },
-  { method: 'POST', path: '/portal/embed', summary: 'Generate embed code' },
-];
+export const PLANNED_ROUTES: readonly PlannedRoute[] = [];

@@ -6,6 +6,7 @@ export interface KeyListFilter {
   status?: string;
   type?: string;
   dataPlaneId?: string;
+  customerId?: string;
   afterId?: string;
   limit: number;
 }
@@ -32,6 +33,7 @@ export const apiKeysRepository = {
     if (filter.status) f.add('status = ?', filter.status);
     if (filter.type) f.add('type = ?', filter.type);
     if (filter.dataPlaneId) f.add('environment_id = ?', filter.dataPlaneId);
+    if (filter.customerId) f.add('customer_id = ?', filter.customerId);
     if (filter.afterId) f.add('id < ?', filter.afterId);
     const limit = f.param(filter.limit + 1);
     return await m.query<ApiKeyRow[]>(`select ${API_KEY_COLUMNS} from account.api_keys ${f.where} order by id desc limit ${limit}`, f.params);
@@ -55,9 +57,13 @@ export const apiKeysRepository = {
   },
 };
 
-/** The verification lookup: by hash, across tenants, so only through SystemDb. */
+/** The verification lookup: by hash, across tenants, so only through SystemDb. A disabled customer's keys are not found. */
 export async function findKeyByHash(m: EntityManager, hash: Buffer): Promise<ApiKeyRow | undefined> {
-  const rows = await m.query<ApiKeyRow[]>(`select ${API_KEY_COLUMNS} from account.api_keys where key_hash = $1`, [hash]);
+  const rows = await m.query<ApiKeyRow[]>(
+    `select ${API_KEY_COLUMNS} from account.api_keys k where key_hash = $1
+        and not exists (select 1 from account.customers c where c.tenant_id = k.tenant_id and c.id = k.customer_id and c.disabled_at is not null)`,
+    [hash],
+  );
   return rows[0];
 }
 

@@ -58,6 +58,7 @@ export class ApiKeysService {
         status: query.status,
         type: query.type,
         dataPlaneId: query.data_plane_id,
+        customerId: query.customer_id,
         afterId: after ? String(after.id) : undefined,
         limit: query.limit,
       }),

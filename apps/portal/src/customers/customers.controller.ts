@@ -11,6 +11,8 @@ const EXAMPLE = {
   name: 'Globex Corporation',
   external_id: 'crm-4711',
   metadata: { plan: 'gold' },
+  status: 'active',
+  disabled_at: null,
   created_at: '2026-11-22T10:00:00.000Z',
   updated_at: '2026-11-22T10:00:00.000Z',
 };
@@ -35,10 +37,14 @@ export class CustomersController {
 
   @Get()
   @RequireScopes('portal:read')
-  @ApiOperation({ summary: 'List customers', description: "Customers of the caller's data plane; filter by external id." })
+  @ApiOperation({ summary: 'List customers', description: "Customers of the caller's data plane; filter by external id, status or part of the name." })
   @ApiPageResponse(CustomerResponseDto, { example: { data: [EXAMPLE], next_cursor: null } })
   list(@CurrentPrincipal() p: Principal, @Query() query: ListCustomersQueryDto): Promise<CustomerPage> {
-    return this.bus.request(AccountSubjects.customersList, { limit: query.limit, cursor: query.cursor, external_id: query.external_id }, messageContext(p));
+    return this.bus.request(
+      AccountSubjects.customersList,
+      { limit: query.limit, cursor: query.cursor, external_id: query.external_id, status: query.status, name: query.name },
+      messageContext(p),
+    );
   }
 
   @Get(':id')
@@ -51,7 +57,11 @@ export class CustomersController {
 
   @Patch(':id')
   @RequireScopes('portal:write')
-  @ApiOperation({ summary: 'Change a customer', description: 'Changes the fields sent (name, external_id, metadata) and keeps the others.' })
+  @ApiOperation({
+    summary: 'Change a customer',
+    description:
+      'Changes the fields sent (name, external_id, metadata, status) and keeps the others. `status: "disabled"` disables the customer (tenant callers only).',
+  })
   @ApiConflictResponse({ description: 'A customer with this external_id already exists' })
   @ApiOkResponse({ type: CustomerResponseDto, description: 'The customer', example: EXAMPLE })
   update(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string, @Body() body: UpdateCustomerRequestDto): Promise<CustomerRecord> {

@@ -71,7 +71,7 @@ export class ExecutionsService {
   async summary(ctx: TenantContext, id: string): Promise<ExecutionSummary> {
     const execution = await this.db.run(ctx, (m) => executionsRepository.get(m, id));
     if (!execution) throw new NotFoundError('Execution');
-    return { id: execution.id, status: execution.status, output: execution.output ?? null, error: execution.error ?? null };
+    return { id: execution.id, workflow_id: execution.workflow_id, status: execution.status, output: execution.output ?? null, error: execution.error ?? null };
   }
 
   async list(principal: Principal, q: ListExecutionsQueryDto): Promise<Page<ReturnType<typeof toExecutionResponse>>> {

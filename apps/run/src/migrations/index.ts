@@ -5,6 +5,7 @@ import { EngineHotPath1764300000000 } from './1764300000000-EngineHotPath.js';
 import { ExecutionRequestId1764400000000 } from './1764400000000-ExecutionRequestId.js';
 import { IdempotencyPerScope1764500000000 } from './1764500000000-IdempotencyPerScope.js';
 import { ResolveTaskStep1766000002000 } from './1766000002000-ResolveTaskStep.js';
+import { ExecutionReports1766100001000 } from './1766100001000-ExecutionReports.js';
 
 /** In order of application; db-setup runs them as the schema's owner. */
 export const migrations = [
@@ -15,4 +16,5 @@ export const migrations = [
   ExecutionRequestId1764400000000,
   IdempotencyPerScope1764500000000,
   ResolveTaskStep1766000002000,
+  ExecutionReports1766100001000,
 ];

@@ -108,7 +108,13 @@ export class WorkflowsService implements DefinitionSource {
   async summary(ctx: TenantContext, id: string): Promise<WorkflowSummary> {
     const row = await this.db.run(ctx, (m) => workflowsRepository.get(m, id));
     if (!row) throw new NotFoundError('Workflow');
-    return { id: row.id, name: row.name, status: row.status, settings: { ...(row.definition.settings ?? {}) } };
+    return {
+      id: row.id,
+      name: row.name,
+      status: row.status,
+      settings: { ...(row.definition.settings ?? {}) },
+      input_schema: row.definition.input_schema ?? null,
+    };
   }
 
   async list(principal: Principal, query: ListWorkflowsQueryDto): Promise<Page<WorkflowResponse>> {

@@ -10,6 +10,7 @@ import { ExpiryJob } from './expiry.job.js';
 import { FormValidator } from './form-validator.js';
 import { LinkSigner } from './link-token.js';
 import { OutboxReconcilerJob } from './outbox-reconciler.job.js';
+import { OpenTasksHandler } from './open-tasks.handler.js';
 import { OutcomePublisher } from './outcome-publisher.js';
 import { PublicTasksController } from './public-tasks.controller.js';
 import { TaskCreationWorker } from './task-creation.worker.js';
@@ -20,7 +21,7 @@ import { TasksService } from './tasks.service.js';
 /** Human tasks: made for waiting executions, decided over HTTP or signed links, expired by deadline, and delivered back durably. */
 @Module({
   // The public routes first: `/tasks/public/:token` must never be read as `/tasks/:id`.
-  controllers: [PublicTasksController, TasksController, ExecutionEventsHandler],
+  controllers: [PublicTasksController, TasksController, ExecutionEventsHandler, OpenTasksHandler],
   providers: [
     { provide: TASK_CONFIG, useFactory: () => loadTaskConfig() },
     { provide: LinkSigner, useFactory: (config: ServiceConfig) => new LinkSigner(resolveMasterKey(config)), inject: [SERVICE_CONFIG] },

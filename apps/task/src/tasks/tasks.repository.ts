@@ -68,6 +68,18 @@ export const hotPath = {
 
 /** Every query on task.tasks and task.task_links; managers come from TenantDb (RLS) unless named SystemDb. */
 export const tasksRepository = {
+  /** Pending tasks (of one customer when given): RLS's tenant and environment as index conditions of `tasks_list`. */
+  async countOpen(m: EntityManager, customerId: string | null): Promise<number> {
+    const rows = await m.query<{ open: number }[]>(
+      `select count(*)::int as open from task.tasks
+        where tenant_id = nullif(current_setting('app.tenant_id', true), '')::uuid
+          and environment_id = nullif(current_setting('app.env_id', true), '')::uuid
+          and status = 'pending' and ($1::uuid is null or scope_id = $1)`,
+      [customerId],
+    );
+    return rows[0].open;
+  },
+
   /** Undefined when the task of this execution and path exists already (the run service asked twice). */
   async insert(
     m: EntityManager,

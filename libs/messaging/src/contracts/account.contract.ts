@@ -2,6 +2,7 @@ import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
+  IsIn,
   IsInt,
   IsISO8601,
   IsObject,
@@ -150,11 +151,17 @@ export interface ResolveCustomerResponse {
   exists: boolean;
 }
 
+export const CUSTOMER_STATUSES = ['active', 'disabled'] as const;
+export type CustomerStatus = (typeof CUSTOMER_STATUSES)[number];
+
 export interface CustomerRecord {
   id: string;
   name: string;
   external_id: string | null;
   metadata: Record<string, unknown>;
+  /** A disabled customer's keys are refused, its scope cannot be selected, and nothing new can be published or embedded for it. */
+  status: CustomerStatus;
+  disabled_at: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -189,6 +196,16 @@ export class ListCustomersRequest {
   @IsString()
   @MaxLength(200)
   external_id?: string;
+
+  @IsOptional()
+  @IsIn(CUSTOMER_STATUSES)
+  status?: CustomerStatus;
+
+  /** Customers whose name contains this text (case-insensitive). */
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  name?: string;
 }
 
 export interface CustomerPage {
@@ -215,6 +232,10 @@ export class UpdateCustomerRequest extends CustomerIdRequest {
   @IsOptional()
   @IsObject()
   metadata?: Record<string, unknown>;
+
+  @IsOptional()
+  @IsIn(CUSTOMER_STATUSES)
+  status?: CustomerStatus;
 }
 
 /**

@@ -1,5 +1,20 @@
 import { Type } from 'class-transformer';
-import { IsIn, IsISO8601, IsObject, IsOptional, IsString, IsUUID, Length, MaxLength, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsIn,
+  IsInt,
+  IsISO8601,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Length,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
 import type { WorkQueueSpec } from '../jetstream/work-queue.js';
 
 /** Subjects the run service answers or emits. */
@@ -10,6 +25,10 @@ export const RunSubjects = {
   executionsGet: 'run.executions.get',
   /** Request: one workflow of the caller's tenant (triggers and webhooks check the workflow they are given). */
   workflowsGet: 'run.workflows.get',
+  /** Request: counts of the caller's executions in a period (portal dashboards), from indexed queries. */
+  executionsReport: 'run.executions.report',
+  /** Request: the caller's most recent executions, newest first (portal embedded run history). */
+  executionsRecent: 'run.executions.recent',
   executionStarted: 'run.execution.started',
   executionCompleted: 'run.execution.completed',
   executionFailed: 'run.execution.failed',
@@ -84,10 +103,64 @@ export interface WorkflowSummary {
   status: string;
   /** The current version's settings (the notification service reads `alerts` from them). */
   settings?: Record<string, unknown>;
+  /** The current version's input schema (the portal's default form), null when it has none. */
+  input_schema?: Record<string, unknown> | null;
+}
+
+/** `run.executions.report`: executions created in [from, to), in the caller's scope, optionally one customer's. */
+export class ExecutionsReportRequest {
+  @IsISO8601()
+  from!: string;
+
+  @IsISO8601()
+  to!: string;
+
+  @IsOptional()
+  @IsUUID()
+  customerId?: string;
+
+  /** How many workflows the slowest and most failing lists hold. */
+  @IsInt()
+  @Min(1)
+  @Max(50)
+  top!: number;
+}
+
+export interface ExecutionsReport {
+  /** One entry per UTC day and status that has executions. */
+  by_day: { date: string; status: string; count: number }[];
+  by_status: Record<string, number>;
+  total: number;
+  /** Finished executions (succeeded, failed, cancelled, timed_out), by workflow: average and slowest duration. */
+  slowest: { workflow_id: string; finished: number; avg_ms: number; max_ms: number }[];
+  /** Workflows with failed or timed-out executions, most failures first. */
+  most_failing: { workflow_id: string; failed: number; total: number }[];
+}
+
+/** `run.executions.recent`: the caller's latest executions (a customer scope sees only its own). */
+export class RecentExecutionsRequest {
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(100)
+  @IsUUID('all', { each: true })
+  workflowIds?: string[];
+
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  limit!: number;
+}
+
+export interface RecentExecution extends ExecutionSummary {
+  workflow_id: string;
+  created_at: string;
+  finished_at: string | null;
 }
 
 export interface ExecutionSummary {
   id: string;
+  /** The workflow it runs (the portal checks an embedded view's run belongs to its workflow). */
+  workflow_id?: string;
   status: string;
   output: unknown;
   error: { code: string; message: string; step_id: string | null } | null;
@@ -154,6 +227,8 @@ export interface RunRequests {
   [RunSubjects.executionsStart]: { request: StartExecutionRequest; response: StartExecutionResponse };
   [RunSubjects.executionsGet]: { request: GetExecutionRequest; response: ExecutionSummary };
   [RunSubjects.workflowsGet]: { request: GetWorkflowRequest; response: WorkflowSummary };
+  [RunSubjects.executionsReport]: { request: ExecutionsReportRequest; response: ExecutionsReport };
+  [RunSubjects.executionsRecent]: { request: RecentExecutionsRequest; response: { data: RecentExecution[] } };
 }
 
 export interface RunEvents {

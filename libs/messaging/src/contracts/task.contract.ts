@@ -12,6 +12,8 @@ export const TaskSubjects = {
   taskAssigned: 'task.task.assigned',
   taskCompleted: 'task.task.completed',
   taskExpired: 'task.task.expired',
+  /** Request: how many tasks are pending in the caller's scope (portal dashboards). */
+  tasksCountOpen: 'task.tasks.count_open',
 } as const;
 
 export const HUMAN_TASK_TYPES = ['approval', 'form'] as const;
@@ -190,7 +192,16 @@ export class TaskEvent {
 }
 
 /** None: the task service is asked through work queues. */
-export type TaskRequests = Record<never, never>;
+/** `task.tasks.count_open`: pending tasks of the caller's tenant environment, of one customer when given. */
+export class CountOpenTasksRequest {
+  @IsOptional()
+  @IsUUID()
+  customerId?: string;
+}
+
+export interface TaskRequests {
+  [TaskSubjects.tasksCountOpen]: { request: CountOpenTasksRequest; response: { open: number } };
+}
 
 export interface TaskEvents {
   [TaskSubjects.taskCreated]: TaskEvent;

@@ -17,4 +17,13 @@ export class ListApiKeysQueryDto extends PageQueryDto {
   @IsOptional()
   @IsIn(['tenant', 'customer'])
   type?: string;
+
+  @ApiPropertyOptional({
+    format: 'uuid',
+    example: '0194f1c2-0000-7000-8000-0000000000c1',
+    description: "The keys of this customer only (a customer's keys are listed with it)",
+  })
+  @IsOptional()
+  @IsUUID()
+  customer_id?: string;
 }

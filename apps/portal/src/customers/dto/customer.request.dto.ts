@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsObject, IsOptional, IsString, Length, ValidateIf } from 'class-validator';
+import { IsIn, IsObject, IsOptional, IsString, Length, ValidateIf } from 'class-validator';
+import { CUSTOMER_STATUSES, type CustomerStatus } from '@platform/messaging';
 import { PageQueryDto } from '@platform/service';
 
 export class CreateCustomerRequestDto {
@@ -44,6 +45,15 @@ export class UpdateCustomerRequestDto {
   @IsOptional()
   @IsObject()
   metadata?: Record<string, unknown>;
+
+  @ApiPropertyOptional({
+    enum: CUSTOMER_STATUSES,
+    example: 'disabled',
+    description: "disabled: the customer's keys are refused at once, its scope cannot be selected, its embed tokens stop working; active again restores them",
+  })
+  @IsOptional()
+  @IsIn(CUSTOMER_STATUSES)
+  status?: CustomerStatus;
 }
 
 export class ListCustomersQueryDto extends PageQueryDto {
@@ -52,4 +62,15 @@ export class ListCustomersQueryDto extends PageQueryDto {
   @IsString()
   @Length(1, 200)
   external_id?: string;
+
+  @ApiPropertyOptional({ enum: CUSTOMER_STATUSES, description: 'Only active or only disabled customers' })
+  @IsOptional()
+  @IsIn(CUSTOMER_STATUSES)
+  status?: CustomerStatus;
+
+  @ApiPropertyOptional({ example: 'glob', description: 'Customers whose name contains this text (case-insensitive)' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 200)
+  name?: string;
 }

@@ -13,6 +13,12 @@ export class CustomerResponseDto {
   @ApiProperty({ type: 'object', additionalProperties: true, example: { plan: 'gold' } })
   metadata!: Record<string, unknown>;
 
+  @ApiProperty({ enum: ['active', 'disabled'], example: 'active' })
+  status!: 'active' | 'disabled';
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, example: null })
+  disabled_at!: string | null;
+
   @ApiProperty({ format: 'date-time', example: '2026-11-22T10:00:00.000Z' })
   created_at!: string;
 

@@ -1,0 +1,59 @@
+import type { ExecutionsReport } from '@platform/messaging';
+
+export const WIDGET_TYPES = ['executions_per_day', 'failure_rate', 'slowest_workflows', 'most_failing_workflows', 'open_tasks'] as const;
+export type WidgetType = (typeof WIDGET_TYPES)[number];
+
+export interface Widget {
+  id: string;
+  type: WidgetType;
+  title: string;
+  /** Rows of the slowest and most failing lists. */
+  limit: number;
+}
+
+export const DEFAULT_TITLES: Record<WidgetType, string> = {
+  executions_per_day: 'Executions per day',
+  failure_rate: 'Failure rate',
+  slowest_workflows: 'Slowest workflows',
+  most_failing_workflows: 'Most failing workflows',
+  open_tasks: 'Open tasks',
+};
+
+export const STATUSES = ['queued', 'running', 'waiting', 'succeeded', 'failed', 'cancelled', 'timed_out'] as const;
+
+export type DayCounts = { date: string; total: number } & Record<(typeof STATUSES)[number], number>;
+
+/** One entry per day of the period that has executions, every status present (0 when none). */
+export function perDay(report: ExecutionsReport): DayCounts[] {
+  const days = new Map<string, DayCounts>();
+  for (const row of report.by_day) {
+    const day = days.get(row.date) ?? ({ date: row.date, total: 0, ...Object.fromEntries(STATUSES.map((s) => [s, 0])) } as DayCounts);
+    if ((STATUSES as readonly string[]).includes(row.status)) day[row.status as (typeof STATUSES)[number]] += row.count;
+    day.total += row.count;
+    days.set(row.date, day);
+  }
+  return [...days.values()];
+}
+
+/** Failed and timed out over every finished execution of the period. */
+export function failureRate(report: ExecutionsReport): { finished: number; failed: number; rate: number } {
+  const s = report.by_status;
+  const failed = (s.failed ?? 0) + (s.timed_out ?? 0);
+  const finished = failed + (s.succeeded ?? 0) + (s.cancelled ?? 0);
+  return { finished, failed, rate: finished === 0 ? 0 : Math.round((failed / finished) * 10_000) / 10_000 };
+}
+
+export function widgetData(widget: Widget, report: ExecutionsReport, openTasks: number | null): unknown {
+  switch (widget.type) {
+    case 'executions_per_day':
+      return { days: perDay(report), total: report.total };
+    case 'failure_rate':
+      return failureRate(report);
+    case 'slowest_workflows':
+      return { workflows: report.slowest.slice(0, widget.limit) };
+    case 'most_failing_workflows':
+      return { workflows: report.most_failing.slice(0, widget.limit) };
+    case 'open_tasks':
+      return { open: openTasks ?? 0 };
+  }
+}

@@ -1,0 +1,33 @@
+import type { Request } from 'express';
+import { AppError } from '@platform/common';
+
+const FORM_LIMIT_BYTES = 64 * 1024;
+
+/**
+ * The submitted fields: a JSON body was parsed by the service's JSON parser already; an HTML
+ * form's urlencoded body is still unread and is read here, up to 64 KiB.
+ */
+export async function readFormBody(req: Request): Promise<Record<string, unknown>> {
+  if ((req as Request & { rawBody?: Buffer }).rawBody) return (req.body ?? {}) as Record<string, unknown>;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > FORM_LIMIT_BYTES) throw new AppError('payload_too_large', 413, `A form submission is at most ${FORM_LIMIT_BYTES} bytes`);
+    chunks.push(chunk);
+  }
+  return Object.fromEntries(new URLSearchParams(Buffer.concat(chunks).toString('utf8')));
+}
+
+/**
+ * The client's address: the gateway appends the address it was connected from to
+ * X-Forwarded-For, so the last entry is the one no client can forge.
+ */
+export function clientAddress(req: Request): string {
+  const forwarded = req.headers['x-forwarded-for'];
+  const list = (Array.isArray(forwarded) ? forwarded.join(',') : (forwarded ?? ''))
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  return list.at(-1) ?? req.socket.remoteAddress ?? 'unknown';
+}
