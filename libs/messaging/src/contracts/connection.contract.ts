@@ -34,6 +34,14 @@ export class ExecuteOperationRequest {
 export interface ExecuteOperationResult {
   status: number;
   output: unknown;
+  /** False when the remote side refused (a non-2xx status, or a 2xx whose body says it failed). */
+  ok?: boolean;
+  /** The status is one of the connector's retryable statuses. */
+  retryable?: boolean;
+  /** The remote side's `Retry-After`, in milliseconds. */
+  retryAfterMs?: number;
+  /** The remote error message, when not ok. */
+  message?: string;
 }
 
 export interface ConnectionRequests {

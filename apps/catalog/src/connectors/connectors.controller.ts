@@ -1,0 +1,38 @@
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiNotFoundResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { CurrentPrincipal, RequireScopes, type Principal } from '@platform/auth';
+import type { Page } from '@platform/common';
+import { ApiPageResponse, ApiTag } from '@platform/service';
+import { ConnectorsService, type ConnectorSummary, type ConnectorView } from './connectors.service.js';
+import { CONNECTOR_SUMMARY_EXAMPLE, ConnectorResponseDto, ConnectorSummaryDto, ListConnectorsQueryDto } from './dto/connector.dto.js';
+import { SLACK_CONNECTOR } from './builtins/messaging.js';
+
+/** The connector catalog: declarative definitions of the outside systems workflows talk to. */
+@ApiTag('catalog', 'Connectors, workflow templates and the marketplace: what workflows can talk to and start from.')
+@Controller('catalog/connectors')
+export class ConnectorsController {
+  constructor(private readonly connectors: ConnectorsService) {}
+
+  @Get()
+  @RequireScopes('connections:read')
+  @ApiOperation({
+    summary: 'List connectors',
+    description: 'Built-in connectors and those installed into the environment from the marketplace, by id. `q` searches words, `category` filters.',
+  })
+  @ApiPageResponse(ConnectorSummaryDto, { example: { data: [CONNECTOR_SUMMARY_EXAMPLE], next_cursor: null } })
+  list(@CurrentPrincipal() p: Principal, @Query() q: ListConnectorsQueryDto): Promise<Page<ConnectorSummary>> {
+    return this.connectors.list(p, q);
+  }
+
+  @Get(':id')
+  @RequireScopes('connections:read')
+  @ApiOperation({
+    summary: 'Get a connector',
+    description: 'The whole definition: auth schemes, settings schema, operations with their input and output JSON Schemas.',
+  })
+  @ApiOkResponse({ type: ConnectorResponseDto, description: 'The connector', example: { ...SLACK_CONNECTOR, ...CONNECTOR_SUMMARY_EXAMPLE } })
+  @ApiNotFoundResponse({ description: 'No such connector' })
+  get(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<ConnectorView> {
+    return this.connectors.get(p, id);
+  }
+}
