@@ -205,7 +205,7 @@ describe('the connector step', () => {
     const refused = await p.run(a, await p.workflow(a, [step({ connection_id: id, operation: 'query', params: { sql: 'delete from orders' } })]));
     expect([refused.status, errorOf(refused).code]).toEqual(['failed', 'connector_error']);
     expect(errorOf(refused).message).toContain('permission denied');
-    expect(await admin(dbName, async (c) => (await c.query('select count(*)::int as n from orders')).rows[0])).toEqual({ n: 3 });
+    expect(await admin(dbName, async (c) => (await c.query<{ n: number }>('select count(*)::int as n from orders')).rows[0])).toEqual({ n: 3 });
   });
 
   it('keeps every credential out of responses, execution records and logs', () => {
