@@ -208,6 +208,63 @@ describe('the connector step', () => {
     expect(await admin(dbName, async (c) => (await c.query<{ n: number }>('select count(*)::int as n from orders')).rows[0])).toEqual({ n: 3 });
   });
 
+  it('instantiates a template into a workflow that serves each customer with its own connection, or a pinned one', async () => {
+    const list = await p.gw('/catalog/templates?connector=slack', { headers: p.as(a.test_key) });
+    expect(list.body.data!.map((t) => t.id)).toEqual(['github-issue-to-slack', 'slack-message']);
+    const customer = await p.customer(a, 'tpl');
+    const token = `xoxb-customer-tpl-${tag}`;
+    await connection(a, { name: 'tpl', connector_id: 'slack', auth: { type: 'bearer', token }, settings: { base_url: `${stand.base}/slack` } }, customer);
+    const made = await p.gw('/catalog/templates/slack-message/instantiate', { headers: p.as(a.test_key), body: { name: 'From the template' } });
+    expect(made.status).toBe(201);
+    expect(made.body).toMatchObject({ name: 'From the template', version: 1 });
+    const run = await p.run(a, made.body.id as string, customer, { channel: '#tpl', text: 'hi' });
+    expect(run.status).toBe('succeeded');
+    expect(stand.to('/slack/chat.postMessage').at(-1)!.authorization).toBe(`Bearer ${token}`);
+
+    const tenantConn = await connection(a, {
+      name: 'tenant slack',
+      connector_id: 'slack',
+      auth: { type: 'bearer', token: tokens.one },
+      settings: { base_url: `${stand.base}/slack` },
+    });
+    const pinned = await p.gw('/catalog/templates/slack-message/instantiate', { headers: p.as(a.test_key), body: { connections: { slack: tenantConn } } });
+    const steps = (await p.gw(`/api/v1/workflow/workflows/${pinned.body.id as string}`, { headers: p.as(a.test_key) })).body.steps as Json[];
+    expect(steps[0].input).toMatchObject({ connection_id: tenantConn, operation: 'post_message' });
+    expect((await p.run(a, pinned.body.id as string, undefined, { channel: '#x', text: 'pinned' })).status).toBe('succeeded');
+
+    const wrong = await p.gw('/catalog/templates/slack-message/instantiate', { headers: p.as(a.test_key), body: { connections: { github: tenantConn } } });
+    expect([wrong.status, (wrong.body.details as Json[])[0].field]).toEqual([400, 'connections.github']);
+    expect((await p.gw('/catalog/templates/nope/instantiate', { headers: p.as(a.test_key), body: {} })).status).toBe(404);
+  });
+
+  it('installs a marketplace connector into one environment only, and counts installs', async () => {
+    const browse = await p.gw('/catalog/marketplace?kind=connector&q=incident', { headers: p.as(a.test_key) });
+    const listing = browse.body.data![0];
+    expect(listing).toMatchObject({ slug: 'pagerduty', publisher: 'Platform Labs', version: '1.2.0', installed_version: null });
+    const before = listing.installs as number;
+    const create = () =>
+      p.gw('/connections', {
+        headers: p.as(a.test_key),
+        body: { name: 'pd', connector_id: 'pagerduty', auth: { type: 'api_key', key: 'pd-key' }, settings: { base_url: `${stand.base}/pd` } },
+      });
+    expect((await create()).status).toBe(400);
+
+    const installed = await p.gw(`/catalog/marketplace/${listing.id as string}/install`, { method: 'POST', headers: p.as(a.test_key) });
+    expect([installed.status, installed.body]).toEqual([201, { listing_id: listing.id, kind: 'connector', connector_id: 'pagerduty', version: '1.2.0' }]);
+    expect((await p.gw('/catalog/connectors/pagerduty', { headers: p.as(a.test_key) })).body).toMatchObject({
+      source: 'installed',
+      publisher: 'Platform Labs',
+    });
+    expect((await create()).status).toBe(201);
+    // Another tenant has not installed it.
+    expect((await p.gw('/catalog/connectors/pagerduty', { headers: p.as(b.test_key) })).status).toBe(404);
+    const after = (await p.gw('/catalog/marketplace?kind=connector&q=incident', { headers: p.as(a.test_key) })).body.data![0];
+    expect(after).toMatchObject({ installs: before + 1, installed_version: '1.2.0' });
+    // Installing again upgrades in place and is not counted twice.
+    await p.gw(`/catalog/marketplace/${listing.id as string}/install`, { method: 'POST', headers: p.as(a.test_key) });
+    expect((await p.gw('/catalog/marketplace?kind=connector&q=incident', { headers: p.as(a.test_key) })).body.data![0].installs).toBe(before + 1);
+  });
+
   it('keeps every credential out of responses, execution records and logs', () => {
     expect(p.leaks([tokens.one, tokens.two, GITHUB_TOKEN, STRIPE_KEY, dbPassword, 'ghp_not_valid'])).toEqual([]);
     expect(stand.requests.some((r) => r.authorization === `Bearer ${tokens.one}`)).toBe(true);

@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsIn, IsISO8601, IsObject, IsOptional, IsString, IsUUID, Length, MaxLength, ValidateNested } from 'class-validator';
+import { IsArray, IsIn, IsISO8601, IsObject, IsOptional, IsString, IsUUID, Length, MaxLength, ValidateNested } from 'class-validator';
 import type { WorkQueueSpec } from '../jetstream/work-queue.js';
 
 /** Subjects the run service answers or emits. */
@@ -10,6 +10,8 @@ export const RunSubjects = {
   executionsGet: 'run.executions.get',
   /** Request: one workflow of the caller's tenant (triggers and webhooks check the workflow they are given). */
   workflowsGet: 'run.workflows.get',
+  /** Request: create a workflow in the caller's tenant, checked like `POST /api/v1/workflow/workflows` (the catalog instantiates templates with it). */
+  workflowsCreate: 'run.workflows.create',
   executionStarted: 'run.execution.started',
   executionCompleted: 'run.execution.completed',
   executionFailed: 'run.execution.failed',
@@ -77,6 +79,32 @@ export class GetWorkflowRequest {
   @IsUUID()
   workflowId!: string;
 }
+
+/** `run.workflows.create`: the body of `POST /api/v1/workflow/workflows`. */
+export class CreateWorkflowMessage {
+  @IsString()
+  @Length(1, 200)
+  name!: string;
+
+  @IsOptional()
+  @IsString()
+  @Length(0, 2000)
+  description?: string | null;
+
+  @IsArray()
+  steps!: Record<string, unknown>[];
+
+  @IsOptional()
+  @IsObject()
+  input_schema?: Record<string, unknown> | null;
+
+  @IsOptional()
+  @IsObject()
+  settings?: Record<string, unknown>;
+}
+
+/** The created workflow, as `GET /api/v1/workflow/workflows/{id}` answers it. */
+export type CreatedWorkflow = Record<string, unknown> & { id: string; name: string; version: number };
 
 export interface WorkflowSummary {
   id: string;
@@ -154,6 +182,7 @@ export interface RunRequests {
   [RunSubjects.executionsStart]: { request: StartExecutionRequest; response: StartExecutionResponse };
   [RunSubjects.executionsGet]: { request: GetExecutionRequest; response: ExecutionSummary };
   [RunSubjects.workflowsGet]: { request: GetWorkflowRequest; response: WorkflowSummary };
+  [RunSubjects.workflowsCreate]: { request: CreateWorkflowMessage; response: CreatedWorkflow };
 }
 
 export interface RunEvents {
