@@ -1,20 +1,35 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '@platform/auth';
 import { decodeCursor, newId, toPage, type Page } from '@platform/common';
-import { TenantDb } from '@platform/db';
+import { TenantDb, type TenantContext } from '@platform/db';
 import { AccountSubjects, Bus, messageContext } from '@platform/messaging';
 import { ConnectorDefinitions } from '../connectors/connector-definitions.js';
 import { InputValidator } from '../operations/input-validator.js';
 import { splitAuth } from './auth-settings.js';
-import { toConnectionResponse, type ConnectionResponse, type ConnectionRow, type ConnectionStatus } from './connection.record.js';
+import { toConnectionResponse, type ConnectionResponse, type ConnectionRow, type ConnectionStatus, type Credentials } from './connection.record.js';
 import { ConnectionErrors } from './connections.errors.js';
 import { connectionsRepository, type ConnectionChanges } from './connections.repository.js';
 import { CredentialBox } from './credential-box.js';
 import type { CreateConnectionRequestDto, ListConnectionsQueryDto, UpdateConnectionRequestDto } from './dto/connection.request.dto.js';
 
+/** A connection with its credentials opened, for running operations. */
+export interface OpenConnection {
+  row: ConnectionRow;
+  credentials: Credentials;
+}
+
+/**
+ * How long a replica reuses an opened connection for operations: most runs call the same few
+ * connections over and over. A change or deletion through this replica applies at once, through
+ * another within this time; a refreshed or refused OAuth token drops the entry at once.
+ */
+const OPEN_CACHE_MS = 5000;
+const OPEN_CACHE_MAX = 10_000;
+
 /** Connections of an environment (or of one customer): CRUD with sealed credentials. */
 @Injectable()
 export class ConnectionsService {
+  private readonly opened = new Map<string, { open: OpenConnection; until: number }>();
   constructor(
     private readonly db: TenantDb,
     readonly box: CredentialBox,
@@ -102,13 +117,39 @@ export class ConnectionsService {
       if (!(await connectionsRepository.get(m, id, p.scopeId ?? null, true))) return undefined;
       return connectionsRepository.update(m, id, changes);
     });
+    this.forget(id);
     if (!row) throw ConnectionErrors.notFound();
     return toConnectionResponse(row, credentials);
   }
 
   async delete(p: Principal, id: string): Promise<void> {
     const deleted = await this.db.run(p, (m) => connectionsRepository.delete(m, id, p.scopeId ?? null));
+    this.forget(id);
     if (!deleted) throw ConnectionErrors.notFound();
+  }
+
+  /**
+   * The connection an operation runs with: the one named (the tenant's, or the caller's customer's),
+   * or the calling customer's own connection of a connector.
+   */
+  async open(ctx: TenantContext, ref: { connectionId?: string; customerConnection?: string }): Promise<OpenConnection> {
+    const key = `${ctx.tenantId}/${ctx.environmentId}/${ctx.scopeId ?? ''}/${ref.connectionId ?? `customer:${ref.customerConnection}`}`;
+    const cached = this.opened.get(key);
+    if (cached && cached.until > Date.now()) return cached.open;
+    if (!ref.connectionId && !ctx.scopeId) throw ConnectionErrors.noCustomer();
+    const row = await this.db.run(ctx, (m) =>
+      ref.connectionId ? connectionsRepository.get(m, ref.connectionId, null) : connectionsRepository.forCustomer(m, ref.customerConnection!, ctx.scopeId!),
+    );
+    if (!row) throw ref.connectionId ? ConnectionErrors.notFound() : ConnectionErrors.noCustomerConnection(ref.customerConnection!);
+    const open = { row, credentials: this.box.open(row) };
+    if (this.opened.size >= OPEN_CACHE_MAX) this.opened.clear();
+    this.opened.set(key, { open, until: Date.now() + OPEN_CACHE_MS });
+    return open;
+  }
+
+  /** Drops a connection from this replica's cache (changed, deleted, token refreshed or refused). */
+  forget(id: string): void {
+    for (const [key, entry] of this.opened) if (entry.open.row.id === id) this.opened.delete(key);
   }
 
   response(row: ConnectionRow): ConnectionResponse {

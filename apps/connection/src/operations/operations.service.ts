@@ -4,7 +4,7 @@ import { AppError } from '@platform/common';
 import { TenantDb, type TenantContext } from '@platform/db';
 import type { ConnectorDefinition, ConnectorOperation, ExecuteOperationRequest, ExecuteOperationResult } from '@platform/messaging';
 import { ConnectorDefinitions } from '../connectors/connector-definitions.js';
-import type { ConnectionRow } from '../connections/connection.record.js';
+import type { ConnectionRow, Credentials } from '../connections/connection.record.js';
 import { ConnectionErrors } from '../connections/connections.errors.js';
 import { connectionsRepository } from '../connections/connections.repository.js';
 import { ConnectionsService } from '../connections/connections.service.js';
@@ -39,16 +39,11 @@ export class OperationsService {
     if (!req.connectionId === !req.customerConnection) {
       throw ConnectionErrors.invalid('connection_id', 'exactly one of connection_id and customer_connection is required');
     }
-    const row = await this.db.run(ctx, (m) => {
-      if (req.connectionId) return connectionsRepository.get(m, req.connectionId, null);
-      if (!ctx.scopeId) throw ConnectionErrors.noCustomer();
-      return connectionsRepository.forCustomer(m, req.customerConnection!, ctx.scopeId);
-    });
-    if (!row) throw req.connectionId ? ConnectionErrors.notFound() : ConnectionErrors.noCustomerConnection(req.customerConnection!);
+    const { row, credentials } = await this.connections.open(ctx, req);
     const def = await this.definitions.get(ctx, row.connector_id);
     const operation = findOperation(def, req.operationId);
     const input = this.validator.check(operation.input_schema, req.input ?? {});
-    const result = await this.run(row, def, operation, input);
+    const result = await this.run(row, credentials, def, operation, input);
     const { ok: _, ...answer } = result;
     return { ...answer, ok: result.ok };
   }
@@ -64,7 +59,7 @@ export class OperationsService {
         operation.input_schema,
         render(def.test_operation.input, { input: {}, settings: row.settings }) as Record<string, unknown>,
       );
-      const result = await this.run(row, def, operation, input);
+      const result = await this.run(row, this.connections.box.open(row), def, operation, input);
       outcome = result.ok ? { ok: true } : { ok: false, status: result.status, message: result.message ?? `the remote side answered ${result.status}` };
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
@@ -88,12 +83,21 @@ export class OperationsService {
 
   private async run(
     row: ConnectionRow,
+    opened: Credentials,
     definition: ConnectorDefinition,
     operation: ConnectorOperation,
     input: Record<string, unknown>,
   ): Promise<OperationResult> {
     const started = Date.now();
-    const credentials = await this.tokens.fresh(row, this.connections.box.open(row));
+    let credentials: Credentials;
+    try {
+      credentials = await this.tokens.fresh(row, opened);
+    } catch (error) {
+      this.connections.forget(row.id);
+      throw error;
+    }
+    // A refreshed token: the cached connection (old token, old expiry) is read again next time.
+    if (credentials !== opened) this.connections.forget(row.id);
     try {
       const result = await this.drivers.run({ definition, operation, connection: row, credentials, input });
       this.logger.debug(`${definition.id}.${operation.id} on connection ${row.id}: ${result.status} in ${Date.now() - started} ms`);
