@@ -15,11 +15,14 @@ export class ConnectionConfig {
   @Max(300_000)
   CONNECTION_TIMEOUT_MS: number = 30_000;
 
-  /** The largest remote answer read, in bytes. */
+  /**
+   * The largest remote answer read, in bytes (PostgreSQL: of the rows returned). Answers travel
+   * back to the engine in one NATS message (1 MiB by default), so the default stays under that.
+   */
   @IsInt()
   @Min(1024)
-  @Max(100 * 1024 * 1024)
-  CONNECTION_RESPONSE_LIMIT_BYTES: number = 10 * 1024 * 1024;
+  @Max(64 * 1024 * 1024)
+  CONNECTION_RESPONSE_LIMIT_BYTES: number = 768 * 1024;
 
   /** Where the OAuth provider sends the user back: the public URL of `GET /connections/oauth/callback` (through the gateway). */
   @IsString()

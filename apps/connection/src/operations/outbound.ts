@@ -31,6 +31,10 @@ export class Outbound {
     return this.config.CONNECTION_TIMEOUT_MS;
   }
 
+  get limitBytes(): number {
+    return this.config.CONNECTION_RESPONSE_LIMIT_BYTES;
+  }
+
   get allowPrivate(): boolean {
     return this.config.CONNECTION_ALLOW_PRIVATE_NETWORKS;
   }
@@ -74,6 +78,7 @@ export class Outbound {
       if (deadline.aborted) throw OutboundErrors.timeout(this.timeoutMs);
       if (error instanceof ExchangeError) {
         if (error.kind === 'blocked_peer') throw new AppError('ssrf_blocked', 400, error.message);
+        if (error.kind === 'too_large') throw new AppError('response_too_large', 502, error.message);
         throw OutboundErrors.failed(error.message);
       }
       throw OutboundErrors.failed(`${request.url.host}: ${(error as { code?: string }).code ?? (error as Error).message}`);

@@ -46,14 +46,15 @@ export class PostgresOperation {
       const { sql, params, max_rows: maxRows } = call.input as { sql: string; params?: unknown[]; max_rows: number };
       const result = await client.query({ text: sql, values: params ?? [] });
       const rows = (result.rows ?? []) as unknown[];
+      const kept = withinBytes(rows.slice(0, maxRows), this.outbound.limitBytes);
       return {
         status: 200,
         ok: true,
         output: {
-          rows: rows.slice(0, maxRows),
+          rows: kept,
           row_count: result.rowCount,
           fields: (result.fields ?? []).map((f) => ({ name: f.name, type_id: f.dataTypeID })),
-          truncated: rows.length > maxRows,
+          truncated: kept.length < rows.length,
         },
       };
     } catch (error) {
@@ -63,6 +64,16 @@ export class PostgresOperation {
       await client.end().catch(() => undefined);
     }
   }
+}
+
+/** The leading rows whose JSON fits in `limit` bytes: the answer must fit in one message back to the engine. */
+function withinBytes(rows: unknown[], limit: number): unknown[] {
+  let size = 0;
+  for (let i = 0; i < rows.length; i++) {
+    size += Buffer.byteLength(JSON.stringify(rows[i])) + 1;
+    if (size > limit) return rows.slice(0, i);
+  }
+  return rows;
 }
 
 function tlsOptions(settings: PostgresSettings): pg.ClientConfig['ssl'] {
