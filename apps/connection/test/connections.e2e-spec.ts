@@ -185,6 +185,8 @@ describe('isolation', () => {
     expect(foreign.map((r) => r.status)).toEqual([404, 404, 404, 404, 404]);
     expect((await p.gw('/connections?limit=200', { headers: p.as(b.test_key) })).body.data!.map((c) => c.id)).not.toContain(id);
     expect((await p.gw(`/connections/${id}`, { headers: p.as(a.test_key) })).body.name).toBe('secret slack');
+    // Nor does the tenant's other environment (the live key sees production, the connection is in the sandbox).
+    expect((await p.gw(`/connections/${id}`, { headers: p.as(a.live_key) })).status).toBe(404);
   });
 
   it('a customer cannot see or test another customer’s connection, nor the tenant’s through its API', async () => {
@@ -203,13 +205,48 @@ describe('isolation', () => {
     const listed = await p.gw('/connections?limit=200', { headers: p.as(a.test_key, { 'x-scope-key': c2 }) });
     expect(listed.body.data).toEqual([]);
     expect((await p.gw(`/connections?customer_id=${c1}`, { headers: p.as(a.test_key) })).body.data!.map((c) => c.id)).toEqual([id]);
+
+    // The same with real customer keys: each customer manages its own connections only.
+    const scopes = ['connections:read', 'connections:write'];
+    const [k1, k2] = await Promise.all([p.customerKey(a, c1, scopes), p.customerKey(a, c2, scopes)]);
+    const mine = await create(a, {
+      name: 'c2 own',
+      connector_id: 'github',
+      auth: { type: 'bearer', token: 'ghp_customer_two' },
+      settings: { base_url: `${stand.base}/github` },
+    });
+    expect(mine.body.customer_id).toBeNull(); // made with the tenant key: the tenant's
+    const own2 = await p.gw('/connections', {
+      headers: p.as(k2),
+      body: { name: 'c2', connector_id: 'slack', auth: { type: 'bearer', token: 'xoxb-customer-two' } },
+    });
+    expect(own2.body).toMatchObject({ customer_id: c2 });
+    expect((await p.gw('/connections?limit=200', { headers: p.as(k2) })).body.data!.map((c) => c.id)).toEqual([own2.body.id]);
+    for (const target of [id, mine.body.id as string]) {
+      const probes = await Promise.all([
+        p.gw(`/connections/${target}`, { headers: p.as(k2) }),
+        p.gw(`/connections/${target}`, { method: 'PATCH', headers: p.as(k2), body: { name: 'taken' } }),
+        p.gw(`/connections/${target}/test`, { method: 'POST', headers: p.as(k2) }),
+        p.gw(`/connections/${target}`, { method: 'DELETE', headers: p.as(k2) }),
+      ]);
+      expect(probes.map((r) => r.status)).toEqual([404, 404, 404, 404]);
+    }
+    expect((await p.gw(`/connections/${id}`, { headers: p.as(k1) })).body.name).toBe('c1 slack');
+    expect((await p.gw(`/connections/${own2.body.id as string}`, { headers: p.as(k1) })).status).toBe(404);
+    const foreignCustomer = await p.gw('/connections', {
+      headers: p.as(k2),
+      body: { name: 'x', connector_id: 'slack', customer_id: c1, auth: { type: 'bearer', token: 't' } },
+    });
+    expect([foreignCustomer.status, (foreignCustomer.body.details as Json[])[0].field]).toEqual([400, 'customer_id']);
   });
 });
 
 describe('credentials', () => {
   it('never appear in any response or log line', () => {
     expect(p.lines.length).toBeGreaterThan(10);
-    expect(p.leaks([SLACK_TOKEN, GITHUB_TOKEN, STRIPE_KEY, 'xoxb-customer-one', 'ghp_wrong', 'sk_test_wrong'])).toEqual([]);
+    expect(
+      p.leaks([SLACK_TOKEN, GITHUB_TOKEN, STRIPE_KEY, 'xoxb-customer-one', 'xoxb-customer-two', 'ghp_customer_two', 'ghp_wrong', 'sk_test_wrong']),
+    ).toEqual([]);
     // The search works: the tokens did reach the stand-ins.
     expect(stand.requests.some((r) => r.authorization === `Bearer ${SLACK_TOKEN}`)).toBe(true);
   });

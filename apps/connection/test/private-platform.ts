@@ -73,6 +73,16 @@ export class PrivatePlatform {
     return res.body.id as string;
   }
 
+  /** A customer API key (bound to one customer) with the given scopes, in the tenant's sandbox. */
+  async customerKey(tenant: TestTenant, customerId: string, scopes: string[]): Promise<string> {
+    const res = await this.gw('/account/api-keys', {
+      headers: withKey(tenant.test_key),
+      body: { name: `customer-${customerId.slice(0, 8)}`, type: 'customer', customer_id: customerId, scopes, data_plane_id: tenant.sandbox_data_plane_id },
+    });
+    if (res.status !== 201) throw new Error(`customer key not created: ${res.status} ${res.text}`);
+    return res.body.key as string;
+  }
+
   async workflow(tenant: TestTenant, steps: unknown[]): Promise<string> {
     const res = await this.gw('/api/v1/workflow/workflows', {
       headers: withKey(tenant.test_key),
