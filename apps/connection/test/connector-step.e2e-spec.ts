@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
+import { SMTPServer } from 'smtp-server';
 import type { TestTenant } from '@platform/testing';
 import { PrivatePlatform, type Json } from './private-platform.js';
 import { GITHUB_TOKEN, StandIns, STRIPE_KEY } from './stand-ins.js';
@@ -14,6 +15,7 @@ const tokens = { one: `xoxb-customer-one-${tag}`, two: `xoxb-customer-two-${tag}
 const dbName = `conn_pg_${tag}`;
 const dbRole = `conn_pg_role_${tag}`;
 const dbPassword = `pw-${randomBytes(8).toString('hex')}`;
+const smtpPassword = `smtp-${randomBytes(8).toString('hex')}`;
 
 const connection = async (tenant: TestTenant, body: Record<string, unknown>, customer?: string): Promise<string> => {
   const res = await p.gw('/connections', { headers: p.as(tenant.test_key, customer ? { 'x-scope-key': customer } : {}), body });
@@ -265,8 +267,46 @@ describe('the connector step', () => {
     expect((await p.gw('/catalog/marketplace?kind=connector&q=incident', { headers: p.as(a.test_key) })).body.data![0].installs).toBe(before + 1);
   });
 
+  it('sends e-mail through SMTP with nodemailer, and reports a refused login', async () => {
+    const mails: string[] = [];
+    const smtp = new SMTPServer({
+      authOptional: false,
+      allowInsecureAuth: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
+      onAuth: (auth, _session, callback) =>
+        auth.username === 'mailer' && auth.password === smtpPassword ? callback(null, { user: 'mailer' }) : callback(new Error('Invalid username or password')),
+      onData: (stream, _session, callback) => {
+        let raw = '';
+        stream.on('data', (c: Buffer) => (raw += c.toString('utf8')));
+        stream.on('end', () => {
+          mails.push(raw);
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+    try {
+      const settings = { host: '127.0.0.1', port: (smtp.server.address() as { port: number }).port, security: 'none', from: 'bot@acme.test' };
+      const id = await connection(a, { name: 'mail', connector_id: 'smtp', settings, auth: { type: 'basic', username: 'mailer', password: smtpPassword } });
+      expect((await p.gw(`/connections/${id}/test`, { method: 'POST', headers: p.as(a.test_key) })).body).toEqual({ ok: true });
+      const run = await p.run(
+        a,
+        await p.workflow(a, [
+          step({ connection_id: id, operation: 'send_email', params: { to: 'ada@example.com', subject: 'Hello', text: 'From a workflow' } }),
+        ]),
+      );
+      expect(run).toMatchObject({ status: 'succeeded', output: { data: { accepted: ['ada@example.com'] } } });
+      expect(mails.at(-1)).toContain('Subject: Hello');
+      const wrong = await connection(a, { name: 'bad mail', connector_id: 'smtp', settings, auth: { type: 'basic', username: 'mailer', password: 'nope' } });
+      expect((await p.gw(`/connections/${wrong}/test`, { method: 'POST', headers: p.as(a.test_key) })).body).toMatchObject({ ok: false, status: 535 });
+    } finally {
+      smtp.close();
+    }
+  });
+
   it('keeps every credential out of responses, execution records and logs', () => {
-    expect(p.leaks([tokens.one, tokens.two, GITHUB_TOKEN, STRIPE_KEY, dbPassword, 'ghp_not_valid'])).toEqual([]);
+    expect(p.leaks([tokens.one, tokens.two, GITHUB_TOKEN, STRIPE_KEY, dbPassword, smtpPassword, 'ghp_not_valid'])).toEqual([]);
     expect(stand.requests.some((r) => r.authorization === `Bearer ${tokens.one}`)).toBe(true);
   });
 });
