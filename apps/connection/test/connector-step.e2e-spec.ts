@@ -167,6 +167,7 @@ describe('the connector step', () => {
     const sent = stand.to('/stripe/customers').at(-1)!;
     expect([sent.contentType, sent.authorization]).toEqual(['application/x-www-form-urlencoded', `Bearer ${STRIPE_KEY}`]);
     expect(new URLSearchParams(sent.body).get('metadata[plan]')).toBe('pro');
+    expect(sent.idempotencyKey).toMatch(new RegExp(`^run:${run.id as string}:call:`));
   });
 
   it('runs parameterised queries on PostgreSQL, and reports a bad statement', async () => {

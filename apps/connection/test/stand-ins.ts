@@ -6,6 +6,7 @@ export interface Recorded {
   path: string;
   authorization: string | undefined;
   contentType: string | undefined;
+  idempotencyKey: string | undefined;
   body: string;
   at: number;
 }
@@ -33,6 +34,7 @@ export class StandIns {
           path,
           authorization: req.headers.authorization,
           contentType: req.headers['content-type'],
+          idempotencyKey: req.headers['idempotency-key'] as string | undefined,
           body,
           at: Date.now(),
         });

@@ -81,6 +81,7 @@ export const CONNECTOR_DEFINITION_SCHEMA = {
           retryable_statuses: { type: 'array', items: { type: 'integer', minimum: 400, maximum: 599 }, uniqueItems: true },
           success_field: { type: 'string' },
           error_field: { type: 'string' },
+          idempotency_header: { type: 'string', pattern: '^[A-Za-z0-9-]{1,100}$' },
         },
       },
     },

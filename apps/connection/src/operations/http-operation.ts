@@ -69,6 +69,7 @@ export function buildRequest(call: OperationCall): OutboundRequest {
       body = Buffer.from(JSON.stringify(payload));
     }
   }
+  if (operation.idempotency_header && call.idempotencyKey) headers[operation.idempotency_header.toLowerCase()] = call.idempotencyKey;
   applyAuth(connection, credentials, headers, url, definition.auth.find((a) => a.type === connection.auth_type)?.prefix);
   return { method, url, headers, body };
 }

@@ -9,6 +9,7 @@ export interface OperationCall {
   credentials: Credentials;
   /** Validated against the operation's input schema, defaults applied. */
   input: Record<string, unknown>;
+  idempotencyKey?: string;
   signal?: AbortSignal;
 }
 

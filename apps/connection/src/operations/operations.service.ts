@@ -43,7 +43,7 @@ export class OperationsService {
     const def = await this.definitions.get(ctx, row.connector_id);
     const operation = findOperation(def, req.operationId);
     const input = this.validator.check(operation.input_schema, req.input ?? {});
-    const result = await this.run(row, credentials, def, operation, input);
+    const result = await this.run(row, credentials, def, operation, input, req.idempotencyKey);
     const { ok: _, ...answer } = result;
     return { ...answer, ok: result.ok };
   }
@@ -87,6 +87,7 @@ export class OperationsService {
     definition: ConnectorDefinition,
     operation: ConnectorOperation,
     input: Record<string, unknown>,
+    idempotencyKey?: string,
   ): Promise<OperationResult> {
     const started = Date.now();
     let credentials: Credentials;
@@ -99,7 +100,7 @@ export class OperationsService {
     // A refreshed token: the cached connection (old token, old expiry) is read again next time.
     if (credentials !== opened) this.connections.forget(row.id);
     try {
-      const result = await this.drivers.run({ definition, operation, connection: row, credentials, input });
+      const result = await this.drivers.run({ definition, operation, connection: row, credentials, input, idempotencyKey });
       this.logger.debug(`${definition.id}.${operation.id} on connection ${row.id}: ${result.status} in ${Date.now() - started} ms`);
       return result;
     } catch (error) {

@@ -46,6 +46,8 @@ export interface ConnectorOperation {
   /** A 2xx answer is still a failure when this field of the body is false (Slack's `ok`). */
   success_field?: string;
   error_field?: string;
+  /** The header the API reads an idempotency key from (Stripe: `Idempotency-Key`); the caller's key is sent in it. */
+  idempotency_header?: string;
 }
 
 /** A declarative connector (validated against the catalog's JSON Schema for definitions). */

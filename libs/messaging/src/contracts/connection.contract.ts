@@ -28,6 +28,12 @@ export class ExecuteOperationRequest {
 
   @IsObject()
   input!: Record<string, unknown>;
+
+  /** Sent in the operation's idempotency header when it has one (a retried step then never creates twice). */
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  idempotencyKey?: string;
 }
 
 /** The remote side's answer: its HTTP status (or 200 for non-HTTP connectors) and parsed output. */

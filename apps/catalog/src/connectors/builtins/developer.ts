@@ -105,6 +105,7 @@ export const STRIPE_CONNECTOR: ConnectorDefinition = {
       output_schema: obj({ id: str('cus_…'), object: str('customer') }),
       http: { method: 'POST', path: '/customers', body: '{{input}}', body_type: 'form' },
       retryable_statuses: [429, 500, 502, 503, 504],
+      idempotency_header: 'Idempotency-Key',
     },
     {
       id: 'list_customers',
@@ -136,6 +137,7 @@ export const STRIPE_CONNECTOR: ConnectorDefinition = {
       output_schema: obj({ id: str('pi_…'), status: str('Status'), client_secret: str('For the client') }),
       http: { method: 'POST', path: '/payment_intents', body: '{{input}}', body_type: 'form' },
       retryable_statuses: [429, 500, 502, 503, 504],
+      idempotency_header: 'Idempotency-Key',
     },
   ],
   test_operation: { operation: 'get_balance', input: {} },

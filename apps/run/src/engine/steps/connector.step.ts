@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Bus, BusError, ConnectionSubjects, messageContext, type ExecuteOperationResult } from '@platform/messaging';
 import { StepError, type StepContext, type StepDefinition, type StepExecutor, type StepProblem } from './step-executor.js';
 
@@ -49,6 +50,8 @@ export class ConnectorStep implements StepExecutor {
       customerConnection: input.customer_connection as string | undefined,
       operationId: input.operation as string,
       input: (input.params ?? {}) as Record<string, unknown>,
+      // The same for every attempt and resume of this step: an API that takes idempotency keys (Stripe) never acts twice.
+      idempotencyKey: `run:${context.executionId}:${step.id}:${digest(input)}`,
     };
     const retries = typeof input.max_retries === 'number' ? Math.max(0, Math.min(MAX_RETRIES, Math.floor(input.max_retries))) : DEFAULT_RETRIES;
     const label = `${request.customerConnection ?? request.connectionId ?? '?'}.${request.operationId}`;
@@ -105,4 +108,8 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
       { once: true },
     );
   });
+}
+
+function digest(input: Record<string, unknown>): string {
+  return createHash('sha256').update(JSON.stringify(input)).digest('base64url').slice(0, 22);
 }
