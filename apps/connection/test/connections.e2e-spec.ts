@@ -57,6 +57,49 @@ describe('connector catalog', () => {
   });
 });
 
+describe('custom connectors', () => {
+  const definition = () => ({
+    id: 'acme-crm',
+    name: 'Acme CRM',
+    version: '0.1.0',
+    description: 'Our own CRM',
+    categories: ['crm'],
+    icon: 'https://acme.test/icon.svg',
+    publisher: 'Acme',
+    auth: [{ type: 'bearer', prefix: 'Bearer ' }],
+    base_url: `${stand.base}/github`,
+    settings_schema: { type: 'object' },
+    driver: 'http',
+    operations: [
+      { id: 'whoami', name: 'Who am I', description: 'The user', input_schema: { type: 'object' }, output_schema: {}, http: { method: 'GET', path: '/user' } },
+    ],
+    test_operation: { operation: 'whoami', input: {} },
+  });
+
+  it('checks a definition against the definition JSON Schema, then serves it to this environment only', async () => {
+    const bad = await p.gw('/catalog/connectors', {
+      method: 'PUT',
+      headers: p.as(a.test_key),
+      body: { ...definition(), version: 'one', driver: 'ftp', test_operation: { operation: 'nope', input: {} } },
+    });
+    expect(bad.status).toBe(400);
+    expect((bad.body.details as Json[]).map((d) => d.field)).toEqual(expect.arrayContaining(['version', 'driver']));
+    const taken = await p.gw('/catalog/connectors', { method: 'PUT', headers: p.as(a.test_key), body: { ...definition(), id: 'slack' } });
+    expect(taken.status).toBe(409);
+
+    const saved = await p.gw('/catalog/connectors', { method: 'PUT', headers: p.as(a.test_key), body: definition() });
+    expect(saved.body).toMatchObject({ id: 'acme-crm', source: 'custom', operation_ids: ['whoami'] });
+    const made = await create(a, { name: 'crm', connector_id: 'acme-crm', auth: { type: 'bearer', token: GITHUB_TOKEN } });
+    expect((await p.gw(`/connections/${made.body.id as string}/test`, { method: 'POST', headers: p.as(a.test_key) })).body).toEqual({ ok: true });
+    expect((await p.gw('/catalog/connectors/acme-crm', { headers: p.as(b.test_key) })).status).toBe(404);
+    expect((await create(b, { name: 'crm', connector_id: 'acme-crm', auth: { type: 'bearer', token: 'x' } })).status).toBe(400);
+
+    expect((await p.gw('/catalog/connectors/slack', { method: 'DELETE', headers: p.as(a.test_key) })).status).toBe(409);
+    expect((await p.gw('/catalog/connectors/acme-crm', { method: 'DELETE', headers: p.as(a.test_key) })).status).toBe(204);
+    expect((await p.gw('/catalog/connectors/acme-crm', { headers: p.as(a.test_key) })).status).toBe(404);
+  });
+});
+
 describe('connections', () => {
   it('creates a connection without ever returning its secret, and tests it against the remote side', async () => {
     const made = await create(a, {

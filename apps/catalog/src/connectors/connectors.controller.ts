@@ -1,5 +1,5 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiNotFoundResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Param, Put, Query } from '@nestjs/common';
+import { ApiBody, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { CurrentPrincipal, RequireScopes, type Principal } from '@platform/auth';
 import type { Page } from '@platform/common';
 import { ApiPageResponse, ApiTag } from '@platform/service';
@@ -34,5 +34,30 @@ export class ConnectorsController {
   @ApiNotFoundResponse({ description: 'No such connector' })
   get(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<ConnectorView> {
     return this.connectors.get(p, id);
+  }
+
+  @Put()
+  @RequireScopes('connections:write')
+  @ApiOperation({
+    summary: 'Save a custom connector',
+    description:
+      "Adds (or replaces) the environment's own declarative connector. The body is a connector definition, checked against the definition JSON Schema (400 naming each problem); built-in and marketplace ids are taken.",
+  })
+  @ApiBody({ schema: { type: 'object', additionalProperties: true }, description: 'A connector definition (see GET /catalog/connectors/{id})' })
+  @ApiOkResponse({ type: ConnectorResponseDto, description: 'The connector' })
+  save(@CurrentPrincipal() p: Principal, @Body() body: Record<string, unknown>): Promise<ConnectorView> {
+    return this.connectors.saveCustom(p, body);
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @RequireScopes('connections:write')
+  @ApiOperation({
+    summary: 'Remove a connector',
+    description: 'Removes a custom or marketplace-installed connector from the environment; its connections stop working.',
+  })
+  @ApiNoContentResponse({ description: 'Removed' })
+  remove(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<void> {
+    return this.connectors.remove(p, id);
   }
 }

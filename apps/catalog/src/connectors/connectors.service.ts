@@ -1,13 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import type { TenantContext } from '@platform/db';
-import { decodeCursor, toPage, type Page } from '@platform/common';
+import type { Principal } from '@platform/auth';
+import { ConflictError, decodeCursor, toPage, ValidationFailedError, type Page } from '@platform/common';
 import type { ConnectorDefinition } from '@platform/messaging';
 import { ConnectorRegistry } from './connector-registry.js';
 import { ConnectorErrors } from './connectors.errors.js';
+import { validateDefinition } from './definition.validator.js';
 import type { ListConnectorsQueryDto } from './dto/connector.dto.js';
 import { InstalledConnectors } from './installed-connectors.js';
 
-export type ConnectorSource = 'built_in' | 'installed';
+export type ConnectorSource = 'built_in' | 'installed' | 'custom';
 export type ConnectorSummary = Pick<ConnectorDefinition, 'id' | 'name' | 'version' | 'description' | 'categories' | 'icon' | 'publisher'> & {
   source: ConnectorSource;
   auth_types: string[];
@@ -48,12 +50,30 @@ export class ConnectorsService {
     return def;
   }
 
+  /** A tenant's own connector: checked against the definition JSON Schema; a built-in's id is taken. */
+  async saveCustom(p: Principal, body: unknown): Promise<ConnectorView> {
+    const problems = validateDefinition(body);
+    if (problems.length) throw new ValidationFailedError(problems);
+    const def = body as ConnectorDefinition;
+    if (this.registry.builtIn(def.id)) throw new ConflictError('connector_exists', `${def.id} is a built-in connector`);
+    const existing = await this.installed.get(p, def.id);
+    if (existing?.listing_id) throw new ConflictError('connector_exists', `${def.id} is installed from the marketplace`);
+    await this.installed.install(p, null, def);
+    return this.get(p, def.id);
+  }
+
+  /** Removes an installed or custom connector from the environment (built-ins stay). */
+  async remove(p: Principal, id: string): Promise<void> {
+    if (this.registry.builtIn(id)) throw new ConflictError('built_in_connector', `${id} is built in and cannot be removed`);
+    if (!(await this.installed.remove(p, id))) throw ConnectorErrors.notFound();
+  }
+
   private async all(ctx: TenantContext): Promise<Array<ConnectorDefinition & { source: ConnectorSource }>> {
     const builtIns = this.registry.builtIns().map((d) => ({ ...d, source: 'built_in' as const }));
     const taken = new Set(builtIns.map((d) => d.id));
     const installed = (await this.installed.list(ctx))
       .filter((i) => !taken.has(i.definition.id))
-      .map((i) => ({ ...i.definition, source: 'installed' as const }));
+      .map((i) => ({ ...i.definition, source: i.listing_id ? ('installed' as const) : ('custom' as const) }));
     return [...builtIns, ...installed].sort((a, b) => a.id.localeCompare(b.id));
   }
 }

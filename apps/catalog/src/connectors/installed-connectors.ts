@@ -4,7 +4,8 @@ import type { ConnectorDefinition } from '@platform/messaging';
 
 export interface InstalledConnector {
   connector_id: string;
-  listing_id: string;
+  /** Null for the tenant's own (custom) connectors. */
+  listing_id: string | null;
   version: string;
   definition: ConnectorDefinition;
   installed_at: Date;
@@ -29,7 +30,7 @@ export class InstalledConnectors {
   }
 
   /** Installs (or upgrades to) a listing's definition; answers whether it was new. */
-  async install(ctx: TenantContext & { tenantId: string; environmentId: string }, listingId: string, def: ConnectorDefinition): Promise<boolean> {
+  async install(ctx: TenantContext & { tenantId: string; environmentId: string }, listingId: string | null, def: ConnectorDefinition): Promise<boolean> {
     const rows = await this.db.run(ctx, (m) =>
       m.query<{ inserted: boolean }[]>(
         `insert into catalog.installed_connectors (tenant_id, environment_id, connector_id, listing_id, version, definition)
@@ -41,5 +42,12 @@ export class InstalledConnectors {
       ),
     );
     return rows[0].inserted;
+  }
+
+  async remove(ctx: TenantContext, connectorId: string): Promise<boolean> {
+    const [rows] = await this.db.run(ctx, (m) =>
+      m.query<[{ connector_id: string }[], number]>(`delete from catalog.installed_connectors where connector_id = $1 returning connector_id`, [connectorId]),
+    );
+    return rows.length > 0;
   }
 }

@@ -4,7 +4,8 @@ import { applyTenantRls } from '@platform/db';
 /**
  * Marketplace listings are platform-wide (no tenant: every tenant browses the same shelf); an
  * install copies the listed definition into the environment, so a later version of the listing
- * never changes what running workflows call until the tenant installs it again.
+ * never changes what running workflows call until the tenant installs it again. A tenant's own
+ * (custom) connector is a row without a listing.
  */
 export class CreateConnectorCatalog1765600000000 implements MigrationInterface {
   name = 'CreateConnectorCatalog1765600000000';
@@ -27,7 +28,7 @@ export class CreateConnectorCatalog1765600000000 implements MigrationInterface {
       tenant_id uuid not null,
       environment_id uuid not null,
       connector_id text not null,
-      listing_id uuid not null,
+      listing_id uuid,
       version text not null,
       definition jsonb not null,
       installed_at timestamptz not null default now(),

@@ -48,7 +48,11 @@ export class ConnectorSummaryDto {
   @ApiProperty({ type: [String], example: ['communication'] }) categories!: string[];
   @ApiProperty() icon!: string;
   @ApiProperty({ example: 'platform' }) publisher!: string;
-  @ApiProperty({ enum: ['built_in', 'installed'], description: 'Built in, or installed into this environment from the marketplace' }) source!: string;
+  @ApiProperty({
+    enum: ['built_in', 'installed', 'custom'],
+    description: 'Built in, installed into this environment from the marketplace, or the environment’s own',
+  })
+  source!: string;
   @ApiProperty({ type: [String], example: ['bearer', 'oauth2_code'] }) auth_types!: string[];
   @ApiProperty({ type: [String], example: ['post_message', 'list_channels', 'auth_test'] }) operation_ids!: string[];
 }
