@@ -11,6 +11,8 @@ const provider = new OidcStandIn();
 let api: Server;
 let apiBase = '';
 const seen: string[] = [];
+/** The API refuses this access token (revoked early, as a provider may do). */
+let rejectToken: string | undefined;
 let tenant: TestTenant;
 let second: ManagedProcess | undefined;
 
@@ -54,6 +56,10 @@ const callApi = (connectionId: string) => [
 beforeAll(async () => {
   api = createServer((req, res) => {
     seen.push(req.headers.authorization ?? '');
+    if (rejectToken && req.headers.authorization === `Bearer ${rejectToken}`) {
+      res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'invalid_token' }));
+      return;
+    }
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ hello: 'from the api' }));
   });
   await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
@@ -143,6 +149,23 @@ describe('OAuth 2.0 authorization code with PKCE', () => {
     const served = p.lines.slice(lines).filter((l) => l.includes(`http.request on connection ${id}`));
     expect(new Set(served.map((l) => l.split(':')[0]))).toEqual(new Set(['connection', 'connection-2']));
     expect((await p.gw(`/connections/${id}`, { headers: p.as(tenant.test_key) })).body.status).toBe('active');
+  });
+
+  it('replaces a token the API refuses before its expiry, once, and tries again', async () => {
+    const wf = await p.workflow(tenant, callApi(id));
+    await sleep(TOKEN_TTL_SECONDS * 1000);
+    expect((await p.run(tenant, wf)).status).toBe('succeeded'); // refreshed: a token with time left
+    rejectToken = seen.at(-1)!.replace('Bearer ', '');
+    try {
+      const grants = provider.refreshGrants;
+      const count = seen.length;
+      const run = await p.run(tenant, wf);
+      expect(run).toMatchObject({ status: 'succeeded', output: { status: 200 } });
+      expect(seen.slice(count).map((s) => s === `Bearer ${rejectToken}`)).toEqual([true, false]);
+      expect(provider.refreshGrants).toBe(grants + 1);
+    } finally {
+      rejectToken = undefined;
+    }
   });
 
   it('marks the connection needs_reauth when the provider refuses the refresh, and says so in runs', async () => {

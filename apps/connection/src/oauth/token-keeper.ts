@@ -26,11 +26,20 @@ export class TokenKeeper {
     @Inject(CONNECTION_CONFIG) private readonly config: ConnectionConfig,
   ) {}
 
-  async fresh(row: ConnectionRow, credentials: Credentials): Promise<Credentials> {
-    if (row.auth_type !== 'oauth2_code' && row.auth_type !== 'oauth2_client_credentials') return credentials;
+  isOAuth(row: ConnectionRow): boolean {
+    return row.auth_type === 'oauth2_code' || row.auth_type === 'oauth2_client_credentials';
+  }
+
+  /**
+   * Credentials with a usable access token. `rejected`: the access token the remote side has just
+   * refused (401) although it had not expired (revoked early, rotated elsewhere): it is replaced
+   * unless another worker already did.
+   */
+  async fresh(row: ConnectionRow, credentials: Credentials, rejected?: string): Promise<Credentials> {
+    if (!this.isOAuth(row)) return credentials;
     if (row.status === 'pending_authorization') throw ConnectionErrors.pending();
     if (row.status === 'needs_reauth') throw ConnectionErrors.needsReauth(row.status_reason);
-    if (!this.due(row, credentials)) return credentials;
+    if (!rejected && !this.due(row, credentials)) return credentials;
     // The row's own scope: a customer's run may use a tenant-wide connection, and writing it back needs the tenant-wide context.
     const ctx = { tenantId: row.tenant_id, environmentId: row.environment_id, scopeId: row.scope_id };
     const outcome = await this.db.run(ctx, async (m): Promise<Outcome> => {
@@ -38,7 +47,8 @@ export class TokenKeeper {
       if (!locked) throw ConnectionErrors.notFound();
       if (locked.status === 'needs_reauth') return { ok: false, reason: locked.status_reason ?? 'authorization refused' };
       const current = this.box.open(locked);
-      if (!this.due(locked, current)) return { ok: true, credentials: current };
+      const stale = rejected ? current.access_token === rejected : this.due(locked, current);
+      if (!stale) return { ok: true, credentials: current };
       try {
         const tokens =
           locked.auth_type === 'oauth2_client_credentials'

@@ -90,21 +90,30 @@ export class OperationsService {
     idempotencyKey?: string,
   ): Promise<OperationResult> {
     const started = Date.now();
-    let credentials: Credentials;
+    let credentials = await this.usable(row, opened);
     try {
-      credentials = await this.tokens.fresh(row, opened);
-    } catch (error) {
-      this.connections.forget(row.id);
-      throw error;
-    }
-    // A refreshed token: the cached connection (old token, old expiry) is read again next time.
-    if (credentials !== opened) this.connections.forget(row.id);
-    try {
-      const result = await this.drivers.run({ definition, operation, connection: row, credentials, input, idempotencyKey });
+      let result = await this.drivers.run({ definition, operation, connection: row, credentials, input, idempotencyKey });
+      if (result.status === 401 && this.tokens.isOAuth(row) && credentials.access_token) {
+        // Refused before its expiry (revoked, rotated elsewhere): one refresh, one more try.
+        credentials = await this.usable(row, credentials, credentials.access_token);
+        result = await this.drivers.run({ definition, operation, connection: row, credentials, input, idempotencyKey });
+      }
       this.logger.debug(`${definition.id}.${operation.id} on connection ${row.id}: ${result.status} in ${Date.now() - started} ms`);
       return result;
     } catch (error) {
       this.logger.warn(`${definition.id}.${operation.id} on connection ${row.id} failed in ${Date.now() - started} ms: ${(error as Error).message}`);
+      throw error;
+    }
+  }
+
+  /** Fresh credentials; a refreshed token (or a refusal) drops the cached connection, read again next time. */
+  private async usable(row: ConnectionRow, opened: Credentials, rejected?: string): Promise<Credentials> {
+    try {
+      const credentials = await this.tokens.fresh(row, opened, rejected);
+      if (credentials !== opened) this.connections.forget(row.id);
+      return credentials;
+    } catch (error) {
+      this.connections.forget(row.id);
       throw error;
     }
   }
