@@ -7,6 +7,31 @@ import { ConnectorsService, type ConnectorSummary, type ConnectorView } from './
 import { CONNECTOR_SUMMARY_EXAMPLE, ConnectorResponseDto, ConnectorSummaryDto, ListConnectorsQueryDto } from './dto/connector.dto.js';
 import { SLACK_CONNECTOR } from './builtins/messaging.js';
 
+const CUSTOM_CONNECTOR_EXAMPLE = {
+  id: 'acme-crm',
+  name: 'Acme CRM',
+  version: '1.0.0',
+  description: 'Our CRM',
+  categories: ['crm'],
+  icon: 'https://acme.example/icon.svg',
+  publisher: 'Acme',
+  auth: [{ type: 'bearer', prefix: 'Bearer ' }],
+  base_url: 'https://crm.acme.example/api',
+  settings_schema: { type: 'object' },
+  driver: 'http',
+  operations: [
+    {
+      id: 'get_contact',
+      name: 'Get a contact',
+      description: 'One contact by id',
+      input_schema: { type: 'object', required: ['id'], properties: { id: { type: 'string' } } },
+      output_schema: { type: 'object' },
+      http: { method: 'GET', path: '/contacts/{{input.id}}' },
+    },
+  ],
+  test_operation: { operation: 'get_contact', input: { id: 'me' } },
+};
+
 /** The connector catalog: declarative definitions of the outside systems workflows talk to. */
 @ApiTag('catalog', 'Connectors, workflow templates and the marketplace: what workflows can talk to and start from.')
 @Controller('catalog/connectors')
@@ -43,7 +68,11 @@ export class ConnectorsController {
     description:
       "Adds (or replaces) the environment's own declarative connector. The body is a connector definition, checked against the definition JSON Schema (400 naming each problem); built-in and marketplace ids are taken.",
   })
-  @ApiBody({ schema: { type: 'object', additionalProperties: true }, description: 'A connector definition (see GET /catalog/connectors/{id})' })
+  @ApiBody({
+    schema: { type: 'object', additionalProperties: true },
+    description: 'A connector definition (see GET /catalog/connectors/{id})',
+    examples: { custom: { summary: 'A small custom connector', value: CUSTOM_CONNECTOR_EXAMPLE } },
+  })
   @ApiOkResponse({ type: ConnectorResponseDto, description: 'The connector' })
   save(@CurrentPrincipal() p: Principal, @Body() body: Record<string, unknown>): Promise<ConnectorView> {
     return this.connectors.saveCustom(p, body);

@@ -29,7 +29,11 @@ export class MarketplaceController {
     summary: 'Install a marketplace listing',
     description: 'A connector: its definition is installed into the environment (again: upgraded to the listed version). A template: its workflow is created.',
   })
-  @ApiCreatedResponse({ type: InstallResponseDto })
+  @ApiCreatedResponse({
+    type: InstallResponseDto,
+    description: 'Installed',
+    example: { listing_id: '01937c2e-6a55-7cc1-9a3e-1f2a3b4c5d6e', kind: 'connector', connector_id: 'pagerduty', version: '1.2.0' },
+  })
   @ApiNotFoundResponse({ description: 'No such listing' })
   install(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string): Promise<InstallResponseDto> {
     return this.marketplace.install(p, id);

@@ -21,7 +21,7 @@ export const PUBLISHED_CONNECTORS: readonly ConnectorDefinition[] = [
         name: 'List incidents',
         description: 'Open incidents, newest first.',
         input_schema: obj({ statuses: { type: 'array', items: { enum: ['triggered', 'acknowledged', 'resolved'] } } }),
-        output_schema: obj({ incidents: { type: 'array' } }),
+        output_schema: obj({ incidents: { type: 'array', items: {} } }),
         http: {
           method: 'GET',
           path: '/incidents',

@@ -35,7 +35,11 @@ export class OAuthController {
     description:
       'The provider redirects the browser here. The state is checked and used up, the code exchanged (with the PKCE verifier), the tokens sealed. Redirects to the return_url given at start, or answers JSON.',
   })
-  @ApiOkResponse({ type: OAuthCallbackResponseDto, description: 'The outcome (without a return_url)' })
+  @ApiOkResponse({
+    type: OAuthCallbackResponseDto,
+    description: 'The outcome (without a return_url)',
+    example: { ok: true, connection_id: '01937c2e-6a55-7cc1-9a3e-1f2a3b4c5d6e', message: 'The connection is authorized' },
+  })
   async callback(@Query() query: Record<string, string>, @Res({ passthrough: true }) res: Response): Promise<OAuthCallbackResponseDto | undefined> {
     const result = await this.oauth.callback(query);
     if (result.return_url) {

@@ -38,7 +38,12 @@ export const POSTGRESQL_CONNECTOR: ConnectorDefinition = {
         },
         ['sql'],
       ),
-      output_schema: obj({ rows: { type: 'array' }, row_count: { type: ['integer', 'null'] }, fields: { type: 'array' }, truncated: { type: 'boolean' } }),
+      output_schema: obj({
+        rows: { type: 'array', items: {} },
+        row_count: { type: ['integer', 'null'] },
+        fields: { type: 'array', items: {} },
+        truncated: { type: 'boolean' },
+      }),
     },
   ],
   test_operation: { operation: 'query', input: { sql: 'select 1 as ok' } },
@@ -82,7 +87,7 @@ export const SMTP_CONNECTOR: ConnectorDefinition = {
         },
         ['to', 'subject'],
       ),
-      output_schema: obj({ message_id: str('Message-ID'), accepted: { type: 'array' }, rejected: { type: 'array' } }),
+      output_schema: obj({ message_id: str('Message-ID'), accepted: { type: 'array', items: {} }, rejected: { type: 'array', items: {} } }),
     },
     {
       id: 'verify',

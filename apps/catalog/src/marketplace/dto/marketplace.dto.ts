@@ -3,12 +3,12 @@ import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator'
 import { PageQueryDto } from '@platform/service';
 
 export class ListMarketplaceQueryDto extends PageQueryDto {
-  @ApiPropertyOptional({ enum: ['connector', 'template'] })
+  @ApiPropertyOptional({ enum: ['connector', 'template'], description: 'Only connectors, or only templates' })
   @IsOptional()
   @IsIn(['connector', 'template'])
   kind?: 'connector' | 'template';
 
-  @ApiPropertyOptional({ example: 'monitoring' })
+  @ApiPropertyOptional({ description: 'Only listings of this category', example: 'monitoring' })
   @IsOptional()
   @Matches(/^[a-z][a-z0-9-]*$/, { message: 'must be a category id such as monitoring' })
   category?: string;

@@ -9,7 +9,7 @@ export class ListTemplatesQueryDto extends PageQueryDto {
   @MaxLength(200)
   q?: string;
 
-  @ApiPropertyOptional({ example: 'communication' })
+  @ApiPropertyOptional({ description: 'Only templates of this category', example: 'communication' })
   @IsOptional()
   @Matches(/^[a-z][a-z0-9-]*$/, { message: 'must be a category id such as communication' })
   category?: string;

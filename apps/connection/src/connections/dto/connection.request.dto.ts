@@ -145,17 +145,17 @@ export class UpdateConnectionRequestDto {
 }
 
 export class ListConnectionsQueryDto extends PageQueryDto {
-  @ApiPropertyOptional({ example: 'slack' })
+  @ApiPropertyOptional({ description: 'Only connections of this connector', example: 'slack' })
   @IsOptional()
   @Matches(/^[a-z][a-z0-9-]{1,63}$/, { message: 'must be a connector id' })
   connector_id?: string;
 
-  @ApiPropertyOptional({ format: 'uuid' })
+  @ApiPropertyOptional({ format: 'uuid', description: 'Only connections of this customer' })
   @IsOptional()
   @IsUUID()
   customer_id?: string;
 
-  @ApiPropertyOptional({ enum: ['active', 'pending_authorization', 'needs_reauth'] })
+  @ApiPropertyOptional({ enum: ['active', 'pending_authorization', 'needs_reauth'], description: 'Only connections in this state' })
   @IsOptional()
   @IsIn(['active', 'pending_authorization', 'needs_reauth'])
   status?: string;
