@@ -71,7 +71,7 @@ export function buildRequest(call: OperationCall): OutboundRequest {
   }
   if (operation.idempotency_header && call.idempotencyKey) headers[operation.idempotency_header.toLowerCase()] = call.idempotencyKey;
   applyAuth(connection, credentials, headers, url, definition.auth.find((a) => a.type === connection.auth_type)?.prefix);
-  return { method, url, headers, body };
+  return { method, url, headers, body, pool: connection.id };
 }
 
 /** Puts the connection's credentials on the request; the only place they meet the wire. */

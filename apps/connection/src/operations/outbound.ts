@@ -1,4 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
 import { AppError, classifyAddress, ExchangeError, resolveHost, sendRequest, systemResolver, type RawResponse, type ResolvedAddress } from '@platform/common';
 import { CONNECTION_CONFIG, type ConnectionConfig } from '../config/connection.config.js';
 
@@ -7,7 +9,12 @@ export interface OutboundRequest {
   url: URL;
   headers: Record<string, string>;
   body?: Buffer;
+  /** Reuse keep-alive sockets of this owner (a connection id): never shared between connections, so never between tenants. */
+  pool?: string;
 }
+
+/** Keep-alive pools kept at once (one per connection and scheme); the least recently used is closed. */
+const MAX_POOLS = 500;
 
 export const OutboundErrors = {
   blocked: (host: string, address: string, range: string) =>
@@ -24,8 +31,15 @@ export const OutboundErrors = {
  * sockets connect only to the address that was checked. Redirects are not followed.
  */
 @Injectable()
-export class Outbound {
+export class Outbound implements OnModuleDestroy {
+  private readonly pools = new Map<string, HttpAgent>();
+
   constructor(@Inject(CONNECTION_CONFIG) private readonly config: ConnectionConfig) {}
+
+  onModuleDestroy(): void {
+    for (const agent of this.pools.values()) agent.destroy();
+    this.pools.clear();
+  }
 
   get timeoutMs(): number {
     return this.config.CONNECTION_TIMEOUT_MS;
@@ -72,6 +86,7 @@ export class Outbound {
         policy: this.allowPrivate ? undefined : classifyAddress,
         limitBytes: this.config.CONNECTION_RESPONSE_LIMIT_BYTES,
         signal: combined,
+        agent: request.pool ? this.agent(`${request.pool}|${request.url.protocol}`, request.url.protocol === 'https:') : undefined,
       });
     } catch (error) {
       if (error instanceof AppError) throw error;
@@ -83,6 +98,23 @@ export class Outbound {
       }
       throw OutboundErrors.failed(`${request.url.host}: ${(error as { code?: string }).code ?? (error as Error).message}`);
     }
+  }
+
+  private agent(key: string, https: boolean): HttpAgent {
+    let agent = this.pools.get(key);
+    if (agent) {
+      // Most recently used last: the map's first entry is the one to close when full.
+      this.pools.delete(key);
+    } else {
+      agent = https ? new HttpsAgent({ keepAlive: true, maxSockets: 64 }) : new HttpAgent({ keepAlive: true, maxSockets: 64 });
+      if (this.pools.size >= MAX_POOLS) {
+        const [oldest, pool] = this.pools.entries().next().value as [string, HttpAgent];
+        this.pools.delete(oldest);
+        pool.destroy();
+      }
+    }
+    this.pools.set(key, agent);
+    return agent;
   }
 
   /** A fetch for oauth4webapi (`customFetch`), so token requests obey the same rules. */
