@@ -13,12 +13,14 @@ describe('Outbound (the SSRF rules of http.request, for connectors)', () => {
   let server: Server;
   let port = 0;
   let hits = 0;
+  let sockets = 0;
 
   beforeAll(async () => {
     server = createServer((_req, res) => {
       hits++;
       res.end('{}');
     });
+    server.on('connection', () => sockets++);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     port = (server.address() as AddressInfo).port;
   });
@@ -47,6 +49,19 @@ describe('Outbound (the SSRF rules of http.request, for connectors)', () => {
   it('reaches loopback only where private networks are allowed', async () => {
     const res = await outbound(true).send({ method: 'GET', url: new URL(`http://127.0.0.1:${port}/`), headers: {} });
     expect(res.status).toBe(200);
+  });
+
+  it('reuses sockets within one connection only', async () => {
+    const out = outbound(true);
+    const url = new URL(`http://127.0.0.1:${port}/`);
+    const before = sockets;
+    await out.send({ method: 'GET', url, headers: {}, pool: 'connection-a' });
+    await out.send({ method: 'GET', url, headers: {}, pool: 'connection-a' });
+    expect(sockets - before).toBe(1);
+    await out.send({ method: 'GET', url, headers: {}, pool: 'connection-b' });
+    await out.send({ method: 'GET', url, headers: {} });
+    expect(sockets - before).toBe(3);
+    out.onModuleDestroy();
   });
 
   it('gives oauth4webapi a fetch that obeys the same rules', async () => {
