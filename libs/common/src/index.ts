@@ -17,3 +17,5 @@ export * from './http/access-log.js';
 export * from './pagination/pagination.js';
 export * from './json/json-depth.js';
 export * from './health/component-health.schema.js';
+export * from './outbound/address-policy.js';
+export * from './outbound/send-request.js';

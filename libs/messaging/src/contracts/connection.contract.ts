@@ -28,12 +28,26 @@ export class ExecuteOperationRequest {
 
   @IsObject()
   input!: Record<string, unknown>;
+
+  /** Sent in the operation's idempotency header when it has one (a retried step then never creates twice). */
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  idempotencyKey?: string;
 }
 
 /** The remote side's answer: its HTTP status (or 200 for non-HTTP connectors) and parsed output. */
 export interface ExecuteOperationResult {
   status: number;
   output: unknown;
+  /** False when the remote side refused (a non-2xx status, or a 2xx whose body says it failed). */
+  ok?: boolean;
+  /** The status is one of the connector's retryable statuses. */
+  retryable?: boolean;
+  /** The remote side's `Retry-After`, in milliseconds. */
+  retryAfterMs?: number;
+  /** The remote error message, when not ok. */
+  message?: string;
 }
 
 export interface ConnectionRequests {

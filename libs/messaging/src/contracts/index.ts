@@ -1,6 +1,7 @@
 import type { AccountEvents, AccountRequests } from './account.contract.js';
 import type { AiRuntimeEvents, AiRuntimeRequests } from './ai-runtime.contract.js';
 import type { CatalogEvents, CatalogRequests } from './catalog.contract.js';
+import type { CatalogConnectorRequests } from './catalog-connectors.contract.js';
 import type { ConnectionEvents, ConnectionRequests } from './connection.contract.js';
 import type { KbWorkerEvents, KbWorkerRequests } from './kb-worker.contract.js';
 import type { NotificationEvents, NotificationRequests } from './notification.contract.js';
@@ -15,6 +16,7 @@ import type { WebhookEvents, WebhookRequests } from './webhook.contract.js';
 export * from './account.contract.js';
 export * from './ai-runtime.contract.js';
 export * from './catalog.contract.js';
+export * from './catalog-connectors.contract.js';
 export * from './connection.contract.js';
 export * from './kb-worker.contract.js';
 export * from './notification.contract.js';
@@ -32,6 +34,7 @@ export interface RequestMap
     AccountRequests,
     AiRuntimeRequests,
     CatalogRequests,
+    CatalogConnectorRequests,
     ConnectionRequests,
     KbWorkerRequests,
     NotificationRequests,

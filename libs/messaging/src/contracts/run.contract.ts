@@ -29,6 +29,8 @@ export const RunSubjects = {
   executionsReport: 'run.executions.report',
   /** Request: the caller's most recent executions, newest first (portal embedded run history). */
   executionsRecent: 'run.executions.recent',
+  /** Request: create a workflow in the caller's tenant, checked like `POST /api/v1/workflow/workflows` (the catalog instantiates templates with it). */
+  workflowsCreate: 'run.workflows.create',
   executionStarted: 'run.execution.started',
   executionCompleted: 'run.execution.completed',
   executionFailed: 'run.execution.failed',
@@ -96,6 +98,32 @@ export class GetWorkflowRequest {
   @IsUUID()
   workflowId!: string;
 }
+
+/** `run.workflows.create`: the body of `POST /api/v1/workflow/workflows`. */
+export class CreateWorkflowMessage {
+  @IsString()
+  @Length(1, 200)
+  name!: string;
+
+  @IsOptional()
+  @IsString()
+  @Length(0, 2000)
+  description?: string | null;
+
+  @IsArray()
+  steps!: Record<string, unknown>[];
+
+  @IsOptional()
+  @IsObject()
+  input_schema?: Record<string, unknown> | null;
+
+  @IsOptional()
+  @IsObject()
+  settings?: Record<string, unknown>;
+}
+
+/** The created workflow, as `GET /api/v1/workflow/workflows/{id}` answers it. */
+export type CreatedWorkflow = Record<string, unknown> & { id: string; name: string; version: number };
 
 export interface WorkflowSummary {
   id: string;
@@ -229,6 +257,7 @@ export interface RunRequests {
   [RunSubjects.workflowsGet]: { request: GetWorkflowRequest; response: WorkflowSummary };
   [RunSubjects.executionsReport]: { request: ExecutionsReportRequest; response: ExecutionsReport };
   [RunSubjects.executionsRecent]: { request: RecentExecutionsRequest; response: { data: RecentExecution[] } };
+  [RunSubjects.workflowsCreate]: { request: CreateWorkflowMessage; response: CreatedWorkflow };
 }
 
 export interface RunEvents {

@@ -1,5 +1,6 @@
 import type { Bus } from '@platform/messaging';
 import { CodeStep } from './code.step.js';
+import { ConnectorStep } from './connector.step.js';
 import { HttpRequestStep } from './http-request.step.js';
 import { NotificationStep } from './notification.step.js';
 import type { StepExecutor } from './step-executor.js';
@@ -8,5 +9,5 @@ import { TransformStep } from './transform.step.js';
 
 /** Every action step type of the platform; a new one is added here (and nowhere in the engine). */
 export function actionSteps(bus: Bus): StepExecutor[] {
-  return [new TransformStep(), new HttpRequestStep(), new CodeStep(), new NotificationStep(bus), ...storageSteps(bus)];
+  return [new TransformStep(), new HttpRequestStep(), new CodeStep(), new NotificationStep(bus), new ConnectorStep(bus), ...storageSteps(bus)];
 }

@@ -17,7 +17,7 @@ export interface AddressVerdict {
   range: string;
 }
 
-/** Decides whether http.request may connect to an address; injectable for tests. */
+/** Decides whether an outbound call (http.request, connector operations) may connect to an address; injectable for tests. */
 export type AddressPolicy = (address: string) => AddressVerdict;
 
 /**

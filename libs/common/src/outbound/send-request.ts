@@ -1,5 +1,5 @@
 import type { LookupAddress, LookupOptions } from 'node:dns';
-import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import { request as httpRequest, type Agent, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction, Socket } from 'node:net';
 import type { Readable } from 'node:stream';
@@ -17,6 +17,12 @@ export interface Exchange {
   policy: AddressPolicy | undefined;
   limitBytes: number;
   signal: AbortSignal;
+  /**
+   * Keep-alive sockets of one owner (a connector's connection), or none: by default every
+   * exchange has a fresh connection. A pooled socket was checked when it connected, and is reused
+   * only by requests of the same owner.
+   */
+  agent?: Agent;
 }
 
 export interface RawResponse {
@@ -53,13 +59,14 @@ export function sendRequest(exchange: Exchange): Promise<RawResponse> {
       method: exchange.method,
       headers: exchange.body ? { ...exchange.headers, 'content-length': String(exchange.body.length) } : exchange.headers,
       lookup: pinnedLookup(exchange.addresses),
-      // A fresh connection per exchange: no socket (or its peer) is shared across tenants or hops.
-      agent: false,
+      // A fresh connection per exchange unless the caller owns a pool: no socket (or its peer) is shared across tenants or hops.
+      agent: exchange.agent ?? false,
       signal,
     });
 
     req.once('socket', (socket: Socket) => {
-      if (!exchange.policy) return;
+      // A pooled socket that is already open was checked when it connected.
+      if (!exchange.policy || !socket.connecting) return;
       const policy = exchange.policy;
       socket.once('connect', () => {
         const peer = socket.remoteAddress ?? '';

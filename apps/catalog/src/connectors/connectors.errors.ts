@@ -1,0 +1,5 @@
+import { NotFoundError } from '@platform/common';
+
+export const ConnectorErrors = {
+  notFound: () => new NotFoundError('Connector'),
+};

@@ -1,0 +1,7 @@
+import { Module } from '@nestjs/common';
+import { TemplatesController } from './templates.controller.js';
+import { TemplatesService } from './templates.service.js';
+
+/** Workflow templates and their instantiation. */
+@Module({ controllers: [TemplatesController], providers: [TemplatesService], exports: [TemplatesService] })
+export class TemplatesModule {}
