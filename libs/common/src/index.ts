@@ -17,3 +17,6 @@ export * from './http/access-log.js';
 export * from './pagination/pagination.js';
 export * from './json/json-depth.js';
 export * from './health/component-health.schema.js';
+export * from './http/outbound/address-policy.js';
+export * from './http/outbound/send-request.js';
+export * from './http/outbound/public-fetch.js';

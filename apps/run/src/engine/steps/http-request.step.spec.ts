@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Server } from 'node:http';
-import { classifyAddress, systemResolver, type AddressPolicy, type HostResolver } from './http/address-policy.js';
+import { classifyAddress, systemResolver, type AddressPolicy, type HostResolver } from '@platform/common';
 import { HttpRequestStep, type HttpRequestOutput } from './http-request.step.js';
 import { listen, listenForStepTests, portOf, type SeenRequest } from '../../../test/http-test-server.js';
 import { stepContext, stepFailure } from '../../../test/step-context.js';

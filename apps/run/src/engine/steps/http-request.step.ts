@@ -1,7 +1,7 @@
-import { classifyAddress, resolveHost, systemResolver, type AddressPolicy, type HostResolver } from './http/address-policy.js';
+import { classifyAddress, resolveHost, systemResolver, type AddressPolicy, type HostResolver } from '@platform/common';
 import { checkHttpRequestInput, planHttpRequest, urlProblem, type HttpMethod, type HttpRequestInput, type HttpRequestPlan } from './http/http-request.input.js';
 import { bodyExcerpt, decodeBody, plainHeaders, UndecodableBody } from './http/response-body.js';
-import { ExchangeError, sendRequest, type RawResponse } from './http/send-request.js';
+import { ExchangeError, sendRequest, type RawResponse } from '@platform/common';
 import { StepError, type StepContext, type StepDefinition, type StepExecutor, type StepProblem } from './step-executor.js';
 
 export const MAX_REDIRECTS = 5;
