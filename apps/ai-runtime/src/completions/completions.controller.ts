@@ -70,18 +70,16 @@ export class CompletionsController {
       responseFormat: b.response_format,
     });
     if (b.stream) return this.stream(p, call, res);
-    res
-      .status(200)
-      .json(
-        await this.completions.generate(caller(p), {
-          model: b.model,
-          prompt: b.prompt,
-          system: b.system,
-          maxTokens: b.max_tokens,
-          temperature: b.temperature,
-          responseFormat: b.response_format,
-        }),
-      );
+    res.status(200).json(
+      await this.completions.generate(caller(p), {
+        model: b.model,
+        prompt: b.prompt,
+        system: b.system,
+        maxTokens: b.max_tokens,
+        temperature: b.temperature,
+        responseFormat: b.response_format,
+      }),
+    );
   }
 
   @Post('chat')

@@ -3,11 +3,14 @@ import { contentWords, stem } from './text.js';
 /** Every answer of the local generator starts with this, so nobody mistakes it for an LLM's text. */
 export const EXTRACTIVE_MARK = '[extractive summary by the built-in local model: sentences copied from the input, not generated]';
 
+/** Candidate sentences: titles, labels and source headers (no closing punctuation) only when the input has no real sentence. */
 function sentences(text: string): string[] {
-  return text
-    .split(/(?<=[.!?])\s+|\n{2,}|\n(?=\s*(?:[-*#]|\[\d+\]))/u)
+  const all = text
+    .split(/(?<=[.!?])\s+|\n+/u)
     .map((s) => s.replace(/\s+/g, ' ').trim())
     .filter((s) => contentWords(s).length >= 3);
+  const proper = all.filter((s) => /[.!?]["')\]]?$/.test(s));
+  return proper.length ? proper : all;
 }
 
 /**
