@@ -5,6 +5,4 @@ export const PLANNED_ROUTES: readonly PlannedRoute[] = [
   { method: 'GET', path: '/catalog/connectors', summary: 'List connectors' },
   { method: 'GET', path: '/catalog/templates', summary: 'List workflow templates' },
   { method: 'GET', path: '/catalog/marketplace', summary: 'Browse marketplace' },
-  { method: 'GET', path: '/catalog/ai-agents', summary: 'List AI agents' },
-  { method: 'GET', path: '/catalog/llm-models', summary: 'List LLM models' },
 ];
