@@ -121,18 +121,21 @@ export const chunksRepository = {
    */
   async fulltext(m: EntityManager, kbId: string, query: string, f: DocumentFilter, limit: number): Promise<string[]> {
     const rows = await m.query<{ id: string }[]>(
-      `with lexemes as (select distinct lex from unnest(tsvector_to_array(to_tsvector('english', $5))) as lex),
-            terms as (select plainto_tsquery('simple', lex) as q from lexemes where numnode(plainto_tsquery('simple', lex)) > 0),
-            total as (select count(*)::float8 as n from kb.chunks c ${LIVE} where c.knowledge_base_id = $1),
-            weighted as (
+      // Materialized: inlined, the per-term counts would be evaluated again for every chunk.
+      // Document frequencies count every chunk of the knowledge base (ready or not): a close,
+      // cheap estimate read from the GIN index.
+      `with lexemes as materialized (select distinct lex from unnest(tsvector_to_array(to_tsvector('english', $5))) as lex),
+            terms as materialized (select plainto_tsquery('simple', lex) as q from lexemes where numnode(plainto_tsquery('simple', lex)) > 0),
+            total as materialized (select count(*)::float8 as n from kb.chunks where knowledge_base_id = $1),
+            weighted as materialized (
               select t.q, ln((total.n + 1) / (df.n + 0.5)) as idf
                 from terms t cross join total
-                cross join lateral (select count(*)::float8 as n from kb.chunks c ${LIVE} where c.knowledge_base_id = $1 and c.tsv @@ t.q) df
-               where df.n > 0)
-       select c.id from kb.chunks c ${LIVE} join weighted w on c.tsv @@ w.q
-        where c.knowledge_base_id = $1 and ${FILTER}
-        group by c.id, c.tsv
-        order by sum(w.idf) desc, max(ts_rank_cd(c.tsv, w.q)) desc, c.id limit $6`,
+                cross join lateral (select count(*)::float8 as n from kb.chunks c where c.knowledge_base_id = $1 and c.tsv @@ t.q) df
+               where df.n > 0),
+            anyterm as materialized (select string_agg(q::text, ' | ')::tsquery as q from weighted)
+       select c.id from kb.chunks c ${LIVE} cross join anyterm a
+        where c.knowledge_base_id = $1 and a.q is not null and c.tsv @@ a.q and ${FILTER}
+        order by (select sum(w.idf) from weighted w where c.tsv @@ w.q) desc, ts_rank_cd(c.tsv, a.q) desc, c.id limit $6`,
       [kbId, ...filterParams(f), query, limit],
     );
     return rows.map((r) => r.id);
