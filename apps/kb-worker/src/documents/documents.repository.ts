@@ -104,6 +104,7 @@ export const documentsRepository = {
         where id = $1 and generation = $2`,
       [id, generation, outcome.status, outcome.error, outcome.chunkCount],
     );
+    if (outcome.status === 'ready') await m.query(`update kb.chunks set live = true where document_id = $1 and generation = $2`, [id, generation]);
   },
 
   /** SystemDb: documents owed indexing with no progress for `staleMs` (lost wake-ups, expired leases). */

@@ -7,7 +7,8 @@ import { applyTenantRls } from '@platform/db';
  * extension is created and a `vector(384)` copy with an HNSW index is added (`embedding_vec`), used
  * for knowledge bases whose model gives 384 dimensions. Full-text search uses a generated tsvector.
  * Chunks are unique per document, generation and ordinal: an indexer that resumes after a crash
- * cannot store a chunk twice. Customers read tenant-wide knowledge bases and own theirs ('shared').
+ * cannot store a chunk twice. Chunks become `live` (searchable) with their document, in the same
+ * transaction that marks it ready, so searches need no join. Customers read tenant-wide knowledge bases and own theirs ('shared').
  */
 export class CreateKnowledgeBases1766100000000 implements MigrationInterface {
   name = 'CreateKnowledgeBases1766100000000';
@@ -71,6 +72,7 @@ export class CreateKnowledgeBases1766100000000 implements MigrationInterface {
       start_pos integer not null,
       end_pos integer not null,
       embedding bytea not null,
+      live boolean not null default false,
       tsv tsvector generated always as (to_tsvector('english', coalesce(heading, '') || ' ' || text)) stored,
       primary key (tenant_id, id),
       unique (tenant_id, document_id, generation, ordinal),

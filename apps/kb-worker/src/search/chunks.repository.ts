@@ -28,9 +28,16 @@ export interface DocumentFilter {
   metadata?: Record<string, unknown>;
 }
 
-/** Chunks of ready documents of their current generation only: a document mid-indexing is not half-searchable. */
-const LIVE = `join kb.documents d on d.tenant_id = c.tenant_id and d.id = c.document_id and d.status = 'ready' and d.generation = c.generation`;
-const FILTER = `($2::uuid[] is null or d.id = any($2)) and ($3::text is null or d.content_type = $3) and ($4::jsonb is null or d.metadata @> $4)`;
+/**
+ * Chunks of ready documents of their current generation only (`live`, set when the document
+ * becomes ready): a document mid-indexing is not half-searchable. Filters on the document's
+ * attributes look the document up by primary key only when given.
+ */
+const live = (filter: boolean) =>
+  filter
+    ? `c.live and ($2::uuid[] is null or c.document_id = any($2)) and (($3::text is null and $4::jsonb is null) or exists (select 1 from kb.documents d
+         where d.tenant_id = c.tenant_id and d.id = c.document_id and ($3::text is null or d.content_type = $3) and ($4::jsonb is null or d.metadata @> $4)))`
+    : 'c.live';
 
 const filterParams = (f: DocumentFilter) => [f.documentIds ?? null, f.contentType ?? null, f.metadata ? JSON.stringify(f.metadata) : null];
 
@@ -101,14 +108,14 @@ export const chunksRepository = {
   },
 
   async vectors(m: EntityManager, kbId: string): Promise<{ id: string; document_id: string; embedding: Buffer }[]> {
-    return m.query(`select c.id, c.document_id, c.embedding from kb.chunks c ${LIVE} where c.knowledge_base_id = $1`, [kbId]);
+    return m.query(`select c.id, c.document_id, c.embedding from kb.chunks c where c.knowledge_base_id = $1 and ${live(false)}`, [kbId]);
   },
 
   async documentIds(m: EntityManager, kbId: string, f: DocumentFilter): Promise<Set<string>> {
-    const rows = await m.query<{ id: string }[]>(`select d.id from kb.documents d where d.knowledge_base_id = $1 and d.status = 'ready' and ${FILTER}`, [
-      kbId,
-      ...filterParams(f),
-    ]);
+    const rows = await m.query<{ id: string }[]>(
+      `select d.id from kb.documents d where d.knowledge_base_id = $1 and d.status = 'ready' and ($2::uuid[] is null or d.id = any($2)) and ($3::text is null or d.content_type = $3) and ($4::jsonb is null or d.metadata @> $4)`,
+      [kbId, ...filterParams(f)],
+    );
     return new Set(rows.map((r) => r.id));
   },
 
@@ -116,7 +123,7 @@ export const chunksRepository = {
    * Full-text candidates, best first. Every term of the query (English stemming, stopwords out)
    * counts with its inverse document frequency in this knowledge base, and a chunk scores the sum
    * over the terms it contains: a term most chunks share (a product name in every page) weighs
-   * little, a rare one decides. ts_rank_cd breaks ties. Any term matches (OR): a question rarely
+   * little, a rare one decides. ts_rank breaks ties. Any term matches (OR): a question rarely
    * has all its words in one chunk.
    */
   async fulltext(m: EntityManager, kbId: string, query: string, f: DocumentFilter, limit: number): Promise<string[]> {
@@ -133,9 +140,9 @@ export const chunksRepository = {
                 cross join lateral (select count(*)::float8 as n from kb.chunks c where c.knowledge_base_id = $1 and c.tsv @@ t.q) df
                where df.n > 0),
             anyterm as materialized (select string_agg(q::text, ' | ')::tsquery as q from weighted)
-       select c.id from kb.chunks c ${LIVE} cross join anyterm a
-        where c.knowledge_base_id = $1 and a.q is not null and c.tsv @@ a.q and ${FILTER}
-        order by (select sum(w.idf) from weighted w where c.tsv @@ w.q) desc, ts_rank_cd(c.tsv, a.q) desc, c.id limit $6`,
+       select c.id from kb.chunks c cross join anyterm a
+        where c.knowledge_base_id = $1 and a.q is not null and c.tsv @@ a.q and ${live(true)}
+        order by (select sum(w.idf) from weighted w where c.tsv @@ w.q) desc, ts_rank(c.tsv, a.q) desc, c.id limit $6`,
       [kbId, ...filterParams(f), query, limit],
     );
     return rows.map((r) => r.id);
@@ -144,8 +151,8 @@ export const chunksRepository = {
   /** Nearest chunks by cosine distance through the HNSW index (pgvector mode). */
   async nearest(m: EntityManager, kbId: string, vector: number[], f: DocumentFilter, limit: number): Promise<string[]> {
     const rows = await m.query<{ id: string }[]>(
-      `select c.id from kb.chunks c ${LIVE}
-        where c.knowledge_base_id = $1 and c.embedding_vec is not null and ${FILTER}
+      `select c.id from kb.chunks c
+        where c.knowledge_base_id = $1 and c.embedding_vec is not null and ${live(true)}
         order by c.embedding_vec operator(public.<=>) $5::public.vector limit $6`,
       [kbId, ...filterParams(f), toVectorLiteral(vector), limit],
     );
