@@ -7,13 +7,14 @@ import * as connectors from './suites/connectors.js';
 import * as dataQuery from './suites/data-query.js';
 import * as engine from './suites/engine.js';
 import * as gateway from './suites/gateway.js';
+import * as kb from './suites/kb.js';
 import * as notifications from './suites/notifications.js';
 import * as portal from './suites/portal.js';
 import * as subscription from './suites/subscription.js';
 import * as tasks from './suites/tasks.js';
 import * as triggers from './suites/triggers.js';
 
-const SUITES = [gateway, auth, engine, dataQuery, triggers, tasks, notifications, subscription, portal, connectors];
+const SUITES = [gateway, auth, engine, dataQuery, triggers, tasks, notifications, subscription, portal, connectors, kb];
 
 const args = process.argv.slice(2);
 const option = (key, fallback) => Number(args.find((a) => a.startsWith(`--${key}=`))?.split('=')[1] ?? fallback);

@@ -1,5 +1,4 @@
 import { bootstrapService } from '@platform/service';
 import { AppModule } from './app.module.js';
-import { PLANNED_ROUTES } from './planned-routes.js';
 
-await bootstrapService({ service: 'connection', module: AppModule, plannedRoutes: PLANNED_ROUTES });
+await bootstrapService({ service: 'connection', module: AppModule });

@@ -19,3 +19,4 @@ export * from './json/json-depth.js';
 export * from './health/component-health.schema.js';
 export * from './outbound/address-policy.js';
 export * from './outbound/send-request.js';
+export * from './outbound/public-fetch.js';

@@ -28,6 +28,12 @@ export const E2E_ENV: Record<string, string> = {
   NOTIFICATION_RETRY_BASE_MS: '200',
   NOTIFICATION_MAX_ATTEMPTS: '4',
   NOTIFICATION_RECONCILE_AFTER_MS: '5000',
+  // AI tests call a stand-in OpenAI-compatible server on loopback; its `slow` model outlasts this timeout.
+  AI_ALLOW_PRIVATE_NETWORKS: 'true',
+  AI_PROVIDER_TIMEOUT_MS: '2000',
+  // KB tests fetch documents from loopback, and a killed indexer's document comes back quickly.
+  KB_ALLOW_PRIVATE_NETWORKS: 'true',
+  KB_INDEX_LEASE_MS: '3000',
 };
 
 export const E2E_AUDIENCE = 'platform-api';

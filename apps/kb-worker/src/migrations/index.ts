@@ -1,4 +1,5 @@
 import { CreateSchema1763800000000 } from './1763800000000-CreateSchema.js';
+import { CreateKnowledgeBases1766100000000 } from './1766100000000-CreateKnowledgeBases.js';
 
 /** In order of application; db-setup runs them as the schema's owner. */
-export const migrations = [CreateSchema1763800000000];
+export const migrations = [CreateSchema1763800000000, CreateKnowledgeBases1766100000000];

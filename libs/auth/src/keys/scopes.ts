@@ -20,6 +20,7 @@ export const SCOPE_CATALOGUE: Readonly<Record<string, string>> = {
   'secrets:read': 'Read secret names and metadata',
   'secrets:write': 'Create, replace and delete secrets',
   'ai:run': 'Use LLMs, embeddings and AI agents',
+  'ai:write': 'Configure LLM providers and AI agents',
   'kb:read': 'Query knowledge bases',
   'kb:write': 'Create knowledge bases and add documents',
   'notifications:send': 'Send notifications',

@@ -1,9 +1,11 @@
-export type HealthCheck = () => Promise<void>;
+/** A check may describe what it found (a mode chosen at start, a version): shown as `details`. */
+export type HealthCheck = () => Promise<void | Record<string, unknown>>;
 
 export interface ComponentHealth {
   status: 'UP' | 'DOWN';
   latency_ms: number;
   error?: string;
+  details?: Record<string, unknown>;
 }
 
 export interface HealthReport {
@@ -36,13 +38,14 @@ export class HealthRegistry {
     const started = performance.now();
     let timer: NodeJS.Timeout | undefined;
     try {
-      await Promise.race([
+      const details = (await Promise.race([
         check(),
         new Promise((_, reject) => {
           timer = setTimeout(() => reject(new Error(`${name} check timed out`)), this.timeoutMs);
         }),
-      ]);
-      return { status: 'UP', latency_ms: Math.round((performance.now() - started) * 100) / 100 };
+      ])) as void | Record<string, unknown>;
+      const latency_ms = Math.round((performance.now() - started) * 100) / 100;
+      return details && typeof details === 'object' ? { status: 'UP', latency_ms, details } : { status: 'UP', latency_ms };
     } catch (error) {
       return { status: 'DOWN', latency_ms: Math.round(performance.now() - started), error: `${name} unreachable` };
     } finally {

@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { resolveMasterKey, type ServiceConfig } from '@platform/common';
+import { SERVICE_CONFIG } from '@platform/service';
+import { ProviderSecretBox } from './provider-secrets.js';
+import { ProvidersController } from './providers.controller.js';
+import { ProvidersService } from './providers.service.js';
+
+/** Tenant model providers with sealed API keys. */
+@Module({
+  controllers: [ProvidersController],
+  providers: [
+    { provide: ProviderSecretBox, useFactory: (config: ServiceConfig) => new ProviderSecretBox(resolveMasterKey(config)), inject: [SERVICE_CONFIG] },
+    ProvidersService,
+  ],
+  exports: [ProvidersService],
+})
+export class ProvidersModule {}

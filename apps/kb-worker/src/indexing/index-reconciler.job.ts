@@ -1,0 +1,32 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { SystemDb } from '@platform/db';
+import { PeriodicJob } from '@platform/service';
+import { KB_CONFIG, type KbConfig } from '../config/kb.config.js';
+import { DocumentsService } from '../documents/documents.service.js';
+import { documentsRepository } from '../documents/documents.repository.js';
+
+/**
+ * Queues again the documents owed indexing that made no progress: stored but never queued (NATS
+ * was down at the upload), or whose work item was lost. A repeat is harmless: an indexer takes a
+ * document only when it is queued or its lease ran out.
+ */
+@Injectable()
+export class IndexReconcilerJob extends PeriodicJob {
+  constructor(
+    private readonly system: SystemDb,
+    private readonly documents: DocumentsService,
+    @Inject(KB_CONFIG) private readonly config: KbConfig,
+  ) {
+    super({ name: 'KbIndexReconcilerJob', intervalMs: Math.max(2000, config.KB_INDEX_LEASE_MS), runAtStart: true });
+  }
+
+  protected async pass(): Promise<void> {
+    const staleMs = this.config.KB_INDEX_LEASE_MS * 2;
+    const stale = await this.system.run('kb reconciler: documents without indexing progress', (m) => documentsRepository.stale(m, staleMs, 500), 'debug');
+    if (!stale.length) return;
+    for (const row of stale) {
+      await this.documents.enqueue({ tenantId: row.tenant_id, environmentId: row.environment_id, scopeId: row.scope_id }, row.id, row.generation, Date.now());
+    }
+    await this.system.run('kb reconciler: mark re-queued', (m) => documentsRepository.touch(m, stale), 'debug');
+  }
+}
