@@ -378,6 +378,384 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/catalog/connectors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List connectors
+         * @description Built-in connectors and those installed into the environment from the marketplace, by id. `q` searches words, `category` filters.
+         *
+         *     Requires the scope `connections:read` (a key with `*` has every scope).
+         */
+        get: operations["catalog_connectors_list"];
+        /**
+         * Save a custom connector
+         * @description Adds (or replaces) the environment's own declarative connector. The body is a connector definition, checked against the definition JSON Schema (400 naming each problem); built-in and marketplace ids are taken.
+         *
+         *     Requires the scope `connections:write` (a key with `*` has every scope).
+         */
+        put: operations["catalog_connectors_save"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/catalog/connectors/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a connector
+         * @description The whole definition: auth schemes, settings schema, operations with their input and output JSON Schemas.
+         *
+         *     Requires the scope `connections:read` (a key with `*` has every scope).
+         */
+        get: operations["catalog_connectors_get"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove a connector
+         * @description Removes a custom or marketplace-installed connector from the environment; its connections stop working.
+         *
+         *     Requires the scope `connections:write` (a key with `*` has every scope).
+         */
+        delete: operations["catalog_connectors_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/catalog/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List workflow templates
+         * @description Filters: `q` (words), `category`, `connector`.
+         *
+         *     Requires the scope `workflows:read` (a key with `*` has every scope).
+         */
+        get: operations["catalog_templates_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/catalog/templates/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a workflow template
+         * @description The template with the workflow definition it creates.
+         *
+         *     Requires the scope `workflows:read` (a key with `*` has every scope).
+         */
+        get: operations["catalog_templates_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/catalog/templates/{id}/instantiate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Instantiate a workflow template
+         * @description Creates the template's workflow in the caller's environment (checked like POST /api/v1/workflow/workflows) and answers it. `connections` pins a connection per connector; the others resolve per run to the customer's own connection.
+         *
+         *     Requires the scope `workflows:write` (a key with `*` has every scope).
+         */
+        post: operations["catalog_templates_instantiate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/catalog/marketplace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Browse marketplace
+         * @description Published connectors and templates with publisher, version and installs. Filters: `kind`, `category`, `q`.
+         *
+         *     Requires the scope `connections:read` (a key with `*` has every scope).
+         */
+        get: operations["catalog_marketplace_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/catalog/marketplace/{id}/install": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Install a marketplace listing
+         * @description A connector: its definition is installed into the environment (again: upgraded to the listed version). A template: its workflow is created.
+         *
+         *     Requires the scopes `connections:write`, `workflows:write` (a key with `*` has every scope).
+         */
+        post: operations["catalog_marketplace_install"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/catalog/ai-agents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List AI agents */
+        get: operations["catalog_aiAgents_list"];
+        put?: never;
+        /**
+         * Create an AI agent
+         * @description A customer key creates an agent of its own; a tenant key a tenant-wide one that customers can use.
+         *
+         *     Requires the scope `ai:write` (a key with `*` has every scope).
+         */
+        post: operations["catalog_aiAgents_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/catalog/ai-agents/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an AI agent */
+        get: operations["catalog_aiAgents_get"];
+        put?: never;
+        post?: never;
+        /** Delete an AI agent */
+        delete: operations["catalog_aiAgents_delete"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an AI agent
+         * @description Fields not sent are kept; `tools` replaces the whole list.
+         *
+         *     Requires the scope `ai:write` (a key with `*` has every scope).
+         */
+        patch: operations["catalog_aiAgents_update"];
+        trace?: never;
+    };
+    "/catalog/llm-models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List LLM models */
+        get: operations["catalog_llmModels_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/connections/oauth/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start an OAuth authorization
+         * @description Answers the provider's authorization URL (PKCE S256, a single-use state valid 10 minutes, bound to the tenant, the caller and the connection).
+         *
+         *     Requires the scope `connections:write` (a key with `*` has every scope).
+         */
+        post: operations["connection_oAuth_start"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/connections/oauth/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OAuth callback
+         * @description The provider redirects the browser here. The state is checked and used up, the code exchanged (with the PKCE verifier), the tokens sealed. Redirects to the return_url given at start, or answers JSON.
+         */
+        get: operations["connection_oAuth_callback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/connections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List connections
+         * @description Connections of the environment (a customer key: its own), without credentials. Filters: connector_id, customer_id, status.
+         *
+         *     Requires the scope `connections:read` (a key with `*` has every scope).
+         */
+        get: operations["connection_connections_list"];
+        put?: never;
+        /**
+         * Create connection
+         * @description A connection of a catalog connector. `auth.type` is one of the connector's schemes; secrets (key, password, token, client_secret) are sealed and never returned. An `oauth2_code` connection starts `pending_authorization`: call POST /connections/oauth/start.
+         *
+         *     Requires the scope `connections:write` (a key with `*` has every scope).
+         */
+        post: operations["connection_connections_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/connections/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a connection
+         * @description One connection, without credentials (`credentials` names those that are set).
+         *
+         *     Requires the scope `connections:read` (a key with `*` has every scope).
+         */
+        get: operations["connection_connections_get"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a connection
+         * @description Deletes the connection and its credentials; steps that name it fail from then on.
+         *
+         *     Requires the scope `connections:write` (a key with `*` has every scope).
+         */
+        delete: operations["connection_connections_delete"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a connection
+         * @description Name, settings or auth. A secret left out of `auth` is kept when the type stays the same.
+         *
+         *     Requires the scope `connections:write` (a key with `*` has every scope).
+         */
+        patch: operations["connection_connections_update"];
+        trace?: never;
+    };
+    "/connections/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test connection
+         * @description Runs the connector's test operation for real (Slack auth.test, GitHub /user, Stripe /balance, PostgreSQL `select 1`, …): `{ ok: true }`, or `{ ok: false, status, message }` from the remote side.
+         *
+         *     Requires the scope `connections:write` (a key with `*` has every scope).
+         */
+        post: operations["connection_connections_test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/connections/{id}/operations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List connector operations
+         * @description The operations of the connection's connector, with their input and output JSON Schemas.
+         *
+         *     Requires the scope `connections:read` (a key with `*` has every scope).
+         */
+        get: operations["connection_connections_operationList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/portal/customers": {
         parameters: {
             query?: never;
@@ -387,7 +765,7 @@ export interface paths {
         };
         /**
          * List customers
-         * @description Customers of the caller's data plane; filter by external id.
+         * @description Customers of the caller's data plane; filter by external id, status or part of the name.
          *
          *     Requires the scope `portal:read` (a key with `*` has every scope).
          */
@@ -433,11 +811,319 @@ export interface paths {
         head?: never;
         /**
          * Change a customer
-         * @description Changes the fields sent (name, external_id, metadata) and keeps the others.
+         * @description Changes the fields sent (name, external_id, metadata, status) and keeps the others. `status: "disabled"` disables the customer (tenant callers only).
          *
          *     Requires the scope `portal:write` (a key with `*` has every scope).
          */
         patch: operations["portal_customers_update"];
+        trace?: never;
+    };
+    "/portal/workflows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List published workflows
+         * @description For a tenant key everything published; for a customer key (or X-Scope-Key) only what that customer may run.
+         *
+         *     Requires the scope `portal:read` (a key with `*` has every scope).
+         */
+        get: operations["portal_publishedWorkflows_list"];
+        put?: never;
+        /**
+         * Publish a workflow
+         * @description Offers a workflow of the tenant to all customers or to the customers named. Tenant callers only.
+         *
+         *     Requires the scope `portal:write` (a key with `*` has every scope).
+         */
+        post: operations["portal_publishedWorkflows_publish"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/workflows/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a published workflow
+         * @description A publication the caller may see (404 otherwise, as for an unknown id).
+         *
+         *     Requires the scope `portal:read` (a key with `*` has every scope).
+         */
+        get: operations["portal_publishedWorkflows_get"];
+        put?: never;
+        post?: never;
+        /**
+         * Unpublish a workflow
+         * @description The workflow itself stays; customers no longer see or run it. Tenant callers only.
+         *
+         *     Requires the scope `portal:write` (a key with `*` has every scope).
+         */
+        delete: operations["portal_publishedWorkflows_delete"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a published workflow
+         * @description Changes the fields sent. Tenant callers only.
+         *
+         *     Requires the scope `portal:write` (a key with `*` has every scope).
+         */
+        patch: operations["portal_publishedWorkflows_update"];
+        trace?: never;
+    };
+    "/portal/workflows/{id}/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a published workflow for a customer
+         * @description Starts the workflow in the customer's own scope: the execution belongs to the customer (its key lists it under /run/executions) and connector steps use the customer's own connections.
+         *
+         *     Requires the scope `automations:run` (a key with `*` has every scope).
+         */
+        post: operations["portal_publishedWorkflows_run"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/dashboards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List dashboards
+         * @description The tenant environment's dashboards.
+         *
+         *     Requires the scope `portal:read` (a key with `*` has every scope).
+         */
+        get: operations["portal_dashboards_list"];
+        put?: never;
+        /**
+         * Create a dashboard
+         * @description Widgets: executions_per_day, failure_rate, slowest_workflows, most_failing_workflows, open_tasks.
+         *
+         *     Requires the scope `portal:write` (a key with `*` has every scope).
+         */
+        post: operations["portal_dashboards_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/dashboards/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a dashboard
+         * @description One dashboard and its widgets (404 for an unknown id or another tenant’s).
+         *
+         *     Requires the scope `portal:read` (a key with `*` has every scope).
+         */
+        get: operations["portal_dashboards_get"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a dashboard
+         * @description Deletes it; embed tokens made for it stop showing anything (404).
+         *
+         *     Requires the scope `portal:write` (a key with `*` has every scope).
+         */
+        delete: operations["portal_dashboards_delete"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a dashboard
+         * @description Changes the fields sent; widgets sent replace the widgets.
+         *
+         *     Requires the scope `portal:write` (a key with `*` has every scope).
+         */
+        patch: operations["portal_dashboards_update"];
+        trace?: never;
+    };
+    "/portal/dashboards/{id}/data": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A dashboard's numbers
+         * @description Each widget computed for executions created in [from, to) (default: the last 30 days), optionally of one customer; open_tasks counts the tasks pending now. Counted by the run and task services from indexed queries.
+         *
+         *     Requires the scope `portal:read` (a key with `*` has every scope).
+         */
+        get: operations["portal_dashboards_data"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/embed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List embed tokens
+         * @description Their records (never the tokens); a customer key sees its own.
+         *
+         *     Requires the scope `portal:read` (a key with `*` has every scope).
+         */
+        get: operations["portal_embeds_list"];
+        put?: never;
+        /**
+         * Generate embed code
+         * @description A JWT bound to one customer, kind and target, signed with a key the platform rotates, and an iframe snippet. Pages of `allowed_origins` may frame the view; with none it is a plain signed link (also the public form link).
+         *
+         *     Requires the scope `portal:write` (a key with `*` has every scope).
+         */
+        post: operations["portal_embeds_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/embed/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an embed token record
+         * @description The record of one token (the token itself is returned only when made).
+         *
+         *     Requires the scope `portal:read` (a key with `*` has every scope).
+         */
+        get: operations["portal_embeds_get"];
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an embed token
+         * @description Its views and form stop working at once.
+         *
+         *     Requires the scope `portal:write` (a key with `*` has every scope).
+         */
+        delete: operations["portal_embeds_revoke"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/public/forms/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A published workflow's form
+         * @description Renders the form of the published workflow the token is for.
+         */
+        get: operations["portal_publicViews_form"];
+        put?: never;
+        /**
+         * Submit a form
+         * @description Starts the run for the token's customer and redirects (303) to its result page. `submission_id` (a hidden field) makes a resend answer the first run. Limited per token and per client address: 429 with Retry-After.
+         */
+        post: operations["portal_publicViews_submit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/public/forms/{id}/runs/{runId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A form submission's result
+         * @description The run’s status, then its output; refreshes itself until the run has finished.
+         */
+        get: operations["portal_publicViews_result"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/public/runs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A customer's runs of a published workflow
+         * @description The latest 50 runs of the token’s customer.
+         */
+        get: operations["portal_publicViews_runs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/public/dashboards/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A dashboard with the customer’s numbers
+         * @description The dashboard’s widgets over the last 30 days, for the token’s customer only.
+         */
+        get: operations["portal_publicViews_dashboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/workflow/workflows/validate": {
@@ -1542,6 +2228,184 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/subscription/current": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get current subscription
+         * @description The plan, the current billing period (calendar months, UTC) and the status. Not for customer keys (403).
+         *
+         *     Requires the scope `subscription:read` (a key with `*` has every scope).
+         */
+        get: operations["subscription_subscriptions_current"];
+        /**
+         * Change the plan
+         * @description Moves the subscription to another plan at once and records the change. The gateways apply the new plan's request limits and quotas within seconds; the period's invoice is priced on the plan in force when the period ends.
+         *
+         *     Requires the scope `subscription:write` (a key with `*` has every scope).
+         */
+        put: operations["subscription_subscriptions_change"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/subscription/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List plan changes
+         * @description Every plan change of the subscription, newest first: from and to which plan, who made it (`<kind>:<key or user id>`) and when.
+         *
+         *     Requires the scope `subscription:read` (a key with `*` has every scope).
+         */
+        get: operations["subscription_subscriptions_changes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/subscription/plans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List plans
+         * @description Every plan a tenant can move to: requests per minute for live keys, test keys and users; per metric the amount included, the hard cap (`limit`, null for none) and the price in minor units per `per` units beyond the included amount.
+         *
+         *     Requires the scope `subscription:read` (a key with `*` has every scope).
+         */
+        get: operations["subscription_subscriptions_plans"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/subscription/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get usage metrics
+         * @description The current period's usage of each metric (runs, ai_tokens, storage_bytes, notifications, active_workflows, seats) with what the plan includes and its cap. Totals lag the usage by a few seconds. `granularity=day` adds a daily series; `customer_id` narrows to one customer, and a customer key sees only its own customer's usage.
+         *
+         *     Requires the scope `subscription:read` (a key with `*` has every scope).
+         */
+        get: operations["subscription_usage_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/subscription/invoices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List invoices
+         * @description One invoice per ended billing period, newest first, issued at the period end from the metered usage and the plan. Not for customer keys (403).
+         *
+         *     Requires the scope `subscription:read` (a key with `*` has every scope).
+         */
+        get: operations["subscription_invoices_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/subscription/invoices/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an invoice
+         * @description One invoice with its lines per metric, totals in minor units, currency and status.
+         *
+         *     Requires the scope `subscription:read` (a key with `*` has every scope).
+         */
+        get: operations["subscription_invoices_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/subscription/system/billing/end-period": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End a tenant's billing period now (platform admin)
+         * @description The current period ends now and the next one runs to the next month boundary; the ended period gets its invoice with the next billing pass on any replica.
+         */
+        post: operations["subscription_billing_endPeriod"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/subscription/system/billing/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a billing pass now (platform admin)
+         * @description Issues the invoices of every ended period now instead of at the next pass; safe beside the passes of other replicas.
+         */
+        post: operations["subscription_billing_run"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/notifications/send": {
         parameters: {
             query?: never;
@@ -1686,6 +2550,359 @@ export interface paths {
          *     Requires the scope `notifications:write` (a key with `*` has every scope).
          */
         post: operations["notification_channels_test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ai/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List model providers */
+        get: operations["aiRuntime_providers_list"];
+        put?: never;
+        /**
+         * Add a model provider
+         * @description An OpenAI-compatible API and the models to use from it. Tenant keys only (customer keys: 403).
+         *
+         *     Requires the scope `ai:write` (a key with `*` has every scope).
+         */
+        post: operations["aiRuntime_providers_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ai/providers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a model provider */
+        get: operations["aiRuntime_providers_get"];
+        put?: never;
+        post?: never;
+        /** Delete a model provider */
+        delete: operations["aiRuntime_providers_delete"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a model provider
+         * @description Fields not sent are kept; `api_key: ""` removes the key.
+         *
+         *     Requires the scope `ai:write` (a key with `*` has every scope).
+         */
+        patch: operations["aiRuntime_providers_update"];
+        trace?: never;
+    };
+    "/ai/models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List models
+         * @description The built-in local models and those of the providers configured for the tenant environment.
+         *
+         *     Requires the scope `ai:run` (a key with `*` has every scope).
+         */
+        get: operations["aiRuntime_completions_models"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ai/generate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate text with an LLM
+         * @description One completion of `prompt` (after `system`). With `stream: true` the answer is `text/event-stream`: `delta` events, then `done` with the usage.
+         *
+         *     Requires the scope `ai:run` (a key with `*` has every scope).
+         */
+        post: operations["aiRuntime_completions_generate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ai/chat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Chat conversation
+         * @description One assistant turn for `messages`; with `tools` the model may answer with `tool_calls` instead of text (send their results back as `tool` messages). `stream: true` answers as server-sent events.
+         *
+         *     Requires the scope `ai:run` (a key with `*` has every scope).
+         */
+        post: operations["aiRuntime_completions_chat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ai/embeddings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate embeddings
+         * @description One vector per input text; `local/hash-embedding-384` unless `model` names another embedding model.
+         *
+         *     Requires the scope `ai:run` (a key with `*` has every scope).
+         */
+        post: operations["aiRuntime_completions_embeddings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ai/agents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List AI agents
+         * @description The catalog's agent configurations visible to the caller (a customer sees tenant-wide agents and its own).
+         *
+         *     Requires the scope `ai:run` (a key with `*` has every scope).
+         */
+        get: operations["aiRuntime_agents_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ai/agents/{id}/execute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Execute AI agent
+         * @description Runs the agent to its end and answers the run: `succeeded` with `output`, or `failed` (step limit, time budget, a model error) with `error`. Every model and tool call is in `steps`.
+         *
+         *     Requires the scope `ai:run` (a key with `*` has every scope).
+         */
+        post: operations["aiRuntime_agents_execute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ai/agent-runs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an agent run
+         * @description Its status, output and every model and tool call with timings and token usage.
+         *
+         *     Requires the scope `ai:run` (a key with `*` has every scope).
+         */
+        get: operations["aiRuntime_agents_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/kb/knowledge-bases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List knowledge bases */
+        get: operations["kbWorker_knowledgeBases_list"];
+        put?: never;
+        /**
+         * Create knowledge base
+         * @description A customer key creates a knowledge base of its own; a tenant key a tenant-wide one, which customers can read.
+         *
+         *     Requires the scope `kb:write` (a key with `*` has every scope).
+         */
+        post: operations["kbWorker_knowledgeBases_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/kb/knowledge-bases/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a knowledge base */
+        get: operations["kbWorker_knowledgeBases_get"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a knowledge base
+         * @description With all its documents and chunks.
+         *
+         *     Requires the scope `kb:write` (a key with `*` has every scope).
+         */
+        delete: operations["kbWorker_knowledgeBases_delete"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a knowledge base
+         * @description The embedding model is fixed; a new chunking applies to documents indexed from then on.
+         *
+         *     Requires the scope `kb:write` (a key with `*` has every scope).
+         */
+        patch: operations["kbWorker_knowledgeBases_update"];
+        trace?: never;
+    };
+    "/kb/knowledge-bases/{id}/documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List documents
+         * @description Filter by `status`.
+         *
+         *     Requires the scope `kb:read` (a key with `*` has every scope).
+         */
+        get: operations["kbWorker_documents_list"];
+        put?: never;
+        /**
+         * Add document
+         * @description Stores the document and queues it for indexing: text is extracted (HTML via html-to-text, PDF via PDF.js), split by headings then by size with overlap, embedded in batches and stored with full-text vectors. Poll the document for its status.
+         *
+         *     Requires the scope `kb:write` (a key with `*` has every scope).
+         */
+        post: operations["kbWorker_documents_add"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/kb/knowledge-bases/{id}/documents/{documentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a document
+         * @description With its indexing status and, when it failed, the reason.
+         *
+         *     Requires the scope `kb:read` (a key with `*` has every scope).
+         */
+        get: operations["kbWorker_documents_get"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a document
+         * @description Its chunks leave the knowledge base at once.
+         *
+         *     Requires the scope `kb:write` (a key with `*` has every scope).
+         */
+        delete: operations["kbWorker_documents_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/kb/knowledge-bases/{id}/documents/{documentId}/reindex": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Re-index a document
+         * @description Drops its chunks and indexes it again (with the knowledge base's current chunking).
+         *
+         *     Requires the scope `kb:write` (a key with `*` has every scope).
+         */
+        post: operations["kbWorker_documents_reindex"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/kb/knowledge-bases/{id}/query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Query knowledge base
+         * @description Hybrid retrieval: the query is embedded with the knowledge base's model and matched by vector (pgvector HNSW, or exact cosine without pgvector) and by PostgreSQL full text; the two rankings are fused by reciprocal rank (k = 60). With `answer: true` the answer model writes an answer from the chunks and `citations` point at the chunks it used.
+         *
+         *     Requires the scope `kb:read` (a key with `*` has every scope).
+         */
+        post: operations["kbWorker_search_query"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1861,7 +3078,7 @@ export interface components {
              *       "data:read"
              *     ]
              */
-            scopes: ("automations:run" | "data:read" | "data:write" | "workflows:read" | "workflows:write" | "executions:read" | "executions:write" | "triggers:read" | "triggers:write" | "tasks:read" | "tasks:write" | "webhooks:read" | "webhooks:write" | "connections:read" | "connections:write" | "storage:read" | "storage:write" | "secrets:read" | "secrets:write" | "ai:run" | "kb:read" | "kb:write" | "notifications:send" | "notifications:read" | "notifications:write" | "portal:read" | "portal:write" | "subscription:read" | "account:read" | "api_keys:manage" | "*")[];
+            scopes: ("automations:run" | "data:read" | "data:write" | "workflows:read" | "workflows:write" | "executions:read" | "executions:write" | "triggers:read" | "triggers:write" | "tasks:read" | "tasks:write" | "webhooks:read" | "webhooks:write" | "connections:read" | "connections:write" | "storage:read" | "storage:write" | "secrets:read" | "secrets:write" | "ai:run" | "ai:write" | "kb:read" | "kb:write" | "notifications:send" | "notifications:read" | "notifications:write" | "portal:read" | "portal:write" | "subscription:read" | "subscription:write" | "account:read" | "api_keys:manage" | "*")[];
             /**
              * Format: date-time
              * @description The key stops working at this moment (null or absent: never).
@@ -1974,7 +3191,7 @@ export interface components {
              *       "data:read"
              *     ]
              */
-            scopes: ("automations:run" | "data:read" | "data:write" | "workflows:read" | "workflows:write" | "executions:read" | "executions:write" | "triggers:read" | "triggers:write" | "tasks:read" | "tasks:write" | "webhooks:read" | "webhooks:write" | "connections:read" | "connections:write" | "storage:read" | "storage:write" | "secrets:read" | "secrets:write" | "ai:run" | "kb:read" | "kb:write" | "notifications:send" | "notifications:read" | "notifications:write" | "portal:read" | "portal:write" | "subscription:read" | "account:read" | "api_keys:manage" | "*")[];
+            scopes: ("automations:run" | "data:read" | "data:write" | "workflows:read" | "workflows:write" | "executions:read" | "executions:write" | "triggers:read" | "triggers:write" | "tasks:read" | "tasks:write" | "webhooks:read" | "webhooks:write" | "connections:read" | "connections:write" | "storage:read" | "storage:write" | "secrets:read" | "secrets:write" | "ai:run" | "ai:write" | "kb:read" | "kb:write" | "notifications:send" | "notifications:read" | "notifications:write" | "portal:read" | "portal:write" | "subscription:read" | "subscription:write" | "account:read" | "api_keys:manage" | "*")[];
             /**
              * Format: date-time
              * @description The key stops working at this moment (null or absent: never).
@@ -2126,6 +3343,535 @@ export interface components {
             /** @description Field-level problems (validation failures) */
             details?: components["schemas"]["FieldError"][];
         };
+        ConnectorSummaryDto: {
+            /** @example slack */
+            id: string;
+            /** @example Slack */
+            name: string;
+            /** @example 1.0.0 */
+            version: string;
+            description: string;
+            /**
+             * @example [
+             *       "communication"
+             *     ]
+             */
+            categories: string[];
+            icon: string;
+            /** @example platform */
+            publisher: string;
+            /**
+             * @description Built in, installed into this environment from the marketplace, or the environment’s own
+             * @enum {string}
+             */
+            source: "built_in" | "installed" | "custom";
+            /**
+             * @example [
+             *       "bearer",
+             *       "oauth2_code"
+             *     ]
+             */
+            auth_types: string[];
+            /**
+             * @example [
+             *       "post_message",
+             *       "list_channels",
+             *       "auth_test"
+             *     ]
+             */
+            operation_ids: string[];
+        };
+        ConnectorAuthSchemeDto: {
+            /** @enum {string} */
+            type: "none" | "api_key" | "basic" | "bearer" | "oauth2_code" | "oauth2_client_credentials";
+            /** @enum {string} */
+            in?: "header" | "query";
+            name?: string;
+            prefix?: string;
+            authorization_url?: string;
+            token_url?: string;
+            scopes?: string[];
+        };
+        ConnectorOperationDto: {
+            /** @example post_message */
+            id: string;
+            /** @example Post a message */
+            name: string;
+            description: string;
+            /** @description JSON Schema of the input; a step input is checked against it */
+            input_schema: {
+                [key: string]: unknown;
+            };
+            /** @description JSON Schema of the output */
+            output_schema: {
+                [key: string]: unknown;
+            };
+            /** @description How the operation becomes an HTTP request ({{input.x}} placeholders) */
+            http?: {
+                [key: string]: unknown;
+            };
+            pagination?: {
+                [key: string]: unknown;
+            };
+            /**
+             * @example [
+             *       429,
+             *       502,
+             *       503,
+             *       504
+             *     ]
+             */
+            retryable_statuses?: number[];
+        };
+        ConnectorResponseDto: {
+            /** @example slack */
+            id: string;
+            /** @example Slack */
+            name: string;
+            /** @example 1.0.0 */
+            version: string;
+            description: string;
+            /**
+             * @example [
+             *       "communication"
+             *     ]
+             */
+            categories: string[];
+            icon: string;
+            /** @example platform */
+            publisher: string;
+            /**
+             * @description Built in, installed into this environment from the marketplace, or the environment’s own
+             * @enum {string}
+             */
+            source: "built_in" | "installed" | "custom";
+            /**
+             * @example [
+             *       "bearer",
+             *       "oauth2_code"
+             *     ]
+             */
+            auth_types: string[];
+            /**
+             * @example [
+             *       "post_message",
+             *       "list_channels",
+             *       "auth_test"
+             *     ]
+             */
+            operation_ids: string[];
+            auth: components["schemas"]["ConnectorAuthSchemeDto"][];
+            /** @example https://slack.com/api */
+            base_url: string | null;
+            /** @description JSON Schema of a connection's settings */
+            settings_schema: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            driver: "http" | "postgres" | "smtp";
+            operations: components["schemas"]["ConnectorOperationDto"][];
+            /**
+             * @example {
+             *       "operation": "auth_test",
+             *       "input": {}
+             *     }
+             */
+            test_operation: {
+                [key: string]: unknown;
+            };
+        };
+        TemplateSummaryDto: {
+            /** @example github-issue-to-slack */
+            id: string;
+            name: string;
+            description: string;
+            categories: string[];
+            /**
+             * @example [
+             *       "github",
+             *       "slack"
+             *     ]
+             */
+            connectors: string[];
+            /** @example 1.0.0 */
+            version: string;
+        };
+        TemplateResponseDto: {
+            /** @example github-issue-to-slack */
+            id: string;
+            name: string;
+            description: string;
+            categories: string[];
+            /**
+             * @example [
+             *       "github",
+             *       "slack"
+             *     ]
+             */
+            connectors: string[];
+            /** @example 1.0.0 */
+            version: string;
+            /** @description The workflow definition it creates: description, input_schema, steps */
+            workflow: {
+                [key: string]: unknown;
+            };
+        };
+        InstantiateTemplateRequestDto: {
+            /**
+             * @description The workflow's name (default: the template's)
+             * @example New issues to #eng
+             */
+            name?: string;
+            /**
+             * @description A connection per connector (connector id → connection id). A connector left out is resolved per run to the customer's own connection.
+             * @example {
+             *       "github": "01937c2e-6a55-7cc1-9a3e-1f2a3b4c5d6e"
+             *     }
+             */
+            connections?: {
+                [key: string]: string;
+            };
+        };
+        ListingResponseDto: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            kind: "connector" | "template";
+            /**
+             * @description The connector or template id
+             * @example pagerduty
+             */
+            slug: string;
+            /** @example PagerDuty */
+            name: string;
+            description: string;
+            /** @example Platform Labs */
+            publisher: string;
+            /** @example 1.2.0 */
+            version: string;
+            categories: string[];
+            /**
+             * @description Installs across all tenants
+             * @example 1204
+             */
+            installs: number;
+            /** Format: date-time */
+            published_at: string;
+            /** @description Connectors: the version installed in this environment (null: not installed) */
+            installed_version: string | null;
+        };
+        InstallResponseDto: {
+            /** Format: uuid */
+            listing_id: string;
+            /** @enum {string} */
+            kind: "connector" | "template";
+            /** @description Connectors: the connector id now usable in connections */
+            connector_id?: string;
+            /** @description Connectors: the version installed */
+            version?: string;
+            /**
+             * Format: uuid
+             * @description Templates: the workflow created
+             */
+            workflow_id?: string;
+        };
+        AgentToolDto: {
+            /**
+             * @example workflow
+             * @enum {string}
+             */
+            type: "workflow" | "knowledge_base" | "connector";
+            /**
+             * @description The function name the model sees
+             * @example lookup_order
+             */
+            name: string;
+            /** @example Looks up an order by its number and returns its status */
+            description: string;
+            /**
+             * Format: uuid
+             * @description workflow tools: the workflow started (and awaited) with the tool input as its input
+             */
+            workflow_id?: string;
+            /**
+             * Format: uuid
+             * @description knowledge_base tools: the knowledge base queried with `{ query }`
+             */
+            knowledge_base_id?: string;
+            /**
+             * @description knowledge_base tools: chunks returned
+             * @example 4
+             */
+            top_k?: number;
+            /**
+             * Format: uuid
+             * @description connector tools: the connection to use
+             */
+            connection_id?: string;
+            /**
+             * @description connector tools: instead of connection_id, the calling customer's own connection of this connector
+             * @example hubspot
+             */
+            customer_connection?: string;
+            /**
+             * @description connector tools: the operation
+             * @example contacts.search
+             */
+            operation_id?: string;
+            /**
+             * @description JSON Schema of the input (workflow and connector tools)
+             * @example {
+             *       "type": "object",
+             *       "properties": {
+             *         "order_id": {
+             *           "type": "string"
+             *         }
+             *       }
+             *     }
+             */
+            parameters?: Record<string, never>;
+            /**
+             * @description A person must approve each call (see docs/ai.md: not available yet, such calls are refused)
+             * @example false
+             */
+            requires_approval?: boolean;
+        };
+        CreateAiAgentRequestDto: {
+            /** @example Support assistant */
+            name: string;
+            /** @example Answers customer questions with the handbook and the order workflow */
+            description?: string;
+            /**
+             * @description A chat model from GET /catalog/llm-models
+             * @example openai/gpt-4o-mini
+             */
+            model: string;
+            /** @example You are a support assistant. Use the tools; cite the handbook. */
+            instructions: string;
+            tools?: components["schemas"]["AgentToolDto"][];
+            /**
+             * @description Most model and tool calls of one run (default AI_AGENT_MAX_STEPS)
+             * @example 8
+             */
+            max_steps?: number;
+            /**
+             * @description Time budget of one run in seconds (default AI_AGENT_TIME_BUDGET_MS)
+             * @example 120
+             */
+            time_budget_seconds?: number;
+        };
+        UpdateAiAgentRequestDto: {
+            name?: string;
+            description?: string;
+            model?: string;
+            instructions?: string;
+            tools?: components["schemas"]["AgentToolDto"][];
+            max_steps?: number;
+            time_budget_seconds?: number;
+        };
+        StartOAuthRequestDto: {
+            /**
+             * Format: uuid
+             * @description An oauth2_code connection
+             */
+            connection_id: string;
+            /**
+             * @description Where the provider sends the user back: the public URL of GET /connections/oauth/callback, as registered with the provider (default: CONNECTION_OAUTH_REDIRECT_URL)
+             * @example https://api.example.com/connections/oauth/callback
+             */
+            redirect_uri?: string;
+            /**
+             * @description Where the callback sends the browser afterwards (with `connection_id` and `status`)
+             * @example https://app.example.com/integrations
+             */
+            return_url?: string;
+        };
+        StartOAuthResponseDto: {
+            /**
+             * @description Send the user's browser here
+             * @example https://slack.com/oauth/v2/authorize?response_type=code&client_id=…&code_challenge=…&code_challenge_method=S256&state=…
+             */
+            authorization_url: string;
+            /**
+             * Format: date-time
+             * @description The flow must finish before this
+             */
+            state_expires_at: string;
+        };
+        OAuthCallbackResponseDto: {
+            ok: boolean;
+            /** Format: uuid */
+            connection_id: string | null;
+            message: string;
+        };
+        ConnectionAuthResponseDto: {
+            /** @enum {string} */
+            type: "none" | "api_key" | "basic" | "bearer" | "oauth2_code" | "oauth2_client_credentials";
+            /** @enum {string} */
+            in?: "header" | "query";
+            name?: string;
+            client_id?: string;
+            authorization_url?: string;
+            token_url?: string;
+            scopes?: string[];
+        };
+        ConnectionResponseDto: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @example slack */
+            connector_id: string;
+            /**
+             * Format: uuid
+             * @description The owning customer; null: the tenant
+             */
+            customer_id: string | null;
+            /** @description The scheme and its non-secret settings */
+            auth: components["schemas"]["ConnectionAuthResponseDto"];
+            /**
+             * @description Names of the credentials that are set; values are never returned
+             * @example [
+             *       "token"
+             *     ]
+             */
+            credentials: string[];
+            settings: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            status: "active" | "pending_authorization" | "needs_reauth";
+            /** @description Why the connection needs re-authorization */
+            status_reason: string | null;
+            /** Format: date-time */
+            token_expires_at: string | null;
+            /** Format: date-time */
+            last_tested_at: string | null;
+            last_test_ok: boolean | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        ConnectionAuthDto: {
+            /**
+             * @example bearer
+             * @enum {string}
+             */
+            type: "none" | "api_key" | "basic" | "bearer" | "oauth2_code" | "oauth2_client_credentials";
+            /**
+             * @description api_key: the key (secret, write-only)
+             * @example sk_live_…
+             */
+            key?: string;
+            /**
+             * @description api_key: where the key goes (default: the connector's)
+             * @enum {string}
+             */
+            in?: "header" | "query";
+            /**
+             * @description api_key: header or query parameter name
+             * @example X-API-Key
+             */
+            name?: string;
+            /**
+             * @description basic: user name (secret)
+             * @example report-reader
+             */
+            username?: string;
+            /** @description basic: password (secret, write-only) */
+            password?: string;
+            /**
+             * @description bearer: the token (secret, write-only)
+             * @example xoxb-…
+             */
+            token?: string;
+            /**
+             * @description oauth2_*: the client id registered with the provider
+             * @example platform-app
+             */
+            client_id?: string;
+            /** @description oauth2_*: the client secret (write-only; optional for public clients using PKCE) */
+            client_secret?: string;
+            /** @description oauth2_code: the provider's authorization endpoint (default: the connector's) */
+            authorization_url?: string;
+            /** @description oauth2_*: the provider's token endpoint (default: the connector's) */
+            token_url?: string;
+            /**
+             * @description oauth2_code: the provider's issuer identifier, checked against the iss of its answers (RFC 9207)
+             * @example https://login.example.com
+             */
+            issuer?: string;
+            /**
+             * @description oauth2_*: scopes to ask for (default: the connector's)
+             * @example [
+             *       "chat:write"
+             *     ]
+             */
+            scopes?: string[];
+        };
+        CreateConnectionRequestDto: {
+            /** @example Acme workspace */
+            name: string;
+            /**
+             * @description A connector id from GET /catalog/connectors
+             * @example slack
+             */
+            connector_id: string;
+            /**
+             * Format: uuid
+             * @description The customer who owns the connection (a customer key: its own, implied). Absent: the tenant’s.
+             */
+            customer_id?: string;
+            auth: components["schemas"]["ConnectionAuthDto"];
+            /**
+             * @description Non-secret settings, checked against the connector's settings_schema
+             * @example {}
+             */
+            settings?: {
+                [key: string]: unknown;
+            };
+        };
+        UpdateConnectionRequestDto: {
+            /** @example Acme workspace (bot) */
+            name?: string;
+            /** @description Replaces the auth; a secret left out is kept when the type stays the same */
+            auth?: components["schemas"]["ConnectionAuthDto"];
+            /** @description Replaces the settings */
+            settings?: {
+                [key: string]: unknown;
+            };
+        };
+        ConnectionTestResponseDto: {
+            /** @description The connector's test operation succeeded */
+            ok: boolean;
+            /**
+             * @description The remote side's status (absent when ok)
+             * @example 401
+             */
+            status?: number;
+            /**
+             * @description The remote side's message (absent when ok)
+             * @example invalid_auth
+             */
+            message?: string;
+        };
+        OperationSummaryDto: {
+            /** @example post_message */
+            id: string;
+            name: string;
+            description: string;
+            input_schema: {
+                [key: string]: unknown;
+            };
+            output_schema: {
+                [key: string]: unknown;
+            };
+        };
+        OperationListResponseDto: {
+            /** @example slack */
+            connector_id: string;
+            data: components["schemas"]["OperationSummaryDto"][];
+        };
         CreateCustomerRequestDto: {
             /** @example Globex Corporation */
             name: string;
@@ -2164,6 +3910,16 @@ export interface components {
                 [key: string]: unknown;
             };
             /**
+             * @example active
+             * @enum {string}
+             */
+            status: "active" | "disabled";
+            /**
+             * Format: date-time
+             * @example null
+             */
+            disabled_at: string | null;
+            /**
              * Format: date-time
              * @example 2026-11-22T10:00:00.000Z
              */
@@ -2191,6 +3947,289 @@ export interface components {
             metadata?: {
                 [key: string]: unknown;
             };
+            /**
+             * @description disabled: the customer's keys are refused at once, its scope cannot be selected, its embed tokens stop working; active again restores them
+             * @example disabled
+             * @enum {string}
+             */
+            status?: "active" | "disabled";
+        };
+        PublishWorkflowRequestDto: {
+            /**
+             * Format: uuid
+             * @description A workflow of the tenant (run service)
+             * @example 0194f1c2-0000-7000-8000-00000000f001
+             */
+            workflow_id: string;
+            /**
+             * @description `"all_customers"`, or `{ "customer_ids": [...] }`: the customers who may see and run it
+             * @example all_customers
+             */
+            visibility: "all_customers" | {
+                customer_ids: string[];
+            };
+            /** @example Request a quote */
+            title: string;
+            /** @example Tell us what you need; we answer within a day. */
+            description?: string | null;
+            /**
+             * @description JSON Schema (type object) of the form customers fill in; default: the workflow's input_schema
+             * @example {
+             *       "type": "object",
+             *       "required": [
+             *         "email"
+             *       ],
+             *       "properties": {
+             *         "email": {
+             *           "type": "string",
+             *           "title": "E-mail"
+             *         },
+             *         "quantity": {
+             *           "type": "integer",
+             *           "minimum": 1
+             *         }
+             *       }
+             *     }
+             */
+            input_form?: {
+                [key: string]: unknown;
+            };
+        };
+        PublishedWorkflowResponseDto: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            workflow_id: string;
+            visibility: "all_customers" | {
+                customer_ids?: string[];
+            };
+            title: string;
+            description: string | null;
+            /** @description JSON Schema of the form */
+            input_form: {
+                [key: string]: unknown;
+            };
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        UpdatePublishedWorkflowRequestDto: {
+            /**
+             * @description `"all_customers"`, or `{ "customer_ids": [...] }`: the customers who may see and run it
+             * @example {
+             *       "customer_ids": [
+             *         "0194f1c2-0000-7000-8000-0000000000c1"
+             *       ]
+             *     }
+             */
+            visibility?: "all_customers" | {
+                customer_ids: string[];
+            };
+            /** @example Request a quote */
+            title?: string;
+            /** @description null clears it */
+            description?: string | null;
+            /** @description Replaces the form (JSON Schema, type object) */
+            input_form?: {
+                [key: string]: unknown;
+            };
+        };
+        RunPublishedWorkflowRequestDto: {
+            /**
+             * @description The run input (default {})
+             * @example {
+             *       "email": "ana@example.com",
+             *       "quantity": 3
+             *     }
+             */
+            input?: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: uuid
+             * @description For a tenant key without X-Scope-Key: the customer the run is for. A customer key (or X-Scope-Key) runs as its own customer.
+             */
+            customer_id?: string;
+        };
+        PortalRunResponseDto: {
+            /**
+             * Format: uuid
+             * @example 0194f1c2-0000-7000-8000-00000000e001
+             */
+            run_id: string;
+            /** @example queued */
+            status: string;
+            /**
+             * Format: uuid
+             * @description The customer whose scope the run has
+             */
+            customer_id: string;
+        };
+        WidgetRequestDto: {
+            /**
+             * @example executions_per_day
+             * @enum {string}
+             */
+            type: "executions_per_day" | "failure_rate" | "slowest_workflows" | "most_failing_workflows" | "open_tasks";
+            /**
+             * @description Default: a title for the type
+             * @example Runs this month
+             */
+            title?: string;
+            /**
+             * @description Rows of the slowest and most failing lists
+             * @default 5
+             */
+            limit: number;
+        };
+        CreateDashboardRequestDto: {
+            /** @example Operations */
+            name: string;
+            description?: string | null;
+            /**
+             * @example [
+             *       {
+             *         "type": "executions_per_day"
+             *       },
+             *       {
+             *         "type": "failure_rate"
+             *       },
+             *       {
+             *         "type": "slowest_workflows",
+             *         "limit": 3
+             *       },
+             *       {
+             *         "type": "open_tasks"
+             *       }
+             *     ]
+             */
+            widgets: components["schemas"]["WidgetRequestDto"][];
+        };
+        DashboardResponseDto: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            description: string | null;
+            widgets: {
+                id?: string;
+                type?: string;
+                title?: string;
+                limit?: number;
+            }[];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        DashboardDataResponseDto: {
+            /** Format: uuid */
+            dashboard_id: string;
+            /** Format: date-time */
+            from: string;
+            /** Format: date-time */
+            to: string;
+            /** Format: uuid */
+            customer_id: string | null;
+            widgets: {
+                id?: string;
+                type?: string;
+                title?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+            }[];
+        };
+        UpdateDashboardRequestDto: {
+            /** @example Operations */
+            name?: string;
+            /** @description null clears it */
+            description?: string | null;
+            /** @description Replaces the widgets */
+            widgets?: components["schemas"]["WidgetRequestDto"][];
+        };
+        CreateEmbedRequestDto: {
+            /**
+             * @description form: a published workflow's form; runs: the customer's runs of a published workflow; dashboard: a dashboard with the customer's numbers
+             * @example form
+             * @enum {string}
+             */
+            kind: "form" | "runs" | "dashboard";
+            /**
+             * Format: uuid
+             * @description The published workflow (form, runs) or the dashboard (dashboard)
+             */
+            target_id: string;
+            /**
+             * Format: uuid
+             * @description The customer the token is bound to: the view shows its data and runs start in its scope
+             */
+            customer_id: string;
+            /**
+             * @description Lifetime of the token (at most 30 days)
+             * @default 3600
+             */
+            expires_in_seconds: number;
+            /**
+             * @description Origins whose pages may frame the view (Content-Security-Policy frame-ancestors); empty: no page may frame it (a plain signed link)
+             * @example [
+             *       "https://app.example.com"
+             *     ]
+             */
+            allowed_origins: string[];
+            /**
+             * @description Form submissions this token accepts per minute
+             * @default 30
+             */
+            rate_limit_per_minute: number;
+        };
+        CreatedEmbedResponseDto: {
+            /**
+             * Format: uuid
+             * @description The token's id (its jti)
+             */
+            id: string;
+            /** @enum {string} */
+            kind: "form" | "runs" | "dashboard";
+            /** Format: uuid */
+            target_id: string;
+            /** Format: uuid */
+            customer_id: string;
+            allowed_origins: string[];
+            rate_limit_per_minute: number;
+            /** Format: date-time */
+            expires_at: string;
+            /** Format: date-time */
+            revoked_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** @description The view: open it as a signed link, or frame it from an allowed origin */
+            url: string;
+            /** @description The signed token (JWT, EdDSA); returned only here */
+            token?: string;
+            /** @description An iframe snippet to paste into a page of an allowed origin */
+            html?: string;
+        };
+        EmbedResponseDto: {
+            /**
+             * Format: uuid
+             * @description The token's id (its jti)
+             */
+            id: string;
+            /** @enum {string} */
+            kind: "form" | "runs" | "dashboard";
+            /** Format: uuid */
+            target_id: string;
+            /** Format: uuid */
+            customer_id: string;
+            allowed_origins: string[];
+            rate_limit_per_minute: number;
+            /** Format: date-time */
+            expires_at: string;
+            /** Format: date-time */
+            revoked_at: string | null;
+            /** Format: date-time */
+            created_at: string;
         };
         WorkflowSettingsDto: {
             /**
@@ -4133,6 +6172,218 @@ export interface components {
              */
             params?: unknown[];
         };
+        SubscriptionResponseDto: {
+            /**
+             * Format: uuid
+             * @example 0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8f01
+             */
+            id: string;
+            /**
+             * @description Code of the current plan
+             * @example pro
+             */
+            plan: string;
+            /** @example Pro */
+            plan_name: string;
+            /**
+             * @example active
+             * @enum {string}
+             */
+            status: "active" | "cancelled";
+            /**
+             * @description ISO 4217 currency of the plan; amounts are in its minor unit
+             * @example USD
+             */
+            currency: string;
+            /**
+             * Format: date-time
+             * @description Start of the current billing period
+             * @example 2026-11-01T00:00:00.000Z
+             */
+            period_start: string;
+            /**
+             * Format: date-time
+             * @description End of the current billing period (its invoice is issued then)
+             * @example 2026-12-01T00:00:00.000Z
+             */
+            period_end: string;
+            /**
+             * Format: date-time
+             * @example 2026-10-03T09:12:44.120Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-24T15:40:00.000Z
+             */
+            updated_at: string;
+        };
+        ChangePlanRequestDto: {
+            /**
+             * @description Code of the plan to move to (see GET /subscription/plans); effective at once
+             * @example pro
+             */
+            plan: string;
+        };
+        MetricUsageDto: {
+            /**
+             * @example runs
+             * @enum {string}
+             */
+            metric: "runs" | "ai_tokens" | "storage_bytes" | "notifications" | "active_workflows" | "seats";
+            /**
+             * @description Billable use in the period (live keys, users, schedules); for storage_bytes, active_workflows and seats the level reached
+             * @example 412
+             */
+            used: number;
+            /**
+             * @description What the plan's base price includes
+             * @example 1000
+             */
+            included: number;
+            /**
+             * @description Hard cap: live keys get 429 past it; null when usage beyond `included` is billed instead
+             * @example 1000
+             */
+            limit: number | null;
+            /**
+             * @description Left before the cap (never negative); null without a cap
+             * @example 588
+             */
+            remaining: number | null;
+            /**
+             * @description Use by test keys (sandbox): shown, never billed or held against quotas
+             * @example 1530
+             */
+            sandbox_used: number;
+        };
+        DailyUsageDto: {
+            /**
+             * @description UTC day
+             * @example 2026-11-24
+             */
+            date: string;
+            /**
+             * @example runs
+             * @enum {string}
+             */
+            metric: "runs" | "ai_tokens" | "storage_bytes" | "notifications" | "active_workflows" | "seats";
+            /**
+             * @description Billable quantity recorded that day (a change in level for gauges)
+             * @example 37
+             */
+            quantity: number;
+        };
+        UsageResponseDto: {
+            /** @example free */
+            plan: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-01T00:00:00.000Z
+             */
+            period_start: string;
+            /**
+             * Format: date-time
+             * @example 2026-12-01T00:00:00.000Z
+             */
+            period_end: string;
+            /**
+             * Format: uuid
+             * @description The customer the figures are limited to, if any
+             * @example null
+             */
+            customer_id: string | null;
+            metrics: components["schemas"]["MetricUsageDto"][];
+            /** @description With `granularity=day` only */
+            daily?: components["schemas"]["DailyUsageDto"][];
+        };
+        InvoiceLineDto: {
+            /**
+             * @description `base` (the plan fee) or a metric
+             * @example runs
+             */
+            item: string;
+            /** @example runs beyond 50000 included */
+            description: string;
+            /**
+             * @description Billable use in the period (the level reached, for gauges)
+             * @example 52340
+             */
+            used: number;
+            /** @example 50000 */
+            included: number;
+            /**
+             * @description Units beyond the included amount
+             * @example 2340
+             */
+            billed_quantity: number;
+            /**
+             * @description Price in minor units for each started block of `per` units
+             * @example 50
+             */
+            unit_price_minor: number;
+            /** @example 1000 */
+            per: number;
+            /**
+             * @description Amount of the line in minor units
+             * @example 150
+             */
+            amount_minor: number;
+        };
+        InvoiceResponseDto: {
+            /**
+             * Format: uuid
+             * @example 0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8f20
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @example 2026-10-01T00:00:00.000Z
+             */
+            period_start: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-01T00:00:00.000Z
+             */
+            period_end: string;
+            /**
+             * @description The plan in force when the period ended
+             * @example pro
+             */
+            plan: string;
+            /** @example USD */
+            currency: string;
+            lines: components["schemas"]["InvoiceLineDto"][];
+            /**
+             * @description Sum of the lines, minor units
+             * @example 5050
+             */
+            subtotal_minor: number;
+            /**
+             * @description Amount due, minor units (no taxes are computed)
+             * @example 5050
+             */
+            total_minor: number;
+            /**
+             * @description An issued invoice never changes
+             * @example issued
+             * @enum {string}
+             */
+            status: "issued";
+            /**
+             * Format: date-time
+             * @example 2026-11-01T00:00:41.512Z
+             */
+            issued_at: string;
+        };
+        EndPeriodRequestDto: {
+            /**
+             * Format: uuid
+             * @description The tenant whose current billing period ends now
+             * @example 0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8f01
+             */
+            tenant_id: string;
+        };
         AdHocDestinationDto: {
             /**
              * @example slack
@@ -4570,6 +6821,452 @@ export interface components {
             /** @example 182 */
             duration_ms: number;
         };
+        ProviderModelDto: {
+            /**
+             * @description The provider's own model id (sent as `model`)
+             * @example gpt-4o-mini
+             */
+            id: string;
+            /**
+             * @example chat
+             * @enum {string}
+             */
+            kind: "chat" | "embedding";
+        };
+        CreateProviderRequestDto: {
+            /**
+             * @description Unique in the environment; models are named `<name>/<model id>`. Lower-case letters, digits and dashes; `local` is the built-in provider.
+             * @example openai
+             */
+            name: string;
+            /**
+             * @description Base URL of the OpenAI-compatible API (vLLM, Ollama: http://host:11434/v1, llama.cpp server, Azure OpenAI v1)
+             * @example https://api.openai.com/v1
+             */
+            base_url: string;
+            /**
+             * @description Write-only; sealed at rest and never returned
+             * @example sk-…
+             */
+            api_key?: string;
+            /**
+             * @description `authorization` sends `Bearer <key>`; `api-key` (Azure OpenAI) sends the key in an `api-key` header
+             * @default authorization
+             * @enum {string}
+             */
+            api_key_header: "authorization" | "api-key";
+            /**
+             * @example [
+             *       {
+             *         "id": "gpt-4o-mini",
+             *         "kind": "chat"
+             *       },
+             *       {
+             *         "id": "text-embedding-3-small",
+             *         "kind": "embedding"
+             *       }
+             *     ]
+             */
+            models: components["schemas"]["ProviderModelDto"][];
+        };
+        ProviderResponseDto: {
+            /** Format: uuid */
+            id: string;
+            /** @example openai */
+            name: string;
+            /** @enum {string} */
+            kind: "openai_compatible";
+            base_url: string;
+            /** @enum {string} */
+            api_key_header: "authorization" | "api-key";
+            /** @description Whether a key is stored (it is never returned) */
+            has_api_key: boolean;
+            models: components["schemas"]["ProviderModelDto"][];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        UpdateProviderRequestDto: {
+            /** @example https://api.openai.com/v1 */
+            base_url?: string;
+            /**
+             * @description Replaces the key; an empty string removes it
+             * @example sk-…
+             */
+            api_key?: string;
+            /** @enum {string} */
+            api_key_header?: "authorization" | "api-key";
+            models?: components["schemas"]["ProviderModelDto"][];
+        };
+        ModelDto: {
+            /** @example local/hash-embedding-384 */
+            id: string;
+            /** @example local */
+            provider: string;
+            /** @enum {string} */
+            kind: "chat" | "embedding";
+            description: string;
+        };
+        ModelsResponseDto: {
+            data: components["schemas"]["ModelDto"][];
+        };
+        GenerateRequestDto: {
+            /**
+             * @description `<provider>/<model>`: GET /ai/models lists them
+             * @example local/extractive-summary
+             */
+            model: string;
+            /**
+             * @description Most tokens to generate
+             * @example 512
+             */
+            max_tokens?: number;
+            /** @example 0.2 */
+            temperature?: number;
+            /**
+             * @description `json` asks the model for one JSON object (OpenAI `json_object` mode)
+             * @example text
+             * @enum {string}
+             */
+            response_format?: "text" | "json";
+            /**
+             * @description Answer as server-sent events, one per generated piece of text
+             * @example false
+             */
+            stream?: boolean;
+            /** @example Summarise: the quarterly report shows revenue up 12%… */
+            prompt: string;
+            /** @example You are a concise analyst. */
+            system?: string;
+        };
+        UsageDto: {
+            /** @example 42 */
+            prompt_tokens: number;
+            /** @example 17 */
+            completion_tokens: number;
+            /** @example 59 */
+            total_tokens: number;
+        };
+        GenerateResponseDto: {
+            /** @example openai/gpt-4o-mini */
+            model: string;
+            text: string;
+            /**
+             * @description `stop`, `length`, `tool_calls`, …
+             * @example stop
+             */
+            finish_reason: string;
+            usage: components["schemas"]["UsageDto"];
+        };
+        ToolCallFunctionDto: {
+            /** @example lookup_order */
+            name: string;
+            /**
+             * @description JSON text, as the model produced it
+             * @example {"order_id":"A-1"}
+             */
+            arguments: string;
+        };
+        ToolCallDto: {
+            /** @example call_1 */
+            id: string;
+            /** @enum {string} */
+            type: "function";
+            function: components["schemas"]["ToolCallFunctionDto"];
+        };
+        ChatMessageDto: {
+            /**
+             * @example user
+             * @enum {string}
+             */
+            role: "system" | "user" | "assistant" | "tool";
+            /** @example What is the refund policy? */
+            content: string | null;
+            /** @example alice */
+            name?: string;
+            /** @description On assistant turns: the calls the model made */
+            tool_calls?: components["schemas"]["ToolCallDto"][];
+            /**
+             * @description On tool turns: the call this is the result of
+             * @example call_1
+             */
+            tool_call_id?: string;
+        };
+        ToolFunctionDto: {
+            /** @example lookup_order */
+            name: string;
+            /** @example Find an order by its id */
+            description?: string;
+            /**
+             * @description JSON Schema of the arguments
+             * @example {
+             *       "type": "object",
+             *       "properties": {
+             *         "order_id": {
+             *           "type": "string"
+             *         }
+             *       },
+             *       "required": [
+             *         "order_id"
+             *       ]
+             *     }
+             */
+            parameters?: Record<string, never>;
+        };
+        ToolDto: {
+            /** @enum {string} */
+            type: "function";
+            function: components["schemas"]["ToolFunctionDto"];
+        };
+        ChatRequestDto: {
+            /**
+             * @description `<provider>/<model>`: GET /ai/models lists them
+             * @example local/extractive-summary
+             */
+            model: string;
+            /**
+             * @description Most tokens to generate
+             * @example 512
+             */
+            max_tokens?: number;
+            /** @example 0.2 */
+            temperature?: number;
+            /**
+             * @description `json` asks the model for one JSON object (OpenAI `json_object` mode)
+             * @example text
+             * @enum {string}
+             */
+            response_format?: "text" | "json";
+            /**
+             * @description Answer as server-sent events, one per generated piece of text
+             * @example false
+             */
+            stream?: boolean;
+            /**
+             * @example [
+             *       {
+             *         "role": "user",
+             *         "content": "What is the refund policy?"
+             *       }
+             *     ]
+             */
+            messages: components["schemas"]["ChatMessageDto"][];
+            /** @description Functions the model may call; its calls come back in `message.tool_calls` */
+            tools?: components["schemas"]["ToolDto"][];
+        };
+        ChatResponseDto: {
+            model: string;
+            /** @description The assistant turn: `content`, and `tool_calls` when the model called tools */
+            message: Record<string, never>;
+            /** @example stop */
+            finish_reason: string;
+            usage: components["schemas"]["UsageDto"];
+        };
+        EmbeddingsRequestDto: {
+            /**
+             * @default local/hash-embedding-384
+             * @example local/hash-embedding-384
+             */
+            model: string;
+            /**
+             * @example [
+             *       "How do refunds work?"
+             *     ]
+             */
+            input: string | string[];
+        };
+        EmbeddingsResponseDto: {
+            model: string;
+            /** @example 384 */
+            dimensions: number;
+            /** @description `{ index, embedding }` per input, in input order */
+            data: string[];
+            usage: components["schemas"]["UsageDto"];
+        };
+        ExecuteAgentRequestDto: {
+            /**
+             * @description Text, or an object given to the model as JSON
+             * @example Is order A-17 shipped, and what is our refund window?
+             */
+            input: Record<string, never>;
+        };
+        ChunkingDto: {
+            /**
+             * @description Most characters of a chunk
+             * @example 1000
+             */
+            size: number;
+            /**
+             * @description Characters repeated from the end of one chunk at the start of the next (less than half the size)
+             * @example 150
+             */
+            overlap: number;
+        };
+        CreateKnowledgeBaseRequestDto: {
+            /** @example Support handbook */
+            name: string;
+            /** @example Policies and how-tos for the support team */
+            description?: string;
+            /**
+             * @description An embedding model from GET /ai/models; fixed once created
+             * @default local/hash-embedding-384
+             * @example local/hash-embedding-384
+             */
+            embedding_model: string;
+            /**
+             * @description The chat model that writes answers for `answer: true`
+             * @default local/extractive-summary
+             * @example local/extractive-summary
+             */
+            answer_model: string;
+            /**
+             * @example {
+             *       "size": 1000,
+             *       "overlap": 150
+             *     }
+             */
+            chunking?: components["schemas"]["ChunkingDto"];
+        };
+        KnowledgeBaseResponseDto: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            description: string | null;
+            embedding_model: string;
+            answer_model: string;
+            chunking: components["schemas"]["ChunkingDto"];
+            /**
+             * Format: uuid
+             * @description The owning customer; null for tenant-wide knowledge bases (readable by customers)
+             */
+            customer_id: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        UpdateKnowledgeBaseRequestDto: {
+            /** @example Support handbook */
+            name?: string;
+            /** @example Policies and how-tos */
+            description?: string | null;
+            /** @example openai/gpt-4o-mini */
+            answer_model?: string;
+            /** @description Applies to documents indexed from now on (re-index to apply it to existing ones) */
+            chunking?: components["schemas"]["ChunkingDto"];
+        };
+        AddDocumentRequestDto: {
+            /**
+             * @description Defaults to the file's name, the URL's last segment, or `document`
+             * @example refunds.md
+             */
+            name?: string;
+            /**
+             * @description `text/plain`, `text/markdown`, `text/html` or `application/pdf`; otherwise taken from the name, the stored file, the URL answer or the content itself
+             * @example text/markdown
+             */
+            content_type?: string;
+            /**
+             * @description The document itself, as text (plain, Markdown or HTML)
+             * @example # Refunds
+             *
+             *     Refunds are accepted within 30 days of purchase.
+             */
+            text?: string;
+            /**
+             * @description An uploaded file (a PDF, say) as base64
+             * @example JVBERi0xLjQK…
+             */
+            content_base64?: string;
+            /**
+             * Format: uuid
+             * @description A file in storage (POST /storage/files/upload), read over the bus when indexed
+             */
+            file_id?: string;
+            /**
+             * @description Fetched when indexed, under the SSRF rules of http.request (public addresses only)
+             * @example https://example.com/handbook.html
+             */
+            url?: string;
+            /**
+             * @description Free-form; queries can filter on it (`filter.metadata`)
+             * @example {
+             *       "team": "support",
+             *       "lang": "en"
+             *     }
+             */
+            metadata?: Record<string, never>;
+        };
+        DocumentQueuedResponseDto: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            status: "queued";
+        };
+        DocumentResponseDto: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            knowledge_base_id: string;
+            name: string;
+            content_type: string | null;
+            /** @description `{ type: "upload" }`, `{ type: "file", file_id }` or `{ type: "url", url }` */
+            source: Record<string, never>;
+            metadata: Record<string, never>;
+            /** @enum {string} */
+            status: "queued" | "indexing" | "ready" | "failed";
+            /** @description Why indexing failed */
+            error: string | null;
+            chunk_count: number;
+            size_bytes: number | null;
+            /** Format: uuid */
+            customer_id: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** Format: date-time */
+            indexed_at: string | null;
+        };
+        QueryFilterDto: {
+            /** @description Only these documents */
+            document_ids?: string[];
+            /** @enum {string} */
+            content_type?: "text/plain" | "text/markdown" | "text/html" | "application/pdf";
+            /**
+             * @description Documents whose metadata contains these keys and values
+             * @example {
+             *       "team": "support"
+             *     }
+             */
+            metadata?: Record<string, never>;
+        };
+        QueryRequestDto: {
+            /** @example How long do customers have to ask for a refund? */
+            query: string;
+            /**
+             * @default 5
+             * @example 5
+             */
+            top_k: number;
+            filter?: components["schemas"]["QueryFilterDto"];
+            /**
+             * @description The knowledge base's answer model writes an answer from the chunks, citing them
+             * @example true
+             */
+            answer?: boolean;
+        };
+        QueryResponseDto: {
+            /** @description Best first; `score` is the reciprocal-rank-fusion score of the vector and full-text rankings */
+            chunks: string[];
+            /** @description With answer: true */
+            answer?: string;
+            /** @description `{ marker, document_id, chunk_id }`: marker n is the n-th chunk */
+            citations?: string[];
+            /** @description The model that wrote the answer */
+            model?: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -4822,6 +7519,8 @@ export interface operations {
                 status?: "active" | "revoked" | "expired" | "rotated";
                 /** @description Keys of this type only */
                 type?: "tenant" | "customer";
+                /** @description The keys of this customer only (a customer's keys are listed with it) */
+                customer_id?: string;
             };
             header?: {
                 /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
@@ -5057,6 +7756,8 @@ export interface operations {
                 status?: "active" | "revoked" | "expired" | "rotated";
                 /** @description Keys of this type only */
                 type?: "tenant" | "customer";
+                /** @description The keys of this customer only (a customer's keys are listed with it) */
+                customer_id?: string;
             };
             header?: {
                 /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
@@ -6612,6 +9313,2820 @@ export interface operations {
             };
         };
     };
+    catalog_connectors_list: {
+        parameters: {
+            query?: {
+                /** @description Items per page */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's next_cursor */
+                cursor?: string;
+                /** @description Words matched (case-insensitively) in id, name, description and operation names */
+                q?: string;
+                /** @description Only connectors of this category */
+                category?: string;
+            };
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page, in the route's order; `next_cursor` is null on the last page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ConnectorSummaryDto"][];
+                        /**
+                         * @description Pass as `cursor` for the next page; null on the last page
+                         * @example null
+                         */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `connections:read` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    catalog_connectors_save: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A connector definition (see GET /catalog/connectors/{id}) */
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The connector */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectorResponseDto"];
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             *
+             *     The body is not JSON, or nests deeper than 100 levels
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `connections:write` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the limit (`BODY_LIMIT_BYTES`, default 10 MiB; uploads `UPLOAD_LIMIT_BYTES`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a media type this route takes (`Content-Type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    catalog_connectors_get: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path: {
+                /** @description The connector's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connector */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "slack",
+                     *       "name": "Slack",
+                     *       "version": "1.0.0",
+                     *       "description": "Posts messages and reads channels of a Slack workspace through the Web API.",
+                     *       "categories": [
+                     *         "communication"
+                     *       ],
+                     *       "icon": "https://cdn.platform.local/icons/slack.svg",
+                     *       "publisher": "platform",
+                     *       "auth": [
+                     *         {
+                     *           "type": "bearer",
+                     *           "prefix": "Bearer "
+                     *         },
+                     *         {
+                     *           "type": "oauth2_code",
+                     *           "authorization_url": "https://slack.com/oauth/v2/authorize",
+                     *           "token_url": "https://slack.com/api/oauth.v2.access",
+                     *           "scopes": [
+                     *             "chat:write",
+                     *             "channels:read"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "base_url": "https://slack.com/api",
+                     *       "settings_schema": {
+                     *         "type": "object",
+                     *         "additionalProperties": false,
+                     *         "properties": {
+                     *           "base_url": {
+                     *             "type": "string",
+                     *             "description": "Overrides the connector base URL",
+                     *             "format": "uri",
+                     *             "pattern": "^https?://"
+                     *           }
+                     *         },
+                     *         "required": []
+                     *       },
+                     *       "driver": "http",
+                     *       "operations": [
+                     *         {
+                     *           "id": "post_message",
+                     *           "name": "Post a message",
+                     *           "description": "Posts a message to a channel (or a thread).",
+                     *           "input_schema": {
+                     *             "type": "object",
+                     *             "additionalProperties": false,
+                     *             "properties": {
+                     *               "channel": {
+                     *                 "type": "string",
+                     *                 "description": "Channel id or name",
+                     *                 "minLength": 1
+                     *               },
+                     *               "text": {
+                     *                 "type": "string",
+                     *                 "description": "Message text (mrkdwn)",
+                     *                 "minLength": 1
+                     *               },
+                     *               "blocks": {
+                     *                 "type": "array",
+                     *                 "items": {}
+                     *               },
+                     *               "thread_ts": {
+                     *                 "type": "string",
+                     *                 "description": "Reply in this thread"
+                     *               }
+                     *             },
+                     *             "required": [
+                     *               "channel",
+                     *               "text"
+                     *             ]
+                     *           },
+                     *           "output_schema": {
+                     *             "type": "object",
+                     *             "additionalProperties": false,
+                     *             "properties": {
+                     *               "ok": {
+                     *                 "type": "boolean"
+                     *               },
+                     *               "channel": {
+                     *                 "type": "string",
+                     *                 "description": "Channel id"
+                     *               },
+                     *               "ts": {
+                     *                 "type": "string",
+                     *                 "description": "Message timestamp"
+                     *               }
+                     *             },
+                     *             "required": []
+                     *           },
+                     *           "http": {
+                     *             "method": "POST",
+                     *             "path": "/chat.postMessage",
+                     *             "body": "{{input}}"
+                     *           },
+                     *           "retryable_statuses": [
+                     *             429,
+                     *             502,
+                     *             503,
+                     *             504
+                     *           ],
+                     *           "success_field": "ok",
+                     *           "error_field": "error"
+                     *         },
+                     *         {
+                     *           "id": "list_channels",
+                     *           "name": "List channels",
+                     *           "description": "Public channels of the workspace, a page at a time.",
+                     *           "input_schema": {
+                     *             "type": "object",
+                     *             "additionalProperties": false,
+                     *             "properties": {
+                     *               "limit": {
+                     *                 "type": "integer",
+                     *                 "minimum": 1,
+                     *                 "maximum": 1000
+                     *               },
+                     *               "cursor": {
+                     *                 "type": "string",
+                     *                 "description": "next_cursor of the previous page"
+                     *               }
+                     *             },
+                     *             "required": []
+                     *           },
+                     *           "output_schema": {
+                     *             "type": "object",
+                     *             "additionalProperties": false,
+                     *             "properties": {
+                     *               "ok": {
+                     *                 "type": "boolean"
+                     *               },
+                     *               "channels": {
+                     *                 "type": "array",
+                     *                 "items": {}
+                     *               },
+                     *               "response_metadata": {
+                     *                 "type": "object"
+                     *               }
+                     *             },
+                     *             "required": []
+                     *           },
+                     *           "http": {
+                     *             "method": "GET",
+                     *             "path": "/conversations.list",
+                     *             "query": {
+                     *               "limit": "{{input.limit}}",
+                     *               "cursor": "{{input.cursor}}"
+                     *             }
+                     *           },
+                     *           "pagination": {
+                     *             "type": "cursor",
+                     *             "cursor_param": "cursor",
+                     *             "next_cursor": "response_metadata.next_cursor"
+                     *           },
+                     *           "retryable_statuses": [
+                     *             429,
+                     *             502,
+                     *             503,
+                     *             504
+                     *           ],
+                     *           "success_field": "ok",
+                     *           "error_field": "error"
+                     *         },
+                     *         {
+                     *           "id": "auth_test",
+                     *           "name": "Check the token",
+                     *           "description": "Who the token belongs to.",
+                     *           "input_schema": {
+                     *             "type": "object",
+                     *             "additionalProperties": false,
+                     *             "properties": {},
+                     *             "required": []
+                     *           },
+                     *           "output_schema": {
+                     *             "type": "object",
+                     *             "additionalProperties": false,
+                     *             "properties": {
+                     *               "ok": {
+                     *                 "type": "boolean"
+                     *               },
+                     *               "team": {
+                     *                 "type": "string",
+                     *                 "description": "Workspace"
+                     *               },
+                     *               "user": {
+                     *                 "type": "string",
+                     *                 "description": "User"
+                     *               }
+                     *             },
+                     *             "required": []
+                     *           },
+                     *           "http": {
+                     *             "method": "POST",
+                     *             "path": "/auth.test"
+                     *           },
+                     *           "retryable_statuses": [
+                     *             429,
+                     *             502,
+                     *             503,
+                     *             504
+                     *           ],
+                     *           "success_field": "ok",
+                     *           "error_field": "error"
+                     *         }
+                     *       ],
+                     *       "test_operation": {
+                     *         "operation": "auth_test",
+                     *         "input": {}
+                     *       },
+                     *       "source": "built_in",
+                     *       "auth_types": [
+                     *         "bearer",
+                     *         "oauth2_code"
+                     *       ],
+                     *       "operation_ids": [
+                     *         "post_message",
+                     *         "list_channels",
+                     *         "auth_test"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ConnectorResponseDto"];
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `connections:read` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such connector */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    catalog_connectors_remove: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path: {
+                /** @description The connector's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `connections:write` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource for this caller (its tenant, environment and customer scope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    catalog_templates_list: {
+        parameters: {
+            query?: {
+                /** @description Items per page */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's next_cursor */
+                cursor?: string;
+                /** @description Words matched in id, name and description */
+                q?: string;
+                /** @description Only templates of this category */
+                category?: string;
+                /** @description Only templates using this connector */
+                connector?: string;
+            };
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page, in the route's order; `next_cursor` is null on the last page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TemplateSummaryDto"][];
+                        /**
+                         * @description Pass as `cursor` for the next page; null on the last page
+                         * @example null
+                         */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `workflows:read` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    catalog_templates_get: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path: {
+                /** @description The template's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplateResponseDto"];
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `workflows:read` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such template */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    catalog_templates_instantiate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path: {
+                /** @description The template's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InstantiateTemplateRequestDto"];
+            };
+        };
+        responses: {
+            /** @description The created workflow (as GET /api/v1/workflow/workflows/{id} answers it) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             *
+             *     The body is not JSON, or nests deeper than 100 levels
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `workflows:write` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource for this caller (its tenant, environment and customer scope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the limit (`BODY_LIMIT_BYTES`, default 10 MiB; uploads `UPLOAD_LIMIT_BYTES`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a media type this route takes (`Content-Type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    catalog_marketplace_list: {
+        parameters: {
+            query?: {
+                /** @description Items per page */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's next_cursor */
+                cursor?: string;
+                /** @description Only connectors, or only templates */
+                kind?: "connector" | "template";
+                /** @description Only listings of this category */
+                category?: string;
+                /** @description Text matched in slug, name, description and publisher */
+                q?: string;
+            };
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page, in the route's order; `next_cursor` is null on the last page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ListingResponseDto"][];
+                        /**
+                         * @description Pass as `cursor` for the next page; null on the last page
+                         * @example null
+                         */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `connections:read` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    catalog_marketplace_install: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path: {
+                /** @description The marketplace's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Installed */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "listing_id": "01937c2e-6a55-7cc1-9a3e-1f2a3b4c5d6e",
+                     *       "kind": "connector",
+                     *       "connector_id": "pagerduty",
+                     *       "version": "1.2.0"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["InstallResponseDto"];
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `connections:write`, `workflows:write` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such listing */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    catalog_aiAgents_list: {
+        parameters: {
+            query?: {
+                /** @description Items per page */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's next_cursor */
+                cursor?: string;
+            };
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of agents */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01937b80-0000-7cc1-9f3e-5b1a2c3d4e5f",
+                     *           "name": "Support assistant",
+                     *           "description": "Answers with the handbook and the order workflow",
+                     *           "model": "openai/gpt-4o-mini",
+                     *           "instructions": "You are a support assistant. Use the tools.",
+                     *           "tools": [
+                     *             {
+                     *               "type": "knowledge_base",
+                     *               "name": "handbook",
+                     *               "description": "Search the support handbook",
+                     *               "knowledge_base_id": "01937b6e-6c1a-7cc1-9f3e-5b1a2c3d4e5f"
+                     *             },
+                     *             {
+                     *               "type": "workflow",
+                     *               "name": "order_status",
+                     *               "description": "Status of an order by number",
+                     *               "workflow_id": "01937b81-0000-7cc1-9f3e-5b1a2c3d4e5f"
+                     *             }
+                     *           ],
+                     *           "max_steps": 8,
+                     *           "time_budget_seconds": 120,
+                     *           "customer_id": null,
+                     *           "created_at": "2026-11-24T10:00:00.000Z",
+                     *           "updated_at": "2026-11-24T10:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": unknown;
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `ai:run` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    catalog_aiAgents_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateAiAgentRequestDto"];
+            };
+        };
+        responses: {
+            /** @description The agent */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01937b80-0000-7cc1-9f3e-5b1a2c3d4e5f",
+                     *       "name": "Support assistant",
+                     *       "description": "Answers with the handbook and the order workflow",
+                     *       "model": "openai/gpt-4o-mini",
+                     *       "instructions": "You are a support assistant. Use the tools.",
+                     *       "tools": [
+                     *         {
+                     *           "type": "knowledge_base",
+                     *           "name": "handbook",
+                     *           "description": "Search the support handbook",
+                     *           "knowledge_base_id": "01937b6e-6c1a-7cc1-9f3e-5b1a2c3d4e5f"
+                     *         },
+                     *         {
+                     *           "type": "workflow",
+                     *           "name": "order_status",
+                     *           "description": "Status of an order by number",
+                     *           "workflow_id": "01937b81-0000-7cc1-9f3e-5b1a2c3d4e5f"
+                     *         }
+                     *       ],
+                     *       "max_steps": 8,
+                     *       "time_budget_seconds": 120,
+                     *       "customer_id": null,
+                     *       "created_at": "2026-11-24T10:00:00.000Z",
+                     *       "updated_at": "2026-11-24T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": unknown;
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             *
+             *     The body is not JSON, or nests deeper than 100 levels
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `ai:write` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the limit (`BODY_LIMIT_BYTES`, default 10 MiB; uploads `UPLOAD_LIMIT_BYTES`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a media type this route takes (`Content-Type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    catalog_aiAgents_get: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path: {
+                /** @description The ai agent's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The agent */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01937b80-0000-7cc1-9f3e-5b1a2c3d4e5f",
+                     *       "name": "Support assistant",
+                     *       "description": "Answers with the handbook and the order workflow",
+                     *       "model": "openai/gpt-4o-mini",
+                     *       "instructions": "You are a support assistant. Use the tools.",
+                     *       "tools": [
+                     *         {
+                     *           "type": "knowledge_base",
+                     *           "name": "handbook",
+                     *           "description": "Search the support handbook",
+                     *           "knowledge_base_id": "01937b6e-6c1a-7cc1-9f3e-5b1a2c3d4e5f"
+                     *         },
+                     *         {
+                     *           "type": "workflow",
+                     *           "name": "order_status",
+                     *           "description": "Status of an order by number",
+                     *           "workflow_id": "01937b81-0000-7cc1-9f3e-5b1a2c3d4e5f"
+                     *         }
+                     *       ],
+                     *       "max_steps": 8,
+                     *       "time_budget_seconds": 120,
+                     *       "customer_id": null,
+                     *       "created_at": "2026-11-24T10:00:00.000Z",
+                     *       "updated_at": "2026-11-24T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": unknown;
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `ai:run` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such agent */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    catalog_aiAgents_delete: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path: {
+                /** @description The ai agent's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `ai:write` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such agent */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    catalog_aiAgents_update: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path: {
+                /** @description The ai agent's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateAiAgentRequestDto"];
+            };
+        };
+        responses: {
+            /** @description The agent */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01937b80-0000-7cc1-9f3e-5b1a2c3d4e5f",
+                     *       "name": "Support assistant",
+                     *       "description": "Answers with the handbook and the order workflow",
+                     *       "model": "openai/gpt-4o-mini",
+                     *       "instructions": "You are a support assistant. Use the tools.",
+                     *       "tools": [
+                     *         {
+                     *           "type": "knowledge_base",
+                     *           "name": "handbook",
+                     *           "description": "Search the support handbook",
+                     *           "knowledge_base_id": "01937b6e-6c1a-7cc1-9f3e-5b1a2c3d4e5f"
+                     *         },
+                     *         {
+                     *           "type": "workflow",
+                     *           "name": "order_status",
+                     *           "description": "Status of an order by number",
+                     *           "workflow_id": "01937b81-0000-7cc1-9f3e-5b1a2c3d4e5f"
+                     *         }
+                     *       ],
+                     *       "max_steps": 8,
+                     *       "time_budget_seconds": 120,
+                     *       "customer_id": null,
+                     *       "created_at": "2026-11-24T10:00:00.000Z",
+                     *       "updated_at": "2026-11-24T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": unknown;
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             *
+             *     The body is not JSON, or nests deeper than 100 levels
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `ai:write` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such agent */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the limit (`BODY_LIMIT_BYTES`, default 10 MiB; uploads `UPLOAD_LIMIT_BYTES`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a media type this route takes (`Content-Type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    catalog_llmModels_list: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every model, `<provider>/<model>` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "local/extractive-summary",
+                     *           "provider": "local",
+                     *           "kind": "chat",
+                     *           "description": "Built-in, offline: extractive summary"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": unknown;
+                };
+            };
+            /** @description With a JWT: X-SELECTED-TENANT header is required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `ai:run` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    connection_oAuth_start: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StartOAuthRequestDto"];
+            };
+        };
+        responses: {
+            /** @description Where to send the user */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StartOAuthResponseDto"];
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             *
+             *     The body is not JSON, or nests deeper than 100 levels
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `connections:write` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the limit (`BODY_LIMIT_BYTES`, default 10 MiB; uploads `UPLOAD_LIMIT_BYTES`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a media type this route takes (`Content-Type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    connection_oAuth_callback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The outcome (without a return_url) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "connection_id": "01937c2e-6a55-7cc1-9a3e-1f2a3b4c5d6e",
+                     *       "message": "The connection is authorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OAuthCallbackResponseDto"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    connection_connections_list: {
+        parameters: {
+            query?: {
+                /** @description Items per page */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's next_cursor */
+                cursor?: string;
+                /** @description Only connections of this connector */
+                connector_id?: string;
+                /** @description Only connections of this customer */
+                customer_id?: string;
+                /** @description Only connections in this state */
+                status?: "active" | "pending_authorization" | "needs_reauth";
+            };
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page, in the route's order; `next_cursor` is null on the last page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ConnectionResponseDto"][];
+                        /**
+                         * @description Pass as `cursor` for the next page; null on the last page
+                         * @example null
+                         */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `connections:read` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    connection_connections_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateConnectionRequestDto"];
+            };
+        };
+        responses: {
+            /** @description The connection */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01937c2e-6a55-7cc1-9a3e-1f2a3b4c5d6e",
+                     *       "name": "Acme workspace",
+                     *       "connector_id": "slack",
+                     *       "customer_id": null,
+                     *       "auth": {
+                     *         "type": "bearer"
+                     *       },
+                     *       "credentials": [
+                     *         "token"
+                     *       ],
+                     *       "settings": {},
+                     *       "status": "active",
+                     *       "status_reason": null,
+                     *       "token_expires_at": null,
+                     *       "last_tested_at": "2026-11-24T15:00:00.000Z",
+                     *       "last_test_ok": true,
+                     *       "created_at": "2026-11-24T14:59:00.000Z",
+                     *       "updated_at": "2026-11-24T14:59:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ConnectionResponseDto"];
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             *
+             *     The body is not JSON, or nests deeper than 100 levels
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `connections:write` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the limit (`BODY_LIMIT_BYTES`, default 10 MiB; uploads `UPLOAD_LIMIT_BYTES`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a media type this route takes (`Content-Type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    connection_connections_get: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path: {
+                /** @description The connection's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connection */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01937c2e-6a55-7cc1-9a3e-1f2a3b4c5d6e",
+                     *       "name": "Acme workspace",
+                     *       "connector_id": "slack",
+                     *       "customer_id": null,
+                     *       "auth": {
+                     *         "type": "bearer"
+                     *       },
+                     *       "credentials": [
+                     *         "token"
+                     *       ],
+                     *       "settings": {},
+                     *       "status": "active",
+                     *       "status_reason": null,
+                     *       "token_expires_at": null,
+                     *       "last_tested_at": "2026-11-24T15:00:00.000Z",
+                     *       "last_test_ok": true,
+                     *       "created_at": "2026-11-24T14:59:00.000Z",
+                     *       "updated_at": "2026-11-24T14:59:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ConnectionResponseDto"];
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `connections:read` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such connection (also another tenant’s or customer’s) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    connection_connections_delete: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path: {
+                /** @description The connection's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `connections:write` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource for this caller (its tenant, environment and customer scope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    connection_connections_update: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path: {
+                /** @description The connection's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateConnectionRequestDto"];
+            };
+        };
+        responses: {
+            /** @description The connection */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01937c2e-6a55-7cc1-9a3e-1f2a3b4c5d6e",
+                     *       "name": "Acme workspace",
+                     *       "connector_id": "slack",
+                     *       "customer_id": null,
+                     *       "auth": {
+                     *         "type": "bearer"
+                     *       },
+                     *       "credentials": [
+                     *         "token"
+                     *       ],
+                     *       "settings": {},
+                     *       "status": "active",
+                     *       "status_reason": null,
+                     *       "token_expires_at": null,
+                     *       "last_tested_at": "2026-11-24T15:00:00.000Z",
+                     *       "last_test_ok": true,
+                     *       "created_at": "2026-11-24T14:59:00.000Z",
+                     *       "updated_at": "2026-11-24T14:59:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ConnectionResponseDto"];
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             *
+             *     The body is not JSON, or nests deeper than 100 levels
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `connections:write` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource for this caller (its tenant, environment and customer scope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the limit (`BODY_LIMIT_BYTES`, default 10 MiB; uploads `UPLOAD_LIMIT_BYTES`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a media type this route takes (`Content-Type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    connection_connections_test: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path: {
+                /** @description The connection's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The outcome */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": false,
+                     *       "status": 401,
+                     *       "message": "invalid_auth"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ConnectionTestResponseDto"];
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `connections:write` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such connection */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    connection_connections_operationList: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path: {
+                /** @description The connection's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The operations */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperationListResponseDto"];
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `connections:read` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such connection */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     portal_customers_list: {
         parameters: {
             query?: {
@@ -6621,6 +12136,10 @@ export interface operations {
                 cursor?: string;
                 /** @description The customer with this external id */
                 external_id?: string;
+                /** @description Only active or only disabled customers */
+                status?: "active" | "disabled";
+                /** @description Customers whose name contains this text (case-insensitive) */
+                name?: string;
             };
             header?: {
                 /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
@@ -6745,6 +12264,8 @@ export interface operations {
                      *       "metadata": {
                      *         "plan": "gold"
                      *       },
+                     *       "status": "active",
+                     *       "disabled_at": null,
                      *       "created_at": "2026-11-22T10:00:00.000Z",
                      *       "updated_at": "2026-11-22T10:00:00.000Z"
                      *     }
@@ -6874,6 +12395,8 @@ export interface operations {
                      *       "metadata": {
                      *         "plan": "gold"
                      *       },
+                     *       "status": "active",
+                     *       "disabled_at": null,
                      *       "created_at": "2026-11-22T10:00:00.000Z",
                      *       "updated_at": "2026-11-22T10:00:00.000Z"
                      *     }
@@ -7091,6 +12614,8 @@ export interface operations {
                      *       "metadata": {
                      *         "plan": "gold"
                      *       },
+                     *       "status": "active",
+                     *       "disabled_at": null,
                      *       "created_at": "2026-11-22T10:00:00.000Z",
                      *       "updated_at": "2026-11-22T10:00:00.000Z"
                      *     }
@@ -7187,6 +12712,2250 @@ export interface operations {
             };
             /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    portal_publishedWorkflows_list: {
+        parameters: {
+            query?: {
+                /** @description Items per page */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's next_cursor */
+                cursor?: string;
+                /** @description Only the publications of this workflow */
+                workflow_id?: string;
+            };
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page, in the route's order; `next_cursor` is null on the last page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PublishedWorkflowResponseDto"][];
+                        /**
+                         * @description Pass as `cursor` for the next page; null on the last page
+                         * @example null
+                         */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `portal:read` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    portal_publishedWorkflows_publish: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PublishWorkflowRequestDto"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0194f1c2-0000-7000-8000-00000000a001",
+                     *       "workflow_id": "0194f1c2-0000-7000-8000-00000000f001",
+                     *       "visibility": "all_customers",
+                     *       "title": "Request a quote",
+                     *       "description": "Tell us what you need; we answer within a day.",
+                     *       "input_form": {
+                     *         "type": "object",
+                     *         "required": [
+                     *           "email"
+                     *         ],
+                     *         "properties": {
+                     *           "email": {
+                     *             "type": "string",
+                     *             "title": "E-mail"
+                     *           }
+                     *         }
+                     *       },
+                     *       "created_at": "2026-11-24T10:00:00.000Z",
+                     *       "updated_at": "2026-11-24T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublishedWorkflowResponseDto"];
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             *
+             *     The body is not JSON, or nests deeper than 100 levels
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `portal:write` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the limit (`BODY_LIMIT_BYTES`, default 10 MiB; uploads `UPLOAD_LIMIT_BYTES`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a media type this route takes (`Content-Type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    portal_publishedWorkflows_get: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path: {
+                /** @description The workflow's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0194f1c2-0000-7000-8000-00000000a001",
+                     *       "workflow_id": "0194f1c2-0000-7000-8000-00000000f001",
+                     *       "visibility": "all_customers",
+                     *       "title": "Request a quote",
+                     *       "description": "Tell us what you need; we answer within a day.",
+                     *       "input_form": {
+                     *         "type": "object",
+                     *         "required": [
+                     *           "email"
+                     *         ],
+                     *         "properties": {
+                     *           "email": {
+                     *             "type": "string",
+                     *             "title": "E-mail"
+                     *           }
+                     *         }
+                     *       },
+                     *       "created_at": "2026-11-24T10:00:00.000Z",
+                     *       "updated_at": "2026-11-24T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublishedWorkflowResponseDto"];
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `portal:read` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource for this caller (its tenant, environment and customer scope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    portal_publishedWorkflows_delete: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path: {
+                /** @description The workflow's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Unpublished */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `portal:write` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource for this caller (its tenant, environment and customer scope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    portal_publishedWorkflows_update: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path: {
+                /** @description The workflow's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdatePublishedWorkflowRequestDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0194f1c2-0000-7000-8000-00000000a001",
+                     *       "workflow_id": "0194f1c2-0000-7000-8000-00000000f001",
+                     *       "visibility": "all_customers",
+                     *       "title": "Request a quote",
+                     *       "description": "Tell us what you need; we answer within a day.",
+                     *       "input_form": {
+                     *         "type": "object",
+                     *         "required": [
+                     *           "email"
+                     *         ],
+                     *         "properties": {
+                     *           "email": {
+                     *             "type": "string",
+                     *             "title": "E-mail"
+                     *           }
+                     *         }
+                     *       },
+                     *       "created_at": "2026-11-24T10:00:00.000Z",
+                     *       "updated_at": "2026-11-24T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublishedWorkflowResponseDto"];
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             *
+             *     The body is not JSON, or nests deeper than 100 levels
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `portal:write` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource for this caller (its tenant, environment and customer scope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the limit (`BODY_LIMIT_BYTES`, default 10 MiB; uploads `UPLOAD_LIMIT_BYTES`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a media type this route takes (`Content-Type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    portal_publishedWorkflows_run: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The same key returns the first run instead of starting another */
+                "Idempotency-Key"?: string;
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path: {
+                /** @description The workflow's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RunPublishedWorkflowRequestDto"];
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "run_id": "0194f1c2-0000-7000-8000-00000000e001",
+                     *       "status": "queued",
+                     *       "customer_id": "0194f1c2-0000-7000-8000-0000000000c1"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PortalRunResponseDto"];
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             *
+             *     The body is not JSON, or nests deeper than 100 levels
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `automations:run` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource for this caller (its tenant, environment and customer scope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the limit (`BODY_LIMIT_BYTES`, default 10 MiB; uploads `UPLOAD_LIMIT_BYTES`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a media type this route takes (`Content-Type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    portal_dashboards_list: {
+        parameters: {
+            query?: {
+                /** @description Items per page */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's next_cursor */
+                cursor?: string;
+            };
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page, in the route's order; `next_cursor` is null on the last page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DashboardResponseDto"][];
+                        /**
+                         * @description Pass as `cursor` for the next page; null on the last page
+                         * @example null
+                         */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `portal:read` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    portal_dashboards_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateDashboardRequestDto"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0194f1c2-0000-7000-8000-00000000d001",
+                     *       "name": "Operations",
+                     *       "description": null,
+                     *       "widgets": [
+                     *         {
+                     *           "id": "w1",
+                     *           "type": "executions_per_day",
+                     *           "title": "Executions per day",
+                     *           "limit": 5
+                     *         },
+                     *         {
+                     *           "id": "w2",
+                     *           "type": "failure_rate",
+                     *           "title": "Failure rate",
+                     *           "limit": 5
+                     *         }
+                     *       ],
+                     *       "created_at": "2026-11-24T10:00:00.000Z",
+                     *       "updated_at": "2026-11-24T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DashboardResponseDto"];
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             *
+             *     The body is not JSON, or nests deeper than 100 levels
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `portal:write` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the limit (`BODY_LIMIT_BYTES`, default 10 MiB; uploads `UPLOAD_LIMIT_BYTES`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a media type this route takes (`Content-Type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    portal_dashboards_get: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path: {
+                /** @description The dashboard's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0194f1c2-0000-7000-8000-00000000d001",
+                     *       "name": "Operations",
+                     *       "description": null,
+                     *       "widgets": [
+                     *         {
+                     *           "id": "w1",
+                     *           "type": "executions_per_day",
+                     *           "title": "Executions per day",
+                     *           "limit": 5
+                     *         },
+                     *         {
+                     *           "id": "w2",
+                     *           "type": "failure_rate",
+                     *           "title": "Failure rate",
+                     *           "limit": 5
+                     *         }
+                     *       ],
+                     *       "created_at": "2026-11-24T10:00:00.000Z",
+                     *       "updated_at": "2026-11-24T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DashboardResponseDto"];
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `portal:read` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource for this caller (its tenant, environment and customer scope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    portal_dashboards_delete: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path: {
+                /** @description The dashboard's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `portal:write` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource for this caller (its tenant, environment and customer scope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    portal_dashboards_update: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path: {
+                /** @description The dashboard's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateDashboardRequestDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0194f1c2-0000-7000-8000-00000000d001",
+                     *       "name": "Operations",
+                     *       "description": null,
+                     *       "widgets": [
+                     *         {
+                     *           "id": "w1",
+                     *           "type": "executions_per_day",
+                     *           "title": "Executions per day",
+                     *           "limit": 5
+                     *         },
+                     *         {
+                     *           "id": "w2",
+                     *           "type": "failure_rate",
+                     *           "title": "Failure rate",
+                     *           "limit": 5
+                     *         }
+                     *       ],
+                     *       "created_at": "2026-11-24T10:00:00.000Z",
+                     *       "updated_at": "2026-11-24T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DashboardResponseDto"];
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             *
+             *     The body is not JSON, or nests deeper than 100 levels
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `portal:write` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource for this caller (its tenant, environment and customer scope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the limit (`BODY_LIMIT_BYTES`, default 10 MiB; uploads `UPLOAD_LIMIT_BYTES`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a media type this route takes (`Content-Type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    portal_dashboards_data: {
+        parameters: {
+            query?: {
+                /** @description Start of the period (inclusive); default 30 days before `to` */
+                from?: string;
+                /** @description End of the period (exclusive); default now */
+                to?: string;
+                /** @description Only this customer's data (a customer key always sees only its own) */
+                customer_id?: string;
+            };
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path: {
+                /** @description The dashboard's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "dashboard_id": "0194f1c2-0000-7000-8000-00000000d001",
+                     *       "from": "2026-10-25T10:00:00.000Z",
+                     *       "to": "2026-11-24T10:00:00.000Z",
+                     *       "customer_id": null,
+                     *       "widgets": [
+                     *         {
+                     *           "id": "w1",
+                     *           "type": "executions_per_day",
+                     *           "title": "Executions per day",
+                     *           "data": {
+                     *             "total": 3,
+                     *             "days": [
+                     *               {
+                     *                 "date": "2026-11-24",
+                     *                 "total": 3,
+                     *                 "succeeded": 2,
+                     *                 "failed": 1,
+                     *                 "queued": 0,
+                     *                 "running": 0,
+                     *                 "waiting": 0,
+                     *                 "cancelled": 0,
+                     *                 "timed_out": 0
+                     *               }
+                     *             ]
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "w2",
+                     *           "type": "failure_rate",
+                     *           "title": "Failure rate",
+                     *           "data": {
+                     *             "finished": 3,
+                     *             "failed": 1,
+                     *             "rate": 0.3333
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DashboardDataResponseDto"];
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `portal:read` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource for this caller (its tenant, environment and customer scope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    portal_embeds_list: {
+        parameters: {
+            query?: {
+                /** @description Items per page */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's next_cursor */
+                cursor?: string;
+                /** @description Only tokens of this kind */
+                kind?: "form" | "runs" | "dashboard";
+                /** @description Only tokens for this published workflow or dashboard */
+                target_id?: string;
+                /** @description Only tokens bound to this customer */
+                customer_id?: string;
+            };
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page, in the route's order; `next_cursor` is null on the last page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EmbedResponseDto"][];
+                        /**
+                         * @description Pass as `cursor` for the next page; null on the last page
+                         * @example null
+                         */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `portal:read` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    portal_embeds_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateEmbedRequestDto"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0194f1c2-0000-7000-8000-00000000b001",
+                     *       "kind": "form",
+                     *       "target_id": "0194f1c2-0000-7000-8000-00000000a001",
+                     *       "customer_id": "0194f1c2-0000-7000-8000-0000000000c1",
+                     *       "allowed_origins": [
+                     *         "https://app.example.com"
+                     *       ],
+                     *       "rate_limit_per_minute": 30,
+                     *       "expires_at": "2026-11-24T11:00:00.000Z",
+                     *       "revoked_at": null,
+                     *       "created_at": "2026-11-24T10:00:00.000Z",
+                     *       "url": "https://api.example.com/portal/public/forms/0194f1c2-0000-7000-8000-00000000a001?token=eyJhbGciOiJFZERTQSJ9…",
+                     *       "token": "eyJhbGciOiJFZERTQSJ9…",
+                     *       "html": "<iframe src=\"https://api.example.com/portal/public/forms/0194f1c2-0000-7000-8000-00000000a001?token=eyJhbGciOiJFZERTQSJ9…\" title=\"Request a quote\" width=\"100%\" height=\"640\" style=\"border:0\" loading=\"lazy\"></iframe>"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreatedEmbedResponseDto"];
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             *
+             *     The body is not JSON, or nests deeper than 100 levels
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `portal:write` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the limit (`BODY_LIMIT_BYTES`, default 10 MiB; uploads `UPLOAD_LIMIT_BYTES`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a media type this route takes (`Content-Type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    portal_embeds_get: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path: {
+                /** @description The embed's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0194f1c2-0000-7000-8000-00000000b001",
+                     *       "kind": "form",
+                     *       "target_id": "0194f1c2-0000-7000-8000-00000000a001",
+                     *       "customer_id": "0194f1c2-0000-7000-8000-0000000000c1",
+                     *       "allowed_origins": [
+                     *         "https://app.example.com"
+                     *       ],
+                     *       "rate_limit_per_minute": 30,
+                     *       "expires_at": "2026-11-24T11:00:00.000Z",
+                     *       "revoked_at": null,
+                     *       "created_at": "2026-11-24T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EmbedResponseDto"];
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `portal:read` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource for this caller (its tenant, environment and customer scope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    portal_embeds_revoke: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path: {
+                /** @description The embed's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `portal:write` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource for this caller (its tenant, environment and customer scope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    portal_publicViews_form: {
+        parameters: {
+            query: {
+                /** @description The embed token (from POST /portal/embed) bound to this view, its customer and target */
+                token: unknown;
+            };
+            header?: never;
+            path: {
+                /** @description The published workflow */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An HTML page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <!doctype html><html lang="en">…<main><h1>Request a quote</h1><form method="post">…</form></main></html> */
+                    "text/html": string;
+                };
+            };
+            /** @description The body, a parameter or a header is invalid: `details` names every field and what is wrong with it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, tampered, expired or revoked token (an HTML page) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A token made for another view or target (an HTML page) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource for this caller (its tenant, environment and customer scope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    portal_publicViews_submit: {
+        parameters: {
+            query: {
+                /** @description The embed token (from POST /portal/embed) bound to this view, its customer and target */
+                token: unknown;
+            };
+            header?: never;
+            path: {
+                /** @description The form's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the run’s result page */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description The form again, with the fields to correct
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, tampered, expired or revoked token (an HTML page) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource for this caller (its tenant, environment and customer scope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many submissions (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    portal_publicViews_result: {
+        parameters: {
+            query: {
+                /** @description The embed token (from POST /portal/embed) bound to this view, its customer and target */
+                token: unknown;
+            };
+            header?: never;
+            path: {
+                /** @description The form's id */
+                id: string;
+                /** @description The run's id */
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An HTML page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <!doctype html><html lang="en">…<main><h1>Request a quote</h1><form method="post">…</form></main></html> */
+                    "text/html": string;
+                };
+            };
+            /** @description The body, a parameter or a header is invalid: `details` names every field and what is wrong with it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, tampered, expired or revoked token (an HTML page) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource for this caller (its tenant, environment and customer scope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    portal_publicViews_runs: {
+        parameters: {
+            query: {
+                /** @description The embed token (from POST /portal/embed) bound to this view, its customer and target */
+                token: unknown;
+            };
+            header?: never;
+            path: {
+                /** @description The run's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An HTML page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <!doctype html><html lang="en">…<main><h1>Request a quote</h1><form method="post">…</form></main></html> */
+                    "text/html": string;
+                };
+            };
+            /** @description The body, a parameter or a header is invalid: `details` names every field and what is wrong with it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, tampered, expired or revoked token (an HTML page) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A token made for another view or target (an HTML page) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource for this caller (its tenant, environment and customer scope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    portal_publicViews_dashboard: {
+        parameters: {
+            query: {
+                /** @description The embed token (from POST /portal/embed) bound to this view, its customer and target */
+                token: unknown;
+            };
+            header?: never;
+            path: {
+                /** @description The dashboard's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An HTML page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <!doctype html><html lang="en">…<main><h1>Request a quote</h1><form method="post">…</form></main></html> */
+                    "text/html": string;
+                };
+            };
+            /** @description The body, a parameter or a header is invalid: `details` names every field and what is wrong with it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, tampered, expired or revoked token (an HTML page) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A token made for another view or target (an HTML page) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource for this caller (its tenant, environment and customer scope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15990,6 +23759,938 @@ export interface operations {
             };
         };
     };
+    subscription_subscriptions_current: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscription */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8f01",
+                     *       "plan": "pro",
+                     *       "plan_name": "Pro",
+                     *       "status": "active",
+                     *       "currency": "USD",
+                     *       "period_start": "2026-11-01T00:00:00.000Z",
+                     *       "period_end": "2026-12-01T00:00:00.000Z",
+                     *       "created_at": "2026-10-03T09:12:44.120Z",
+                     *       "updated_at": "2026-11-24T15:40:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SubscriptionResponseDto"];
+                };
+            };
+            /** @description With a JWT: X-SELECTED-TENANT header is required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description A customer key, or a key narrowed with X-Scope-Key
+             *
+             *     The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `subscription:read`
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    subscription_subscriptions_change: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangePlanRequestDto"];
+            };
+        };
+        responses: {
+            /** @description The subscription on its new plan */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8f01",
+                     *       "plan": "pro",
+                     *       "plan_name": "Pro",
+                     *       "status": "active",
+                     *       "currency": "USD",
+                     *       "period_start": "2026-11-01T00:00:00.000Z",
+                     *       "period_end": "2026-12-01T00:00:00.000Z",
+                     *       "created_at": "2026-10-03T09:12:44.120Z",
+                     *       "updated_at": "2026-11-24T15:40:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SubscriptionResponseDto"];
+                };
+            };
+            /**
+             * @description No such plan (details name `plan`)
+             *
+             *     With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             *
+             *     The body is not JSON, or nests deeper than 100 levels
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `subscription:write` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The subscription is already on this plan */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the limit (`BODY_LIMIT_BYTES`, default 10 MiB; uploads `UPLOAD_LIMIT_BYTES`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a media type this route takes (`Content-Type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    subscription_subscriptions_changes: {
+        parameters: {
+            query?: {
+                /** @description Items per page */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's next_cursor */
+                cursor?: string;
+            };
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of plan changes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `subscription:read` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    subscription_subscriptions_plans: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The plans, cheapest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description With a JWT: X-SELECTED-TENANT header is required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `subscription:read` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    subscription_usage_get: {
+        parameters: {
+            query?: {
+                /** @description `day` adds a daily series of the billable quantities to the period totals */
+                granularity?: "period" | "day";
+                /** @description Only this customer's usage (to rebill it); a customer key always sees only its own */
+                customer_id?: string;
+            };
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Usage of the current period */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "plan": "free",
+                     *       "period_start": "2026-11-01T00:00:00.000Z",
+                     *       "period_end": "2026-12-01T00:00:00.000Z",
+                     *       "customer_id": null,
+                     *       "metrics": [
+                     *         {
+                     *           "metric": "runs",
+                     *           "used": 412,
+                     *           "included": 1000,
+                     *           "limit": 1000,
+                     *           "remaining": 588,
+                     *           "sandbox_used": 1530
+                     *         },
+                     *         {
+                     *           "metric": "storage_bytes",
+                     *           "used": 5242880,
+                     *           "included": 1073741824,
+                     *           "limit": 1073741824,
+                     *           "remaining": 1068498944,
+                     *           "sandbox_used": 0
+                     *         }
+                     *       ],
+                     *       "daily": [
+                     *         {
+                     *           "date": "2026-11-24",
+                     *           "metric": "runs",
+                     *           "quantity": 37
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UsageResponseDto"];
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description A customer key asking for another customer's usage
+             *
+             *     The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `subscription:read`
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    subscription_invoices_list: {
+        parameters: {
+            query?: {
+                /** @description Items per page */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's next_cursor */
+                cursor?: string;
+            };
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page, in the route's order; `next_cursor` is null on the last page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["InvoiceResponseDto"][];
+                        /**
+                         * @description Pass as `cursor` for the next page; null on the last page
+                         * @example null
+                         */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `subscription:read` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    subscription_invoices_get: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path: {
+                /** @description The invoice's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invoice */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8f20",
+                     *       "period_start": "2026-10-01T00:00:00.000Z",
+                     *       "period_end": "2026-11-01T00:00:00.000Z",
+                     *       "plan": "pro",
+                     *       "currency": "USD",
+                     *       "lines": [
+                     *         {
+                     *           "item": "base",
+                     *           "description": "Pro plan",
+                     *           "used": 1,
+                     *           "included": 1,
+                     *           "billed_quantity": 1,
+                     *           "unit_price_minor": 4900,
+                     *           "per": 1,
+                     *           "amount_minor": 4900
+                     *         },
+                     *         {
+                     *           "item": "runs",
+                     *           "description": "runs beyond 50000 included",
+                     *           "used": 52340,
+                     *           "included": 50000,
+                     *           "billed_quantity": 2340,
+                     *           "unit_price_minor": 50,
+                     *           "per": 1000,
+                     *           "amount_minor": 150
+                     *         }
+                     *       ],
+                     *       "subtotal_minor": 5050,
+                     *       "total_minor": 5050,
+                     *       "status": "issued",
+                     *       "issued_at": "2026-11-01T00:00:41.512Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["InvoiceResponseDto"];
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `subscription:read` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such invoice (also another tenant's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    subscription_billing_endPeriod: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EndPeriodRequestDto"];
+            };
+        };
+        responses: {
+            /** @description The period that ended */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /**
+             * @description The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             *
+             *     The body is not JSON, or nests deeper than 100 levels
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: this route takes the platform admin token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential is valid but not one this route takes (the platform admin token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The tenant has no subscription, or its period has ended already */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the limit (`BODY_LIMIT_BYTES`, default 10 MiB; uploads `UPLOAD_LIMIT_BYTES`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a media type this route takes (`Content-Type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    subscription_billing_run: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Invoices this call wrote */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Missing or invalid authentication credentials: this route takes the platform admin token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential is valid but not one this route takes (the platform admin token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     notification_notifications_send: {
         parameters: {
             query?: never;
@@ -17013,6 +25714,2866 @@ export interface operations {
                 };
             };
             /** @description No such channel */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the limit (`BODY_LIMIT_BYTES`, default 10 MiB; uploads `UPLOAD_LIMIT_BYTES`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a media type this route takes (`Content-Type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    aiRuntime_providers_list: {
+        parameters: {
+            query?: {
+                /** @description Items per page */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's next_cursor */
+                cursor?: string;
+            };
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page, in the route's order; `next_cursor` is null on the last page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ProviderResponseDto"][];
+                        /**
+                         * @description Pass as `cursor` for the next page; null on the last page
+                         * @example null
+                         */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `ai:write` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    aiRuntime_providers_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateProviderRequestDto"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01937b6e-6c1a-7cc1-9f3e-5b1a2c3d4e5f",
+                     *       "name": "openai",
+                     *       "kind": "openai_compatible",
+                     *       "base_url": "https://api.openai.com/v1",
+                     *       "api_key_header": "authorization",
+                     *       "has_api_key": true,
+                     *       "models": [
+                     *         {
+                     *           "id": "gpt-4o-mini",
+                     *           "kind": "chat"
+                     *         },
+                     *         {
+                     *           "id": "text-embedding-3-small",
+                     *           "kind": "embedding"
+                     *         }
+                     *       ],
+                     *       "created_at": "2026-11-24T10:00:00.000Z",
+                     *       "updated_at": "2026-11-24T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProviderResponseDto"];
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             *
+             *     The body is not JSON, or nests deeper than 100 levels
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description A customer key or a key without ai:write
+             *
+             *     The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `ai:write`
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the limit (`BODY_LIMIT_BYTES`, default 10 MiB; uploads `UPLOAD_LIMIT_BYTES`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a media type this route takes (`Content-Type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    aiRuntime_providers_get: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path: {
+                /** @description The provider's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01937b6e-6c1a-7cc1-9f3e-5b1a2c3d4e5f",
+                     *       "name": "openai",
+                     *       "kind": "openai_compatible",
+                     *       "base_url": "https://api.openai.com/v1",
+                     *       "api_key_header": "authorization",
+                     *       "has_api_key": true,
+                     *       "models": [
+                     *         {
+                     *           "id": "gpt-4o-mini",
+                     *           "kind": "chat"
+                     *         },
+                     *         {
+                     *           "id": "text-embedding-3-small",
+                     *           "kind": "embedding"
+                     *         }
+                     *       ],
+                     *       "created_at": "2026-11-24T10:00:00.000Z",
+                     *       "updated_at": "2026-11-24T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProviderResponseDto"];
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `ai:write` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such provider */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    aiRuntime_providers_delete: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path: {
+                /** @description The provider's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `ai:write` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such provider */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    aiRuntime_providers_update: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path: {
+                /** @description The provider's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateProviderRequestDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01937b6e-6c1a-7cc1-9f3e-5b1a2c3d4e5f",
+                     *       "name": "openai",
+                     *       "kind": "openai_compatible",
+                     *       "base_url": "https://api.openai.com/v1",
+                     *       "api_key_header": "authorization",
+                     *       "has_api_key": true,
+                     *       "models": [
+                     *         {
+                     *           "id": "gpt-4o-mini",
+                     *           "kind": "chat"
+                     *         },
+                     *         {
+                     *           "id": "text-embedding-3-small",
+                     *           "kind": "embedding"
+                     *         }
+                     *       ],
+                     *       "created_at": "2026-11-24T10:00:00.000Z",
+                     *       "updated_at": "2026-11-24T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProviderResponseDto"];
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             *
+             *     The body is not JSON, or nests deeper than 100 levels
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `ai:write` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such provider */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the limit (`BODY_LIMIT_BYTES`, default 10 MiB; uploads `UPLOAD_LIMIT_BYTES`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a media type this route takes (`Content-Type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    aiRuntime_completions_models: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "local/extractive-summary",
+                     *           "provider": "local",
+                     *           "kind": "chat",
+                     *           "description": "Built-in, offline: extractive summary"
+                     *         },
+                     *         {
+                     *           "id": "local/hash-embedding-384",
+                     *           "provider": "local",
+                     *           "kind": "embedding",
+                     *           "description": "Built-in, offline: feature hashing, 384 dimensions"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ModelsResponseDto"];
+                };
+            };
+            /** @description With a JWT: X-SELECTED-TENANT header is required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `ai:run` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    aiRuntime_completions_generate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GenerateRequestDto"];
+            };
+        };
+        responses: {
+            /**
+             * @description JSON, or with stream: true events such as:
+             *
+             *     data: {"type":"delta","text":"Refunds are "}
+             *
+             *     data: {"type":"delta","text":"accepted within 30 days."}
+             *
+             *     data: {"type":"done","model":"openai/gpt-4o-mini","finish_reason":"stop","usage":{"prompt_tokens":42,"completion_tokens":17,"total_tokens":59},"message":{"role":"assistant","content":"Refunds are accepted within 30 days."}}
+             *
+             *     data: [DONE]
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "model": "openai/gpt-4o-mini",
+                     *       "text": "Revenue grew 12% on the quarter.",
+                     *       "finish_reason": "stop",
+                     *       "usage": {
+                     *         "prompt_tokens": 42,
+                     *         "completion_tokens": 17,
+                     *         "total_tokens": 59
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GenerateResponseDto"];
+                    /**
+                     * @example {
+                     *       "model": "openai/gpt-4o-mini",
+                     *       "text": "Revenue grew 12% on the quarter.",
+                     *       "finish_reason": "stop",
+                     *       "usage": {
+                     *         "prompt_tokens": 42,
+                     *         "completion_tokens": 17,
+                     *         "total_tokens": 59
+                     *       }
+                     *     }
+                     */
+                    "text/event-stream": components["schemas"]["GenerateResponseDto"];
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             *
+             *     The body is not JSON, or nests deeper than 100 levels
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `ai:run` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the limit (`BODY_LIMIT_BYTES`, default 10 MiB; uploads `UPLOAD_LIMIT_BYTES`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a media type this route takes (`Content-Type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The model provider is limiting requests (its Retry-After is passed on)
+             *
+             *     Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The model provider failed or refused */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The model provider did not answer in time */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    aiRuntime_completions_chat: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChatRequestDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "model": "openai/gpt-4o-mini",
+                     *       "message": {
+                     *         "role": "assistant",
+                     *         "content": "Refunds are accepted within 30 days."
+                     *       },
+                     *       "finish_reason": "stop",
+                     *       "usage": {
+                     *         "prompt_tokens": 42,
+                     *         "completion_tokens": 17,
+                     *         "total_tokens": 59
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ChatResponseDto"];
+                    /**
+                     * @example {
+                     *       "model": "openai/gpt-4o-mini",
+                     *       "message": {
+                     *         "role": "assistant",
+                     *         "content": "Refunds are accepted within 30 days."
+                     *       },
+                     *       "finish_reason": "stop",
+                     *       "usage": {
+                     *         "prompt_tokens": 42,
+                     *         "completion_tokens": 17,
+                     *         "total_tokens": 59
+                     *       }
+                     *     }
+                     */
+                    "text/event-stream": components["schemas"]["ChatResponseDto"];
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             *
+             *     The body is not JSON, or nests deeper than 100 levels
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `ai:run` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the limit (`BODY_LIMIT_BYTES`, default 10 MiB; uploads `UPLOAD_LIMIT_BYTES`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a media type this route takes (`Content-Type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The model provider is limiting requests (its Retry-After is passed on)
+             *
+             *     Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The model provider failed or refused */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The model provider did not answer in time */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    aiRuntime_completions_embeddings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmbeddingsRequestDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "model": "local/hash-embedding-384",
+                     *       "dimensions": 384,
+                     *       "data": [
+                     *         {
+                     *           "index": 0,
+                     *           "embedding": [
+                     *             0.0123,
+                     *             -0.0456
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "usage": {
+                     *         "prompt_tokens": 42,
+                     *         "completion_tokens": 17,
+                     *         "total_tokens": 59
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EmbeddingsResponseDto"];
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             *
+             *     The body is not JSON, or nests deeper than 100 levels
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `ai:run` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the limit (`BODY_LIMIT_BYTES`, default 10 MiB; uploads `UPLOAD_LIMIT_BYTES`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a media type this route takes (`Content-Type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The model provider is limiting requests (its Retry-After is passed on)
+             *
+             *     Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The model provider failed or refused */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The model provider did not answer in time */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    aiRuntime_agents_list: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The agents */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description With a JWT: X-SELECTED-TENANT header is required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `ai:run` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    aiRuntime_agents_execute: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path: {
+                /** @description The agent's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExecuteAgentRequestDto"];
+            };
+        };
+        responses: {
+            /** @description The finished run */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01937b90-0000-7cc1-9f3e-5b1a2c3d4e5f",
+                     *       "agent_id": "01937b80-0000-7cc1-9f3e-5b1a2c3d4e5f",
+                     *       "execution_id": null,
+                     *       "status": "succeeded",
+                     *       "input": "Is order A-17 shipped?",
+                     *       "output": "Order A-17 shipped yesterday.",
+                     *       "error": null,
+                     *       "steps": [
+                     *         {
+                     *           "type": "model",
+                     *           "finish_reason": "tool_calls",
+                     *           "message": {
+                     *             "role": "assistant",
+                     *             "content": null,
+                     *             "tool_calls": [
+                     *               {
+                     *                 "id": "call_1",
+                     *                 "type": "function",
+                     *                 "function": {
+                     *                   "name": "order_status",
+                     *                   "arguments": "{\"order\":\"A-17\"}"
+                     *                 }
+                     *               }
+                     *             ]
+                     *           }
+                     *         },
+                     *         {
+                     *           "type": "tool",
+                     *           "tool": "order_status",
+                     *           "tool_type": "workflow",
+                     *           "arguments": "{\"order\":\"A-17\"}",
+                     *           "output": {
+                     *             "execution_id": "…",
+                     *             "status": "succeeded",
+                     *             "output": {
+                     *               "shipped": true
+                     *             }
+                     *           }
+                     *         },
+                     *         {
+                     *           "type": "model",
+                     *           "finish_reason": "stop",
+                     *           "message": {
+                     *             "role": "assistant",
+                     *             "content": "Order A-17 shipped yesterday."
+                     *           }
+                     *         }
+                     *       ],
+                     *       "usage": {
+                     *         "prompt_tokens": 310,
+                     *         "completion_tokens": 42,
+                     *         "total_tokens": 352
+                     *       },
+                     *       "created_at": "2026-11-24T10:00:00.000Z",
+                     *       "finished_at": "2026-11-24T10:00:03.000Z"
+                     *     }
+                     */
+                    "application/json": unknown;
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             *
+             *     The body is not JSON, or nests deeper than 100 levels
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `ai:run` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such agent */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the limit (`BODY_LIMIT_BYTES`, default 10 MiB; uploads `UPLOAD_LIMIT_BYTES`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a media type this route takes (`Content-Type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    aiRuntime_agents_get: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path: {
+                /** @description The agent run's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01937b90-0000-7cc1-9f3e-5b1a2c3d4e5f",
+                     *       "agent_id": "01937b80-0000-7cc1-9f3e-5b1a2c3d4e5f",
+                     *       "execution_id": null,
+                     *       "status": "succeeded",
+                     *       "input": "Is order A-17 shipped?",
+                     *       "output": "Order A-17 shipped yesterday.",
+                     *       "error": null,
+                     *       "steps": [
+                     *         {
+                     *           "type": "model",
+                     *           "finish_reason": "tool_calls",
+                     *           "message": {
+                     *             "role": "assistant",
+                     *             "content": null,
+                     *             "tool_calls": [
+                     *               {
+                     *                 "id": "call_1",
+                     *                 "type": "function",
+                     *                 "function": {
+                     *                   "name": "order_status",
+                     *                   "arguments": "{\"order\":\"A-17\"}"
+                     *                 }
+                     *               }
+                     *             ]
+                     *           }
+                     *         },
+                     *         {
+                     *           "type": "tool",
+                     *           "tool": "order_status",
+                     *           "tool_type": "workflow",
+                     *           "arguments": "{\"order\":\"A-17\"}",
+                     *           "output": {
+                     *             "execution_id": "…",
+                     *             "status": "succeeded",
+                     *             "output": {
+                     *               "shipped": true
+                     *             }
+                     *           }
+                     *         },
+                     *         {
+                     *           "type": "model",
+                     *           "finish_reason": "stop",
+                     *           "message": {
+                     *             "role": "assistant",
+                     *             "content": "Order A-17 shipped yesterday."
+                     *           }
+                     *         }
+                     *       ],
+                     *       "usage": {
+                     *         "prompt_tokens": 310,
+                     *         "completion_tokens": 42,
+                     *         "total_tokens": 352
+                     *       },
+                     *       "created_at": "2026-11-24T10:00:00.000Z",
+                     *       "finished_at": "2026-11-24T10:00:03.000Z"
+                     *     }
+                     */
+                    "application/json": unknown;
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `ai:run` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such run */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    kbWorker_knowledgeBases_list: {
+        parameters: {
+            query?: {
+                /** @description Items per page */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's next_cursor */
+                cursor?: string;
+                /** @description Only knowledge bases of this exact name */
+                name?: string;
+            };
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page, in the route's order; `next_cursor` is null on the last page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["KnowledgeBaseResponseDto"][];
+                        /**
+                         * @description Pass as `cursor` for the next page; null on the last page
+                         * @example null
+                         */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `kb:read` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    kbWorker_knowledgeBases_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateKnowledgeBaseRequestDto"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01937b6e-6c1a-7cc1-9f3e-5b1a2c3d4e5f",
+                     *       "name": "Support handbook",
+                     *       "description": "Policies and how-tos for the support team",
+                     *       "embedding_model": "local/hash-embedding-384",
+                     *       "answer_model": "local/extractive-summary",
+                     *       "chunking": {
+                     *         "size": 1000,
+                     *         "overlap": 150
+                     *       },
+                     *       "customer_id": null,
+                     *       "created_at": "2026-11-24T10:00:00.000Z",
+                     *       "updated_at": "2026-11-24T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["KnowledgeBaseResponseDto"];
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             *
+             *     The body is not JSON, or nests deeper than 100 levels
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `kb:write` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the limit (`BODY_LIMIT_BYTES`, default 10 MiB; uploads `UPLOAD_LIMIT_BYTES`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a media type this route takes (`Content-Type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    kbWorker_knowledgeBases_get: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path: {
+                /** @description The knowledge base's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01937b6e-6c1a-7cc1-9f3e-5b1a2c3d4e5f",
+                     *       "name": "Support handbook",
+                     *       "description": "Policies and how-tos for the support team",
+                     *       "embedding_model": "local/hash-embedding-384",
+                     *       "answer_model": "local/extractive-summary",
+                     *       "chunking": {
+                     *         "size": 1000,
+                     *         "overlap": 150
+                     *       },
+                     *       "customer_id": null,
+                     *       "created_at": "2026-11-24T10:00:00.000Z",
+                     *       "updated_at": "2026-11-24T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["KnowledgeBaseResponseDto"];
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `kb:read` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such knowledge base */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    kbWorker_knowledgeBases_delete: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path: {
+                /** @description The knowledge base's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `kb:write` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such knowledge base */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    kbWorker_knowledgeBases_update: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path: {
+                /** @description The knowledge base's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateKnowledgeBaseRequestDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01937b6e-6c1a-7cc1-9f3e-5b1a2c3d4e5f",
+                     *       "name": "Support handbook",
+                     *       "description": "Policies and how-tos for the support team",
+                     *       "embedding_model": "local/hash-embedding-384",
+                     *       "answer_model": "local/extractive-summary",
+                     *       "chunking": {
+                     *         "size": 1000,
+                     *         "overlap": 150
+                     *       },
+                     *       "customer_id": null,
+                     *       "created_at": "2026-11-24T10:00:00.000Z",
+                     *       "updated_at": "2026-11-24T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["KnowledgeBaseResponseDto"];
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             *
+             *     The body is not JSON, or nests deeper than 100 levels
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `kb:write` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such knowledge base */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the limit (`BODY_LIMIT_BYTES`, default 10 MiB; uploads `UPLOAD_LIMIT_BYTES`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a media type this route takes (`Content-Type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    kbWorker_documents_list: {
+        parameters: {
+            query?: {
+                /** @description Items per page */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's next_cursor */
+                cursor?: string;
+                status?: "queued" | "indexing" | "ready" | "failed";
+            };
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path: {
+                /** @description The knowledge base's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page, in the route's order; `next_cursor` is null on the last page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DocumentResponseDto"][];
+                        /**
+                         * @description Pass as `cursor` for the next page; null on the last page
+                         * @example null
+                         */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `kb:read` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource for this caller (its tenant, environment and customer scope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    kbWorker_documents_add: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path: {
+                /** @description The knowledge base's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddDocumentRequestDto"];
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01937b70-1111-7cc1-9f3e-5b1a2c3d4e5f",
+                     *       "status": "queued"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DocumentQueuedResponseDto"];
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             *
+             *     The body is not JSON, or nests deeper than 100 levels
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `kb:write` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such knowledge base */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the limit (`BODY_LIMIT_BYTES`, default 10 MiB; uploads `UPLOAD_LIMIT_BYTES`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a media type this route takes (`Content-Type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    kbWorker_documents_get: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path: {
+                /** @description The knowledge base's id */
+                id: string;
+                /** @description The document's id */
+                documentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01937b70-1111-7cc1-9f3e-5b1a2c3d4e5f",
+                     *       "knowledge_base_id": "01937b6e-6c1a-7cc1-9f3e-5b1a2c3d4e5f",
+                     *       "name": "refunds.md",
+                     *       "content_type": "text/markdown",
+                     *       "source": {
+                     *         "type": "upload"
+                     *       },
+                     *       "metadata": {
+                     *         "team": "support"
+                     *       },
+                     *       "status": "ready",
+                     *       "error": null,
+                     *       "chunk_count": 3,
+                     *       "size_bytes": 2048,
+                     *       "customer_id": null,
+                     *       "created_at": "2026-11-24T10:00:00.000Z",
+                     *       "updated_at": "2026-11-24T10:00:01.000Z",
+                     *       "indexed_at": "2026-11-24T10:00:01.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DocumentResponseDto"];
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `kb:read` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such document */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    kbWorker_documents_delete: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path: {
+                /** @description The knowledge base's id */
+                id: string;
+                /** @description The document's id */
+                documentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `kb:write` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such document */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    kbWorker_documents_reindex: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path: {
+                /** @description The knowledge base's id */
+                id: string;
+                /** @description The document's id */
+                documentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01937b70-1111-7cc1-9f3e-5b1a2c3d4e5f",
+                     *       "status": "queued"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DocumentQueuedResponseDto"];
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `kb:write` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such document */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    kbWorker_search_query: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path: {
+                /** @description The knowledge base's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QueryRequestDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "chunks": [
+                     *         {
+                     *           "document_id": "01937b70-1111-7cc1-9f3e-5b1a2c3d4e5f",
+                     *           "chunk_id": "01937b70-2222-7cc1-9f3e-5b1a2c3d4e5f",
+                     *           "document_name": "refunds.md",
+                     *           "text": "# Refunds\n\nRefunds are accepted within 30 days of purchase.",
+                     *           "score": 0.032787,
+                     *           "position": {
+                     *             "index": 0,
+                     *             "start": 0,
+                     *             "end": 58,
+                     *             "heading": "Refunds"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "answer": "Customers can ask for a refund within 30 days of purchase [1].",
+                     *       "citations": [
+                     *         {
+                     *           "marker": 1,
+                     *           "document_id": "01937b70-1111-7cc1-9f3e-5b1a2c3d4e5f",
+                     *           "chunk_id": "01937b70-2222-7cc1-9f3e-5b1a2c3d4e5f"
+                     *         }
+                     *       ],
+                     *       "model": "openai/gpt-4o-mini"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["QueryResponseDto"];
+                };
+            };
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             *
+             *     The body is not JSON, or nests deeper than 100 levels
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `kb:read` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such knowledge base */
             404: {
                 headers: {
                     [name: string]: unknown;
