@@ -125,6 +125,35 @@ describe('dashboards end to end', () => {
     expect(badWidget.body.details?.[0].field).toBe('widgets[0].type');
   });
 
+  it('shows usage against quota with the numbers of /subscription/usage, a customer only its own', async () => {
+    const made = await gw('/portal/dashboards', { headers: withKey(a.test_key), body: { name: 'Usage', widgets: [{ type: 'usage_quota' }] } });
+    expect(made.status).toBe(201);
+    const runsOf = (u: Json) => (u.metrics as Json[]).find((m) => m.metric === 'runs')!;
+    // Usage facts are aggregated a moment after the runs start: wait until all seven are counted.
+    let tenantUsage: Json = {};
+    for (let i = 0; i < 100; i++) {
+      tenantUsage = (await gw('/subscription/usage', { headers: withKey(a.test_key) })).body;
+      if (Number(runsOf(tenantUsage).sandbox_used) >= runs.length) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(runsOf(tenantUsage).sandbox_used).toBe(runs.length);
+    const usageKey = await customerKey(a, customer, ['portal:read', 'subscription:read']);
+    for (const who of [a.test_key, usageKey]) {
+      const data = await gw(`/portal/dashboards/${made.body.id as string}/data`, { headers: withKey(who) });
+      expect(data.status).toBe(200);
+      const usage = (await gw('/subscription/usage', { headers: withKey(who) })).body;
+      expect(widget(data.body, 'usage_quota')).toEqual({
+        plan: usage.plan,
+        period_start: usage.period_start,
+        period_end: usage.period_end,
+        metrics: usage.metrics,
+      });
+    }
+    const ofCustomer = widget((await gw(`/portal/dashboards/${made.body.id as string}/data`, { headers: withKey(key) })).body, 'usage_quota');
+    expect(runsOf(ofCustomer).sandbox_used).toBe(3);
+    expect((await gw(`/portal/dashboards/${made.body.id as string}`, { method: 'DELETE', headers: withKey(a.test_key) })).status).toBe(204);
+  });
+
   it('manages dashboards and keeps tenants apart (404 identical to an unknown id)', async () => {
     const changed = await gw(`/portal/dashboards/${dashboard}`, { method: 'PATCH', headers: withKey(a.test_key), body: { name: 'Operations' } });
     expect(changed.body).toMatchObject({ name: 'Operations' });

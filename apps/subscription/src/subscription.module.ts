@@ -10,12 +10,13 @@ import { LimitsService } from './limits/limits.service.js';
 import { SubscriptionsController } from './subscriptions/subscriptions.controller.js';
 import { SubscriptionsService } from './subscriptions/subscriptions.service.js';
 import { UsageController } from './usage/usage.controller.js';
+import { UsageHandler } from './usage/usage.handler.js';
 import { UsageService } from './usage/usage.service.js';
 import { UsageWorker } from './usage/usage.worker.js';
 
 /** Plans, the tenant's subscription, usage metering, quotas the gateway enforces, and invoices. */
 @Module({
-  controllers: [SubscriptionsController, UsageController, InvoicesController, BillingController, LimitsHandler],
+  controllers: [SubscriptionsController, UsageController, InvoicesController, BillingController, LimitsHandler, UsageHandler],
   providers: [
     { provide: SUBSCRIPTION_CONFIG, useFactory: () => loadSubscriptionConfig() },
     LimitsService,

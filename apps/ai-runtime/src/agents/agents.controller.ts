@@ -7,7 +7,11 @@ import { ApiTag } from '@platform/service';
 import { AgentRunner } from './agent-runner.service.js';
 
 export class ExecuteAgentRequestDto {
-  @ApiProperty({ example: 'Is order A-17 shipped, and what is our refund window?', description: 'Text, or an object given to the model as JSON' })
+  @ApiProperty({
+    oneOf: [{ type: 'string' }, { type: 'object' }],
+    example: 'Is order A-17 shipped, and what is our refund window?',
+    description: 'Text, or an object given to the model as JSON',
+  })
   @IsDefined()
   input!: unknown;
 }

@@ -31,7 +31,11 @@ export class ProvidersController {
 
   @Get()
   @RequireScopes('ai:write')
-  @ApiOperation({ summary: 'List model providers' })
+  @ApiOperation({
+    summary: 'List model providers',
+    description:
+      'The OpenAI-compatible providers configured for the environment, oldest first, cursor-paginated. API keys are never returned: `has_api_key` says whether one is set.',
+  })
   @ApiPageResponse(ProviderResponseDto, { example: { data: [PROVIDER_EXAMPLE], next_cursor: null } })
   list(@CurrentPrincipal() p: Principal, @Query() q: PageQueryDto): Promise<Page<ProviderResponse>> {
     return this.providers.list(p, q);
@@ -39,7 +43,10 @@ export class ProvidersController {
 
   @Get(':id')
   @RequireScopes('ai:write')
-  @ApiOperation({ summary: 'Get a model provider' })
+  @ApiOperation({
+    summary: 'Get a model provider',
+    description: "One provider of the environment, without its API key. Another tenant's provider is 404, like an unknown id.",
+  })
   @ApiOkResponse({ type: ProviderResponseDto, example: PROVIDER_EXAMPLE })
   @ApiNotFoundResponse({ description: 'No such provider' })
   get(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string): Promise<ProviderResponse> {
@@ -58,7 +65,10 @@ export class ProvidersController {
   @Delete(':id')
   @HttpCode(204)
   @RequireScopes('ai:write')
-  @ApiOperation({ summary: 'Delete a model provider' })
+  @ApiOperation({
+    summary: 'Delete a model provider',
+    description: 'Its models disappear from `/ai/models` at once; steps and agents that name them then fail with `validation_failed`.',
+  })
   @ApiNoContentResponse({ description: 'Deleted' })
   @ApiNotFoundResponse({ description: 'No such provider' })
   delete(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string): Promise<void> {

@@ -30,7 +30,7 @@ export class AiAgentsController {
 
   @Get()
   @RequireScopes('ai:run')
-  @ApiOperation({ summary: 'List AI agents' })
+  @ApiOperation({ summary: 'List AI agents', description: 'Agent configurations of the environment (model, instructions, tools, limits), cursor-paginated.' })
   @ApiOkResponse({ description: 'A page of agents', example: { data: [AGENT_EXAMPLE], next_cursor: null } })
   list(@CurrentPrincipal() p: Principal, @Query() q: ListAiAgentsQueryDto): Promise<Page<AgentConfig>> {
     return this.agents.list(p, q);
@@ -38,7 +38,7 @@ export class AiAgentsController {
 
   @Get(':id')
   @RequireScopes('ai:run')
-  @ApiOperation({ summary: 'Get an AI agent' })
+  @ApiOperation({ summary: 'Get an AI agent', description: "One agent configuration. Another tenant's agent is 404, like an unknown id." })
   @ApiOkResponse({ description: 'The agent', example: AGENT_EXAMPLE })
   @ApiNotFoundResponse({ description: 'No such agent' })
   get(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string): Promise<AgentConfig> {
@@ -57,7 +57,7 @@ export class AiAgentsController {
   @Delete(':id')
   @HttpCode(204)
   @RequireScopes('ai:write')
-  @ApiOperation({ summary: 'Delete an AI agent' })
+  @ApiOperation({ summary: 'Delete an AI agent', description: 'Its recorded runs stay readable at `/ai/agent-runs/{id}`.' })
   @ApiNoContentResponse({ description: 'Deleted' })
   @ApiNotFoundResponse({ description: 'No such agent' })
   delete(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string): Promise<void> {

@@ -12,7 +12,11 @@ export class LlmModelsController {
 
   @Get()
   @RequireScopes('ai:run')
-  @ApiOperation({ summary: 'List LLM models' })
+  @ApiOperation({
+    summary: 'List LLM models',
+    description:
+      'Models of the providers configured for the environment, with the built-in local models, their kind (chat or embedding), context size and prices where known.',
+  })
   @ApiOkResponse({
     description: 'Every model, `<provider>/<model>`',
     example: { data: [{ id: 'local/extractive-summary', provider: 'local', kind: 'chat', description: 'Built-in, offline: extractive summary' }] },

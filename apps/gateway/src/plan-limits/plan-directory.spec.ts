@@ -72,6 +72,8 @@ describe('quotaMetric', () => {
   it.each([
     ['POST', '/v1/automations/run', 'runs'],
     ['POST', '/run/workflows/0194/execute', 'runs'],
+    ['POST', '/portal/workflows/0194/run', 'runs'],
+    ['POST', '/catalog/templates/slack-alert/instantiate', 'active_workflows'],
     ['POST', '/ai/chat', 'ai_tokens'],
     ['POST', '/ai/agents/x/execute?stream=1', 'ai_tokens'],
     ['POST', '/notifications/send', 'notifications'],

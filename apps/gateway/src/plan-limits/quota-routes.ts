@@ -6,11 +6,13 @@
 const QUOTA_ROUTES: readonly { pattern: RegExp; metric: string }[] = [
   { pattern: /^\/v1\/automations\/run\/?$/, metric: 'runs' },
   { pattern: /^\/run\/workflows\/[^/]+\/execute\/?$/, metric: 'runs' },
+  { pattern: /^\/portal\/workflows\/[^/]+\/run\/?$/, metric: 'runs' },
   { pattern: /^\/ai\/(generate|chat|embeddings)\/?$/, metric: 'ai_tokens' },
   { pattern: /^\/ai\/agents\/[^/]+\/execute\/?$/, metric: 'ai_tokens' },
   { pattern: /^\/notifications\/send\/?$/, metric: 'notifications' },
   { pattern: /^\/storage\/files\/upload\/?$/, metric: 'storage_bytes' },
   { pattern: /^\/(api\/v1\/workflow\/)?workflows\/?$/, metric: 'active_workflows' },
+  { pattern: /^\/catalog\/templates\/[^/]+\/instantiate\/?$/, metric: 'active_workflows' },
 ];
 
 /** The metric a request would add to, if any: only POSTs start metered work. */

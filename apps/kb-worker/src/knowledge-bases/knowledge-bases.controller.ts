@@ -30,7 +30,10 @@ export class KnowledgeBasesController {
 
   @Get()
   @RequireScopes('kb:read')
-  @ApiOperation({ summary: 'List knowledge bases' })
+  @ApiOperation({
+    summary: 'List knowledge bases',
+    description: 'Knowledge bases of the environment (a customer key: its own), with their document counts, cursor-paginated.',
+  })
   @ApiPageResponse(KnowledgeBaseResponseDto, { example: { data: [KNOWLEDGE_BASE_EXAMPLE], next_cursor: null } })
   list(@CurrentPrincipal() p: Principal, @Query() q: ListKnowledgeBasesQueryDto): Promise<Page<KnowledgeBaseResponse>> {
     return this.kbs.list(p, q);
@@ -38,7 +41,7 @@ export class KnowledgeBasesController {
 
   @Get(':id')
   @RequireScopes('kb:read')
-  @ApiOperation({ summary: 'Get a knowledge base' })
+  @ApiOperation({ summary: 'Get a knowledge base', description: "One knowledge base. Another tenant's or customer's is 404, like an unknown id." })
   @ApiOkResponse({ type: KnowledgeBaseResponseDto, example: KNOWLEDGE_BASE_EXAMPLE })
   @ApiNotFoundResponse({ description: 'No such knowledge base' })
   get(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string): Promise<KnowledgeBaseResponse> {

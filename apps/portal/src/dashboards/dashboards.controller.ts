@@ -23,7 +23,7 @@ export class DashboardsController {
   @RequireScopes('portal:write')
   @ApiOperation({
     summary: 'Create a dashboard',
-    description: 'Widgets: executions_per_day, failure_rate, slowest_workflows, most_failing_workflows, open_tasks.',
+    description: 'Widgets: executions_per_day, failure_rate, slowest_workflows, most_failing_workflows, open_tasks, usage_quota.',
   })
   @ApiCreatedResponse({ type: DashboardResponseDto, example: DASHBOARD_EXAMPLE })
   create(@CurrentPrincipal() p: Principal, @Body() body: CreateDashboardRequestDto): Promise<DashboardResponse> {
@@ -51,7 +51,7 @@ export class DashboardsController {
   @ApiOperation({
     summary: "A dashboard's numbers",
     description:
-      'Each widget computed for executions created in [from, to) (default: the last 30 days), optionally of one customer; open_tasks counts the tasks pending now. Counted by the run and task services from indexed queries.',
+      'Each widget computed for executions created in [from, to) (default: the last 30 days), optionally of one customer; open_tasks counts the tasks pending now; usage_quota is the current billing period against the plan. Counted by the run, task and subscription services from indexed queries.',
   })
   @ApiOkResponse({ type: DashboardDataResponseDto, example: DATA_EXAMPLE })
   data(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string, @Query() query: DashboardDataQueryDto): Promise<DashboardDataResponse> {

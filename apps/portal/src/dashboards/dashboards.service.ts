@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Principal } from '@platform/auth';
 import { decodeCursor, newId, toPage, ValidationFailedError, type Page } from '@platform/common';
 import { TenantDb, type TenantContext } from '@platform/db';
-import { Bus, messageContext, RunSubjects, TaskSubjects } from '@platform/messaging';
+import { Bus, messageContext, RunSubjects, SubscriptionSubjects, TaskSubjects } from '@platform/messaging';
 import { PortalErrors } from '../publishing/portal.errors.js';
 import { dashboardsRepository, type DashboardRow } from './dashboards.repository.js';
 import type { CreateDashboardRequestDto, DashboardDataQueryDto, UpdateDashboardRequestDto, WidgetRequestDto } from './dto/dashboard.request.dto.js';
@@ -78,22 +78,28 @@ export class DashboardsService {
     const dashboard = await this.get(ctx, id);
     const customerId = ctx.scopeId ?? q.customer_id ?? null;
     const top = Math.max(5, ...dashboard.widgets.map((w) => w.limit));
-    const [report, open] = await Promise.all([
+    const wants = (type: Widget['type']) => dashboard.widgets.some((w) => w.type === type);
+    const scoped = customerId ? { customerId } : {};
+    const [report, open, usage] = await Promise.all([
       this.bus.request(
         RunSubjects.executionsReport,
         { from: from.toISOString(), to: to.toISOString(), top, ...(customerId ? { customerId } : {}) },
         messageContext(ctx),
       ),
-      dashboard.widgets.some((w) => w.type === 'open_tasks')
-        ? this.bus.request(TaskSubjects.tasksCountOpen, customerId ? { customerId } : {}, messageContext(ctx))
-        : Promise.resolve(null),
+      wants('open_tasks') ? this.bus.request(TaskSubjects.tasksCountOpen, scoped, messageContext(ctx)) : Promise.resolve(null),
+      wants('usage_quota') ? this.bus.request(SubscriptionSubjects.usageGet, scoped, messageContext(ctx)) : Promise.resolve(null),
     ]);
     return {
       dashboard_id: dashboard.id,
       from: from.toISOString(),
       to: to.toISOString(),
       customer_id: customerId,
-      widgets: dashboard.widgets.map((w) => ({ id: w.id, type: w.type, title: w.title, data: widgetData(w, report, open?.open ?? null) })),
+      widgets: dashboard.widgets.map((w) => ({
+        id: w.id,
+        type: w.type,
+        title: w.title,
+        data: widgetData(w, { report, openTasks: open?.open ?? null, usage }),
+      })),
     };
   }
 }

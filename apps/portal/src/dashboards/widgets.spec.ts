@@ -31,8 +31,23 @@ describe('dashboard widgets', () => {
     expect(failureRate({ ...REPORT, by_status: { running: 2 } })).toEqual({ finished: 0, failed: 0, rate: 0 });
   });
 
-  it('cuts lists to the widget limit and reports open tasks', () => {
-    expect(widgetData({ id: 'w', type: 'slowest_workflows', title: 't', limit: 1 }, REPORT, null)).toEqual({ workflows: [REPORT.slowest[0]] });
-    expect(widgetData({ id: 'w', type: 'open_tasks', title: 't', limit: 5 }, REPORT, 4)).toEqual({ open: 4 });
+  it('cuts lists to the widget limit and reports open tasks and usage', () => {
+    const sources = { report: REPORT, openTasks: 4, usage: USAGE };
+    expect(widgetData({ id: 'w', type: 'slowest_workflows', title: 't', limit: 1 }, sources)).toEqual({ workflows: [REPORT.slowest[0]] });
+    expect(widgetData({ id: 'w', type: 'open_tasks', title: 't', limit: 5 }, sources)).toEqual({ open: 4 });
+    expect(widgetData({ id: 'w', type: 'usage_quota', title: 't', limit: 5 }, sources)).toEqual({
+      plan: 'free',
+      period_start: USAGE.period_start,
+      period_end: USAGE.period_end,
+      metrics: USAGE.metrics,
+    });
   });
 });
+
+const USAGE = {
+  plan: 'free',
+  period_start: '2026-11-01T00:00:00.000Z',
+  period_end: '2026-12-01T00:00:00.000Z',
+  customer_id: null,
+  metrics: [{ metric: 'runs', used: 3, included: 1000, limit: 1000, remaining: 997, sandbox_used: 2 }],
+};

@@ -1,6 +1,6 @@
-import type { ExecutionsReport } from '@platform/messaging';
+import type { ExecutionsReport, UsageSnapshot } from '@platform/messaging';
 
-export const WIDGET_TYPES = ['executions_per_day', 'failure_rate', 'slowest_workflows', 'most_failing_workflows', 'open_tasks'] as const;
+export const WIDGET_TYPES = ['executions_per_day', 'failure_rate', 'slowest_workflows', 'most_failing_workflows', 'open_tasks', 'usage_quota'] as const;
 export type WidgetType = (typeof WIDGET_TYPES)[number];
 
 export interface Widget {
@@ -17,6 +17,7 @@ export const DEFAULT_TITLES: Record<WidgetType, string> = {
   slowest_workflows: 'Slowest workflows',
   most_failing_workflows: 'Most failing workflows',
   open_tasks: 'Open tasks',
+  usage_quota: 'Usage against quota',
 };
 
 export const STATUSES = ['queued', 'running', 'waiting', 'succeeded', 'failed', 'cancelled', 'timed_out'] as const;
@@ -43,7 +44,14 @@ export function failureRate(report: ExecutionsReport): { finished: number; faile
   return { finished, failed, rate: finished === 0 ? 0 : Math.round((failed / finished) * 10_000) / 10_000 };
 }
 
-export function widgetData(widget: Widget, report: ExecutionsReport, openTasks: number | null): unknown {
+/** What a widget is computed from: the run service's report, and the task and subscription answers when a widget needs them. */
+export interface WidgetSources {
+  report: ExecutionsReport;
+  openTasks: number | null;
+  usage: UsageSnapshot | null;
+}
+
+export function widgetData(widget: Widget, { report, openTasks, usage }: WidgetSources): unknown {
   switch (widget.type) {
     case 'executions_per_day':
       return { days: perDay(report), total: report.total };
@@ -55,5 +63,7 @@ export function widgetData(widget: Widget, report: ExecutionsReport, openTasks: 
       return { workflows: report.most_failing.slice(0, widget.limit) };
     case 'open_tasks':
       return { open: openTasks ?? 0 };
+    case 'usage_quota':
+      return usage && { plan: usage.plan, period_start: usage.period_start, period_end: usage.period_end, metrics: usage.metrics };
   }
 }

@@ -151,6 +151,17 @@ function widgetBody(w: WidgetView): string {
         ],
         d.workflows as Rows,
       );
+    case 'usage_quota':
+      return table(
+        `${w.title} (plan ${String(d.plan)}, until ${String(d.period_end)})`,
+        [
+          ['metric', 'Metric'],
+          ['used', 'Used'],
+          ['included', 'Included'],
+          ['limit', 'Limit'],
+        ],
+        d.metrics as Rows,
+      );
     default:
       return `<p><strong data-value>${e(d.open ?? '')}</strong> open.</p>`;
   }

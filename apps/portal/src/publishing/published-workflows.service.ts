@@ -124,6 +124,7 @@ export class PublishedWorkflowsService {
     id: string,
     body: RunPublishedWorkflowRequestDto,
     idempotencyKey: string | undefined,
+    keyMode?: 'live' | 'test',
   ): Promise<{ run_id: string; status: string; customer_id: string }> {
     const customerId = p.scopeId ?? body.customer_id;
     if (!customerId) throw new ValidationFailedError([{ field: 'customer_id', message: 'is required for a tenant key without X-Scope-Key' }]);
@@ -131,7 +132,7 @@ export class PublishedWorkflowsService {
     if (!p.scopeId) await this.customers.requireAll(p, [customerId], () => 'customer_id');
     const scoped = { tenantId: p.tenantId, environmentId: p.environmentId, scopeId: customerId };
     const published = await this.get(scoped, id);
-    return this.start(scoped, published, body.input ?? {}, idempotencyKey ? `portal:${id}:${idempotencyKey}` : undefined);
+    return this.start(scoped, published, body.input ?? {}, idempotencyKey ? `portal:${id}:${idempotencyKey}` : undefined, p.keyMode);
   }
 
   /** Also the public form's start: the scope is the bound customer's. */
@@ -140,10 +141,17 @@ export class PublishedWorkflowsService {
     published: PublishedWorkflowResponse,
     input: Record<string, unknown>,
     idempotencyKey: string | undefined,
+    keyMode?: 'live' | 'test',
   ): Promise<{ run_id: string; status: string; customer_id: string }> {
     const answer = await this.bus.request(
       RunSubjects.executionsStart,
-      { workflowId: published.workflow_id, input, trigger: { type: 'portal', id: published.id }, ...(idempotencyKey ? { idempotencyKey } : {}) },
+      {
+        workflowId: published.workflow_id,
+        input,
+        trigger: { type: 'portal', id: published.id },
+        ...(idempotencyKey ? { idempotencyKey } : {}),
+        ...(keyMode ? { keyMode } : {}),
+      },
       messageContext(scoped),
       { timeoutMs: 10_000 },
     );

@@ -20,13 +20,12 @@ export class ExecutionStarter {
   ) {}
 
   /** `status` is what the caller is told: `queued` for a new run (accepted, not yet done), else the first run's status. */
-  async start(ctx: TenantContext, request: StartRequest): Promise<StartResult & { status: ExecutionStatus }> {
+  async start(ctx: TenantContext & { keyMode?: 'live' | 'test' }, request: StartRequest): Promise<StartResult & { status: ExecutionStatus }> {
     const result = await this.dispatcher.start((claim) => this.store.start(ctx, request, claim));
     // Metered once per run: the event id comes from the run id, so a repeated start counts once.
     if (result.created) {
-      const keyMode = (ctx as { keyMode?: 'live' | 'test' }).keyMode;
       this.usage
-        .record(ctx, { metric: 'runs', quantity: 1, eventId: usageEventId('run', result.execution.id), keyMode })
+        .record(ctx, { metric: 'runs', quantity: 1, eventId: usageEventId('run', result.execution.id), keyMode: ctx.keyMode })
         .catch((error: unknown) => this.logger.warn(`run ${result.execution.id} not metered: ${String(error)}`));
     }
     return { ...result, status: result.created ? 'queued' : result.execution.status };

@@ -22,7 +22,11 @@ export class ExecutionsHandler {
   /** Triggers, webhooks and the portal start runs here. */
   @MessagePattern(RunSubjects.executionsStart)
   async start(@TenantPayload(StartExecutionRequest) { tenant, body }: TenantMessage<StartExecutionRequest>): Promise<StartExecutionResponse> {
-    const { execution, status } = await this.starter.start(tenant, { ...body, trigger: { type: body.trigger.type, id: body.trigger.id ?? null } });
+    const { keyMode, ...request } = body;
+    const { execution, status } = await this.starter.start(
+      { ...tenant, keyMode },
+      { ...request, trigger: { type: body.trigger.type, id: body.trigger.id ?? null } },
+    );
     return { runId: execution.id, status };
   }
 

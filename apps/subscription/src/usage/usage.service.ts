@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { forbidden, type Principal } from '@platform/auth';
 import { TenantDb } from '@platform/db';
-import { USAGE_METRICS } from '@platform/messaging';
+import { USAGE_METRICS, type TenantRef } from '@platform/messaging';
 import { SUBSCRIPTION_CONFIG, type SubscriptionConfig } from '../config/subscription.config.js';
 import { GAUGE_METRICS } from '../plans/plan.record.js';
 import { periodAt } from '../subscriptions/periods.js';
@@ -39,12 +39,16 @@ export class UsageService {
     @Inject(SUBSCRIPTION_CONFIG) private readonly config: SubscriptionConfig,
   ) {}
 
-  async current(p: Principal, q: UsageQueryDto): Promise<UsageResponse> {
-    if (p.scopeId && q.customer_id && q.customer_id !== p.scopeId) throw forbidden();
-    const customerId = q.customer_id ?? p.scopeId ?? undefined;
-    const ctx = { tenantId: p.tenantId, environmentId: p.environmentId, scopeId: p.scopeId };
+  current(p: Principal, q: UsageQueryDto): Promise<UsageResponse> {
+    return this.forTenant({ tenantId: p.tenantId, environmentId: p.environmentId, scopeId: p.scopeId }, q.customer_id, q.granularity === 'day');
+  }
+
+  /** Also the answer to `subscription.usage.get` (portal dashboards), in the caller's tenant and scope. */
+  forTenant(ctx: TenantRef, requestedCustomer: string | undefined, daily = false): Promise<UsageResponse> {
+    if (ctx.scopeId && requestedCustomer && requestedCustomer !== ctx.scopeId) throw forbidden();
+    const customerId = requestedCustomer ?? ctx.scopeId ?? undefined;
     return this.db.run(ctx, async (m) => {
-      const subscription = await subscriptionsRepository.ensure(m, p.tenantId, this.config.SUBSCRIPTION_DEFAULT_PLAN, periodAt(new Date()));
+      const subscription = await subscriptionsRepository.ensure(m, ctx.tenantId, this.config.SUBSCRIPTION_DEFAULT_PLAN, periodAt(new Date()));
       const filter = { periodStart: subscription.period_start, customerId };
       const totals = new Map((await usageRepository.totals(m, filter, GAUGE_METRICS)).map((t) => [t.metric, t]));
       const metrics = USAGE_METRICS.map((metric): MetricUsage => {
@@ -67,8 +71,7 @@ export class UsageService {
         customer_id: customerId ?? null,
         metrics,
       };
-      if (q.granularity === 'day')
-        response.daily = (await usageRepository.daily(m, filter)).map((d: DailyTotal) => ({ date: d.day, metric: d.metric, quantity: d.quantity }));
+      if (daily) response.daily = (await usageRepository.daily(m, filter)).map((d: DailyTotal) => ({ date: d.day, metric: d.metric, quantity: d.quantity }));
       return response;
     });
   }

@@ -85,6 +85,11 @@ export class StartExecutionRequest {
   @IsOptional()
   @IsUUID()
   executionId?: string;
+
+  /** The mode of the key that asked for the run, when one did (the portal): a test key's run is metered as sandbox usage. */
+  @IsOptional()
+  @IsIn(['live', 'test'])
+  keyMode?: 'live' | 'test';
 }
 
 /** `run.executions.get`: one execution of the caller's tenant (404 otherwise). */

@@ -9,6 +9,8 @@ export const SubscriptionSubjects = {
   limitsGet: 'subscription.limits.get',
   /** Event (every gateway process): a tenant's limits changed (plan change, a quota reached or freed, a new period). */
   limitsChanged: 'subscription.limits.changed',
+  /** Request: the current period's usage against the plan in the caller's tenant (portal dashboards), as `GET /subscription/usage`. */
+  usageGet: 'subscription.usage.get',
 } as const;
 
 /** What a tenant is metered on: the plan's monthly quotas are per metric. */
@@ -85,8 +87,34 @@ export class LimitsGetRequest {
   tenantId!: string;
 }
 
+/** Usage of the caller's tenant; the caller's scope (a customer) narrows it, as does `customerId`. */
+export class UsageGetRequest {
+  @IsOptional()
+  @IsUUID()
+  customerId?: string;
+}
+
+/** One metric of the current period, the fields of `GET /subscription/usage`. */
+export interface MetricUsageSnapshot {
+  metric: string;
+  used: number;
+  included: number;
+  limit: number | null;
+  remaining: number | null;
+  sandbox_used: number;
+}
+
+export interface UsageSnapshot {
+  plan: string;
+  period_start: string;
+  period_end: string;
+  customer_id: string | null;
+  metrics: MetricUsageSnapshot[];
+}
+
 export interface SubscriptionRequests {
   [SubscriptionSubjects.limitsGet]: { request: LimitsGetRequest; response: TenantLimits };
+  [SubscriptionSubjects.usageGet]: { request: UsageGetRequest; response: UsageSnapshot };
 }
 
 export interface SubscriptionEvents {

@@ -46,7 +46,7 @@ export class ChatResponseDto {
 export class EmbeddingsResponseDto {
   @ApiProperty() model!: string;
   @ApiProperty({ example: 384 }) dimensions!: number;
-  @ApiProperty({ description: '`{ index, embedding }` per input, in input order' }) data!: Record<string, unknown>[];
+  @ApiProperty({ type: 'array', items: { type: 'object' }, description: '`{ index, embedding }` per input, in input order' }) data!: Record<string, unknown>[];
   @ApiProperty({ type: UsageDto }) usage!: UsageDto;
 }
 

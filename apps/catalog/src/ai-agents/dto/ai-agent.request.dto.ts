@@ -136,10 +136,10 @@ export class CreateAiAgentRequestDto {
 }
 
 export class UpdateAiAgentRequestDto {
-  @ApiPropertyOptional() @IsOptional() @IsString() @MinLength(1) @MaxLength(200) name?: string;
-  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(2000) description?: string;
-  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(200) model?: string;
-  @ApiPropertyOptional() @IsOptional() @IsString() @MinLength(1) @MaxLength(50_000) instructions?: string;
+  @ApiPropertyOptional({ example: 'Support assistant (EU)' }) @IsOptional() @IsString() @MinLength(1) @MaxLength(200) name?: string;
+  @ApiPropertyOptional({ example: 'Answers EU customers' }) @IsOptional() @IsString() @MaxLength(2000) description?: string;
+  @ApiPropertyOptional({ example: 'openai/gpt-4o-mini' }) @IsOptional() @IsString() @MaxLength(200) model?: string;
+  @ApiPropertyOptional({ example: 'Answer in the customer’s language.' }) @IsOptional() @IsString() @MinLength(1) @MaxLength(50_000) instructions?: string;
 
   @ApiPropertyOptional({ type: [AgentToolDto] })
   @IsOptional()
@@ -149,8 +149,8 @@ export class UpdateAiAgentRequestDto {
   @Type(() => AgentToolDto)
   tools?: AgentToolDto[];
 
-  @ApiPropertyOptional({ type: 'integer' }) @IsOptional() @IsInt() @Min(1) @Max(200) max_steps?: number;
-  @ApiPropertyOptional({ type: 'integer' }) @IsOptional() @IsInt() @Min(1) @Max(86_400) time_budget_seconds?: number;
+  @ApiPropertyOptional({ type: 'integer', example: 12 }) @IsOptional() @IsInt() @Min(1) @Max(200) max_steps?: number;
+  @ApiPropertyOptional({ type: 'integer', example: 60 }) @IsOptional() @IsInt() @Min(1) @Max(86_400) time_budget_seconds?: number;
 }
 
 export class ListAiAgentsQueryDto extends PageQueryDto {}

@@ -60,7 +60,7 @@ export class AddDocumentRequestDto {
 }
 
 export class ListDocumentsQueryDto extends PageQueryDto {
-  @ApiPropertyOptional({ enum: DOCUMENT_STATUSES, example: 'ready' })
+  @ApiPropertyOptional({ enum: DOCUMENT_STATUSES, example: 'ready', description: 'Only documents with this indexing status' })
   @IsOptional()
   @IsIn(DOCUMENT_STATUSES)
   status?: (typeof DOCUMENT_STATUSES)[number];

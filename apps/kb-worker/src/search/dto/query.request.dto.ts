@@ -79,9 +79,14 @@ export const QUERY_EXAMPLE = {
 };
 
 export class QueryResponseDto {
-  @ApiProperty({ description: 'Best first; `score` is the reciprocal-rank-fusion score of the vector and full-text rankings' })
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'object' },
+    description: 'Best first; `score` is the reciprocal-rank-fusion score of the vector and full-text rankings',
+  })
   chunks!: Record<string, unknown>[];
   @ApiPropertyOptional({ description: 'With answer: true' }) answer?: string;
-  @ApiPropertyOptional({ description: '`{ marker, document_id, chunk_id }`: marker n is the n-th chunk' }) citations?: Record<string, unknown>[];
+  @ApiPropertyOptional({ type: 'array', items: { type: 'object' }, description: '`{ marker, document_id, chunk_id }`: marker n is the n-th chunk' })
+  citations?: Record<string, unknown>[];
   @ApiPropertyOptional({ description: 'The model that wrote the answer' }) model?: string;
 }
