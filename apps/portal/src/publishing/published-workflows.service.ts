@@ -124,7 +124,6 @@ export class PublishedWorkflowsService {
     id: string,
     body: RunPublishedWorkflowRequestDto,
     idempotencyKey: string | undefined,
-    keyMode?: 'live' | 'test',
   ): Promise<{ run_id: string; status: string; customer_id: string }> {
     const customerId = p.scopeId ?? body.customer_id;
     if (!customerId) throw new ValidationFailedError([{ field: 'customer_id', message: 'is required for a tenant key without X-Scope-Key' }]);
