@@ -551,7 +551,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List AI agents */
+        /**
+         * List AI agents
+         * @description Agent configurations of the environment (model, instructions, tools, limits), cursor-paginated.
+         *
+         *     Requires the scope `ai:run` (a key with `*` has every scope).
+         */
         get: operations["catalog_aiAgents_list"];
         put?: never;
         /**
@@ -574,11 +579,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get an AI agent */
+        /**
+         * Get an AI agent
+         * @description One agent configuration. Another tenant's agent is 404, like an unknown id.
+         *
+         *     Requires the scope `ai:run` (a key with `*` has every scope).
+         */
         get: operations["catalog_aiAgents_get"];
         put?: never;
         post?: never;
-        /** Delete an AI agent */
+        /**
+         * Delete an AI agent
+         * @description Its recorded runs stay readable at `/ai/agent-runs/{id}`.
+         *
+         *     Requires the scope `ai:write` (a key with `*` has every scope).
+         */
         delete: operations["catalog_aiAgents_delete"];
         options?: never;
         head?: never;
@@ -598,7 +613,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List LLM models */
+        /**
+         * List LLM models
+         * @description Models of the providers configured for the environment, with the built-in local models, their kind (chat or embedding), context size and prices where known.
+         *
+         *     Requires the scope `ai:run` (a key with `*` has every scope).
+         */
         get: operations["catalog_llmModels_list"];
         put?: never;
         post?: never;
@@ -919,7 +939,7 @@ export interface paths {
         put?: never;
         /**
          * Create a dashboard
-         * @description Widgets: executions_per_day, failure_rate, slowest_workflows, most_failing_workflows, open_tasks.
+         * @description Widgets: executions_per_day, failure_rate, slowest_workflows, most_failing_workflows, open_tasks, usage_quota.
          *
          *     Requires the scope `portal:write` (a key with `*` has every scope).
          */
@@ -973,7 +993,7 @@ export interface paths {
         };
         /**
          * A dashboard's numbers
-         * @description Each widget computed for executions created in [from, to) (default: the last 30 days), optionally of one customer; open_tasks counts the tasks pending now. Counted by the run and task services from indexed queries.
+         * @description Each widget computed for executions created in [from, to) (default: the last 30 days), optionally of one customer; open_tasks counts the tasks pending now; usage_quota is the current billing period against the plan. Counted by the run, task and subscription services from indexed queries.
          *
          *     Requires the scope `portal:read` (a key with `*` has every scope).
          */
@@ -2563,7 +2583,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List model providers */
+        /**
+         * List model providers
+         * @description The OpenAI-compatible providers configured for the environment, oldest first, cursor-paginated. API keys are never returned: `has_api_key` says whether one is set.
+         *
+         *     Requires the scope `ai:write` (a key with `*` has every scope).
+         */
         get: operations["aiRuntime_providers_list"];
         put?: never;
         /**
@@ -2586,11 +2611,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a model provider */
+        /**
+         * Get a model provider
+         * @description One provider of the environment, without its API key. Another tenant's provider is 404, like an unknown id.
+         *
+         *     Requires the scope `ai:write` (a key with `*` has every scope).
+         */
         get: operations["aiRuntime_providers_get"];
         put?: never;
         post?: never;
-        /** Delete a model provider */
+        /**
+         * Delete a model provider
+         * @description Its models disappear from `/ai/models` at once; steps and agents that name them then fail with `validation_failed`.
+         *
+         *     Requires the scope `ai:write` (a key with `*` has every scope).
+         */
         delete: operations["aiRuntime_providers_delete"];
         options?: never;
         head?: never;
@@ -2764,7 +2799,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List knowledge bases */
+        /**
+         * List knowledge bases
+         * @description Knowledge bases of the environment (a customer key: its own), with their document counts, cursor-paginated.
+         *
+         *     Requires the scope `kb:read` (a key with `*` has every scope).
+         */
         get: operations["kbWorker_knowledgeBases_list"];
         put?: never;
         /**
@@ -2787,7 +2827,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a knowledge base */
+        /**
+         * Get a knowledge base
+         * @description One knowledge base. Another tenant's or customer's is 404, like an unknown id.
+         *
+         *     Requires the scope `kb:read` (a key with `*` has every scope).
+         */
         get: operations["kbWorker_knowledgeBases_get"];
         put?: never;
         post?: never;
@@ -3661,12 +3706,18 @@ export interface components {
             time_budget_seconds?: number;
         };
         UpdateAiAgentRequestDto: {
+            /** @example Support assistant (EU) */
             name?: string;
+            /** @example Answers EU customers */
             description?: string;
+            /** @example openai/gpt-4o-mini */
             model?: string;
+            /** @example Answer in the customer’s language. */
             instructions?: string;
             tools?: components["schemas"]["AgentToolDto"][];
+            /** @example 12 */
             max_steps?: number;
+            /** @example 60 */
             time_budget_seconds?: number;
         };
         StartOAuthRequestDto: {
@@ -4071,7 +4122,7 @@ export interface components {
              * @example executions_per_day
              * @enum {string}
              */
-            type: "executions_per_day" | "failure_rate" | "slowest_workflows" | "most_failing_workflows" | "open_tasks";
+            type: "executions_per_day" | "failure_rate" | "slowest_workflows" | "most_failing_workflows" | "open_tasks" | "usage_quota";
             /**
              * @description Default: a title for the type
              * @example Runs this month
@@ -7081,7 +7132,7 @@ export interface components {
             /** @example 384 */
             dimensions: number;
             /** @description `{ index, embedding }` per input, in input order */
-            data: string[];
+            data: Record<string, never>[];
             usage: components["schemas"]["UsageDto"];
         };
         ExecuteAgentRequestDto: {
@@ -7089,7 +7140,7 @@ export interface components {
              * @description Text, or an object given to the model as JSON
              * @example Is order A-17 shipped, and what is our refund window?
              */
-            input: Record<string, never>;
+            input: string | Record<string, never>;
         };
         ChunkingDto: {
             /**
@@ -7259,11 +7310,11 @@ export interface components {
         };
         QueryResponseDto: {
             /** @description Best first; `score` is the reciprocal-rank-fusion score of the vector and full-text rankings */
-            chunks: string[];
+            chunks: Record<string, never>[];
             /** @description With answer: true */
             answer?: string;
             /** @description `{ marker, document_id, chunk_id }`: marker n is the n-th chunk */
-            citations?: string[];
+            citations?: Record<string, never>[];
             /** @description The model that wrote the answer */
             model?: string;
         };
@@ -27927,6 +27978,7 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque cursor from the previous page's next_cursor */
                 cursor?: string;
+                /** @description Only documents with this indexing status */
                 status?: "queued" | "indexing" | "ready" | "failed";
             };
             header?: {
