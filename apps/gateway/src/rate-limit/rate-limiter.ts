@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
-import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { errorBody } from '@platform/common';
+import { WindowCounter } from '@platform/common/window-counter';
 import type { GatewayConfig } from '../config/gateway.config.js';
 import type { GatewayRequest } from '../proxy/proxy.js';
 import type { PlanDirectory } from '../plan-limits/plan-directory.js';
@@ -9,13 +9,6 @@ import type { TenantLimits } from '../plan-limits/plan-channel.js';
 import { quotaMetric } from '../plan-limits/quota-routes.js';
 import { identifyCaller, type CallerClass } from './caller.js';
 import { currentWindow, limitExceededMessage, remaining, retryAfterSeconds } from './rate-window.js';
-
-/** One round trip per request: count, and start the key's expiry with its first hit. */
-const HIT_SCRIPT = `local count = redis.call('INCR', KEYS[1])
-if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-return count`;
-
-type CountingRedis = Redis & { rateLimitHit(key: string, ttlMs: number): Promise<number> };
 
 /** At most one "Redis unavailable" warning per this many milliseconds. */
 const WARN_INTERVAL_MS = 10_000;
@@ -54,19 +47,6 @@ export function createRateLimiter(config: GatewayConfig, logger: Logger, plans?:
   const ttlMs = windowSeconds * 1000;
   const prefix = config.RATE_LIMIT_KEY_PREFIX;
 
-  const redis = new Redis(config.REDIS_URL, {
-    lazyConnect: true,
-    // Fail fast instead of queueing: a command either gets Redis's answer at once or errors.
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    commandTimeout: 100,
-    connectTimeout: 1_000,
-    // A connection that stops answering (not just refusing) is dropped and reconnected.
-    socketTimeout: 1_000,
-    retryStrategy: (attempt) => Math.min(attempt * 100, 1_000),
-  }) as CountingRedis;
-  redis.defineCommand('rateLimitHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
-
   let warnedAt = -Infinity;
   let degraded = false;
   const unavailable = (error: Error): void => {
@@ -76,16 +56,18 @@ export function createRateLimiter(config: GatewayConfig, logger: Logger, plans?:
     warnedAt = now;
     logger.warn({ err: error.message }, 'rate limiting unavailable (Redis): serving requests without limits');
   };
-  redis.on('error', unavailable);
-  // A Redis that shuts down closes the connection without an error: that is the outage's first sign.
-  redis.on('close', () => unavailable(new Error('connection to Redis closed')));
-  redis.on('ready', () => {
-    if (!degraded) return;
-    degraded = false;
-    logger.info('rate limiting restored (Redis is back)');
-  });
-  redis.connect().catch(() => {
-    // Reported through the 'error' event; the client keeps reconnecting by itself.
+  const counter = new WindowCounter({
+    url: config.REDIS_URL,
+    commandTimeoutMs: 100,
+    socketTimeoutMs: 1_000,
+    onError: unavailable,
+    // A Redis that shuts down closes the connection without an error: that is the outage's first sign.
+    onClose: () => unavailable(new Error('connection to Redis closed')),
+    onReady: () => {
+      if (!degraded) return;
+      degraded = false;
+      logger.info('rate limiting restored (Redis is back)');
+    },
   });
 
   return {
@@ -96,15 +78,15 @@ export function createRateLimiter(config: GatewayConfig, logger: Logger, plans?:
       // Quotas hold live keys only: test keys work on sandbox data (spec 8). The check is local: no round trip.
       const quota = plan && caller.class === 'live' && route ? exhaustedQuota(plan, req.method, route.upstreamPath) : undefined;
       // Not connected: don't ask (the command would only fail); serve without rate limits.
-      if (redis.status !== 'ready') {
+      if (!counter.ready) {
         if (quota) quotaExceeded(req, res, quota);
         else next(req, res, route);
         return;
       }
       const limit = plan ? plan.rateLimits[caller.class as 'live' | 'test' | 'user'] : limits[caller.class];
       const window = currentWindow(Date.now(), windowSeconds);
-      redis.rateLimitHit(`${prefix}:${caller.id}:${window.number}`, ttlMs).then(
-        (count) => {
+      counter.hit([`${prefix}:${caller.id}:${window.number}`], [ttlMs]).then(
+        ([count]) => {
           res.setHeader('X-RateLimit-Limit', limit);
           res.setHeader('X-RateLimit-Remaining', remaining(limit, count));
           res.setHeader('X-RateLimit-Reset', window.resetSeconds);
@@ -120,9 +102,9 @@ export function createRateLimiter(config: GatewayConfig, logger: Logger, plans?:
         },
       );
     },
-    redisStatus: () => (redis.status === 'ready' ? 'UP' : 'DOWN'),
+    redisStatus: () => (counter.ready ? 'UP' : 'DOWN'),
     close() {
-      redis.disconnect();
+      counter.close();
     },
   };
 }
