@@ -27,7 +27,10 @@ export class SubmissionLimits implements OnModuleDestroy {
     const window = Math.floor(now / WINDOW_MS);
     let counts: number[];
     try {
-      counts = await this.counter.hit([`portal-form:link:${link.embedId}:${window}`, `portal-form:addr:${link.tenantId}:${address}:${window}`], [TTL_MS, TTL_MS]);
+      counts = await this.counter.hit(
+        [`portal-form:link:${link.embedId}:${window}`, `portal-form:addr:${link.tenantId}:${address}:${window}`],
+        [TTL_MS, TTL_MS],
+      );
     } catch (error) {
       this.logger.warn(`form limits not counted: ${(error as Error).message}`);
       return;
