@@ -144,6 +144,28 @@ describe('notifications through Slack and Teams stand-ins', () => {
     expect(JSON.stringify(done)).not.toContain(path);
   });
 
+  it('retries each notification of a burst on its own schedule while the others are delivered at once', async () => {
+    // Sends made together are committed and queued together; here every other one is refused once.
+    const run = randomUUID();
+    const sends = await Promise.all(
+      Array.from({ length: 24 }, (_, i) =>
+        send(a, { destination: { kind: 'slack', to: `${slack.url}/${i % 2 ? 'flaky' : 'fine'}-${run}-${i}` }, body: `n${i}` }),
+      ),
+    );
+    expect(sends.map((s) => s.status)).toEqual(Array.from({ length: 24 }, () => 202));
+    const done = await Promise.all(sends.map((s) => settled(a, s.body.id as string)));
+    done.forEach((d, i) => {
+      expect(d.status).toBe('delivered');
+      expect((d.attempts ?? []).map((x) => x.status_code)).toEqual(i % 2 ? [429, 500, 200] : [200]);
+    });
+    for (let i = 0; i < 24; i++) {
+      const hits = slack.at(`/${i % 2 ? 'flaky' : 'fine'}-${run}-${i}`).map((r) => r.at);
+      expect(hits).toHaveLength(i % 2 ? 3 : 1);
+      // The retry after Retry-After: 1 comes from its own item's schedule, not from the (5 s) reconciler.
+      if (i % 2) expect(hits[1] - hits[0]).toBeLessThan(3000);
+    }
+  });
+
   it('gives up after the attempt limit on 5xx, and never retries a 400', async () => {
     const downPath = `/down-${randomUUID()}`;
     const badPath = `/bad-${randomUUID()}`;

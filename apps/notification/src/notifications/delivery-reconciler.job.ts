@@ -30,7 +30,7 @@ export class DeliveryReconcilerJob extends PeriodicJob {
     const queued: typeof stale = [];
     for (const row of stale) {
       const ctx = { tenantId: row.tenant_id, environmentId: row.environment_id, scopeId: row.scope_id };
-      if (await this.notifications.enqueue(ctx, row.id, `${row.id}:${row.attempt_count}:${Date.now()}`)) queued.push(row);
+      if (await this.notifications.enqueue(ctx, [row.id], `${row.id}:${row.attempt_count}:${Date.now()}`)) queued.push(row);
     }
     await this.system.run('notification reconciler: mark re-queued', (m) => notificationsRepository.touch(m, queued), 'debug');
   }

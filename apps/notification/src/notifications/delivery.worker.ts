@@ -74,21 +74,39 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
     await this.worker?.stop();
   }
 
+  /**
+   * Delivers the notifications an item names, at once. The item is acknowledged when each is
+   * delivered or failed for good; while any waits for a retry, the item comes back when the
+   * earliest is due (a notification not yet due is left alone, and one another worker holds is
+   * that worker's).
+   */
   async deliver(item: WorkItem<NotificationDeliveryItem>): Promise<WorkResult> {
     if (!hasTenant(item.context)) return { ack: true };
     const ctx: TenantContext = { tenantId: item.context.tenantId, environmentId: item.context.environmentId, scopeId: item.context.scopeId ?? null };
-    const row = await this.claims.submit(ctx, item.data.notificationId);
-    if (!row) return { ack: true };
+    const ids = item.data.notificationIds ?? (item.data.notificationId ? [item.data.notificationId] : []);
+    const rows = await Promise.all(ids.map((id) => this.claims.submit(ctx, id)));
+    const retries = await Promise.all(rows.map((row) => (row ? this.deliverOne(ctx, row) : Promise.resolve(null))));
+    const unclaimed = ids.filter((_, i) => !rows[i]);
+    if (unclaimed.length) {
+      const due = await this.db.run(ctx, (m) => notificationsRepository.nextRetryAt(m, unclaimed));
+      if (due) retries.push(Math.max(0, due.getTime() - Date.now()));
+    }
+    const waits = retries.filter((r): r is number => r !== null);
+    return waits.length ? { retryInMs: Math.min(...waits) } : { ack: true };
+  }
+
+  /** One attempt and its record; answers how long until the retry it leads to, or null when final. */
+  private async deliverOne(ctx: TenantContext, row: NotificationRow): Promise<number | null> {
     const outcome = await this.attempt(ctx, row);
     const attemptNo = row.attempt_count + 1;
     const at = new Date().toISOString();
     if (outcome.outcome === 'delivered') {
       await this.record(ctx, row.id, { attempt: attemptNo, at, outcome: 'delivered', status_code: outcome.statusCode, error: null }, 'delivered', null);
-      return { ack: true };
+      return null;
     }
     if (outcome.outcome === 'permanent' || attemptNo >= this.config.NOTIFICATION_MAX_ATTEMPTS) {
       await this.record(ctx, row.id, { attempt: attemptNo, at, outcome: 'failed', status_code: outcome.statusCode, error: outcome.error }, 'failed', null);
-      return { ack: true };
+      return null;
     }
     const backoff = retryDelayMs(attemptNo, this.config.NOTIFICATION_RETRY_BASE_MS, this.config.NOTIFICATION_RETRY_MAX_MS);
     const delay = Math.min(this.config.NOTIFICATION_RETRY_MAX_MS, Math.max(backoff, outcome.retryAfterMs ?? 0));
@@ -102,7 +120,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
       retry_at: retryAt.toISOString(),
     };
     await this.record(ctx, row.id, attempt, 'retrying', retryAt);
-    return { retryInMs: delay };
+    return delay;
   }
 
   private async attempt(ctx: TenantContext, row: NotificationRow): Promise<AttemptOutcome> {

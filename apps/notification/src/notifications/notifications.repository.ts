@@ -117,6 +117,15 @@ export const notificationsRepository = {
     return rows;
   },
 
+  /** The earliest retry due among these notifications, if any waits for one (not claimed: not yet due). */
+  async nextRetryAt(m: EntityManager, ids: string[]): Promise<Date | null> {
+    const [row] = await m.query<{ at: Date | null }[]>(
+      `select min(next_attempt_at) as at from notification.notifications where id = any($1::uuid[]) and status = 'retrying'`,
+      [ids],
+    );
+    return row?.at ?? null;
+  },
+
   /** Records attempts (one per notification) and the status each leads to. */
   async recordAttempts(m: EntityManager, records: AttemptRecord[]): Promise<void> {
     await m.query(

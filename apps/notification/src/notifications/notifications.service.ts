@@ -3,7 +3,16 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import type { Principal } from '@platform/auth';
 import { decodeCursor, newId, toPage, type Page } from '@platform/common';
 import { TenantBatcher, TenantDb, type TenantContext } from '@platform/db';
-import { NATS_CONNECTION, NotificationSubjects, UsageMeter, enqueueWork, messageContext, usageEventId, type NotificationQueued } from '@platform/messaging';
+import {
+  MAX_NOTIFICATIONS_PER_ITEM,
+  NATS_CONNECTION,
+  NotificationSubjects,
+  UsageMeter,
+  enqueueWork,
+  messageContext,
+  usageEventId,
+  type NotificationQueued,
+} from '@platform/messaging';
 import { ChannelSecretBox } from '../channels/channel-secrets.js';
 import { Composer, type SendInput } from './composer.js';
 import type { NotificationHistoryQueryDto } from './dto/notification-query.dto.js';
@@ -21,11 +30,16 @@ import { SendLimits } from './send-limits.js';
 @Injectable()
 export class NotificationsService {
   private readonly logger = new Logger(NotificationsService.name);
-  /** Sends of one tenant arriving together are stored in one statement and one commit. */
+  /**
+   * Sends of one tenant arriving together are stored in one statement and one commit, and queued
+   * for delivery as one work item: the answers wait for both.
+   */
   private readonly inserts = new TenantBatcher<NewNotification, NotificationRow | undefined>(async (ctx, list) => {
     const rows = await this.db.run(ctx, (m) =>
       notificationsRepository.insertMany(m, { tenantId: ctx.tenantId, environmentId: ctx.environmentId, scopeId: ctx.scopeId ?? null }, list),
     );
+    const queued = rows.filter((r) => r.status === 'queued').map((r) => r.id);
+    if (queued.length) await this.enqueue(ctx, queued);
     const byId = new Map(rows.map((r) => [r.id, r]));
     return list.map((n) => byId.get(n.id));
   });
@@ -73,7 +87,6 @@ export class NotificationsService {
       if (!first) throw new Error('idempotent notification vanished');
       return this.repeat(first, composed.requestHash);
     }
-    if (!limited) await this.enqueue(ctx, id);
     if (!limited) {
       const sent = {
         metric: 'notifications' as const,
@@ -107,13 +120,21 @@ export class NotificationsService {
     return toNotificationResponse(row);
   }
 
-  /** Publishes the delivery item; the message id makes a repeat within the stream's window a no-op. */
-  async enqueue(ctx: TenantContext & { requestId?: string }, id: string, msgId: string | undefined = id): Promise<boolean> {
+  /**
+   * Publishes one delivery item for notifications committed together; the message id (the first
+   * one's id) makes a repeat within the stream's window a no-op. A failure is logged and left to
+   * the reconciler: the rows are committed.
+   */
+  async enqueue(ctx: TenantContext & { requestId?: string }, ids: string[], msgId: string = ids[0]): Promise<boolean> {
     try {
-      await enqueueWork(this.nc, NotificationSubjects.deliver, { notificationId: id }, msgId, messageContext(ctx, { requestId: ctx.requestId }));
+      for (let i = 0; i < ids.length; i += MAX_NOTIFICATIONS_PER_ITEM) {
+        const part = ids.slice(i, i + MAX_NOTIFICATIONS_PER_ITEM);
+        const item = part.length === 1 ? { notificationId: part[0] } : { notificationIds: part };
+        await enqueueWork(this.nc, NotificationSubjects.deliver, item, i === 0 ? msgId : part[0], messageContext(ctx, { requestId: ctx.requestId }));
+      }
       return true;
     } catch (error) {
-      this.logger.warn(`notification ${id} stored but not queued (the reconciler will): ${(error as Error).message}`);
+      this.logger.warn(`notifications ${ids.join(', ')} stored but not queued (the reconciler will): ${(error as Error).message}`);
       return false;
     }
   }

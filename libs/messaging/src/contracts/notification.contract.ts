@@ -1,4 +1,17 @@
-import { ArrayMaxSize, ArrayMinSize, IsIn, IsObject, IsOptional, IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  ArrayNotEmpty,
+  IsArray,
+  IsIn,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  MaxLength,
+  MinLength,
+  ValidateIf,
+} from 'class-validator';
 import type { WorkQueueSpec } from '../jetstream/work-queue.js';
 
 /** Subjects the notification service answers or emits. */
@@ -8,7 +21,7 @@ export const NotificationSubjects = {
    * the notification is stored and queued, like `POST /notifications/send`.
    */
   notificationsSend: 'notification.notifications.send',
-  /** Work item (JetStream): deliver one stored notification. */
+  /** Work item (JetStream): deliver stored notifications. */
   deliver: 'notification.delivery.deliver',
 } as const;
 
@@ -58,16 +71,32 @@ export interface NotificationQueued {
   status: string;
 }
 
-/** A delivery work item: the notification row holds everything else. */
+/** Most notifications one delivery work item names (one commit's worth of sends). */
+export const MAX_NOTIFICATIONS_PER_ITEM = 64;
+
+/**
+ * A delivery work item: the notification rows hold everything else. Sends committed together
+ * travel as one item (`notificationIds`); the reconciler queues one notification at a time
+ * (`notificationId`, also the shape of items queued before batching).
+ */
 export class NotificationDeliveryItem {
+  @ValidateIf((o: NotificationDeliveryItem) => o.notificationIds === undefined)
   @IsUUID()
-  notificationId!: string;
+  notificationId?: string;
+
+  @IsOptional()
+  @IsArray()
+  @ArrayNotEmpty()
+  @ArrayMaxSize(MAX_NOTIFICATIONS_PER_ITEM)
+  @IsUUID('all', { each: true })
+  notificationIds?: string[];
 }
 
 /**
- * Deliveries of accepted notifications: one item per notification, published after its row is
- * committed (message id = notification id, so a repeat is dropped by the stream). The worker's
- * own attempt limit decides when to stop; `maxDeliver` only bounds a poison item.
+ * Deliveries of accepted notifications: one item per commit of sends, published after the rows
+ * are committed (message id = the first notification's id, so a repeat is dropped by the
+ * stream). An item stays until every notification it names is delivered or failed for good; the
+ * worker's own attempt limit decides when to stop; `maxDeliver` only bounds a poison item.
  */
 export const NOTIFICATION_DELIVERY_QUEUE: WorkQueueSpec = {
   stream: 'NOTIFICATION_DELIVERIES',
