@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { SystemDb, TenantDb } from '@platform/db';
-import { UsageMeter, type TenantRef, type UsageRecord } from '@platform/messaging';
+import { UsageMeter, type ContextOptions, type TenantRef, type UsageRecord } from '@platform/messaging';
 import { fromOutboxRow, pendingUsage, usageContext, type PendingUsage } from './pending-usage.js';
 import { usageOutboxRepository as outbox } from './usage-outbox.repository.js';
 
@@ -42,8 +42,8 @@ export class UsageOutbox implements OnModuleDestroy {
   ) {}
 
   /** The fact to `add` and then `publish`, built in the request it belongs to. */
-  fact(tenant: TenantRef, usage: UsageRecord): PendingUsage {
-    return pendingUsage(tenant, usage);
+  fact(tenant: TenantRef, usage: UsageRecord, context: ContextOptions = {}): PendingUsage {
+    return pendingUsage(tenant, usage, context);
   }
 
   /** Writes facts in the caller's transaction: `m` is the manager that commits the business change. */
