@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { UsageOutboxModule } from '@platform/service';
 import { ApiKeysModule } from '../api-keys/api-keys.module.js';
 import { EnvironmentsHandler } from './environments.handler.js';
 import { TenantsController } from './tenants.controller.js';
@@ -6,7 +7,7 @@ import { TenantsService } from './tenants.service.js';
 
 /** Tenant creation and signup, and JWT callers' environments: the system path of tenancy. */
 @Module({
-  imports: [ApiKeysModule],
+  imports: [ApiKeysModule, UsageOutboxModule],
   controllers: [TenantsController, EnvironmentsHandler],
   providers: [TenantsService],
 })

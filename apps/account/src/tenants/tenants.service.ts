@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { forbidden, type SystemPrincipal } from '@platform/auth';
 import { AppError, isUuid } from '@platform/common';
+import type { EntityManager } from 'typeorm';
 import { SystemDb } from '@platform/db';
-import { UsageMeter, usageEventId, type ResolveEnvironmentRequest, type ResolveEnvironmentResponse } from '@platform/messaging';
+import { usageEventId, type ResolveEnvironmentRequest, type ResolveEnvironmentResponse } from '@platform/messaging';
+import { UsageOutbox, type PendingUsage } from '@platform/service';
 import { KeyHasher } from '../api-keys/key-hasher.js';
-import { provisionTenant, type ProvisionedTenant } from './tenant-provisioning.js';
+import { provisionTenant, type ProvisionInput, type ProvisionedTenant } from './tenant-provisioning.js';
 import { environmentsRepository } from './tenants.repository.js';
 
 /** Tenancy on the system path: a tenant is made before it has any row RLS could admit. */
@@ -13,20 +15,31 @@ export class TenantsService {
   constructor(
     private readonly system: SystemDb,
     private readonly hasher: KeyHasher,
-    private readonly usage: UsageMeter,
+    private readonly usage: UsageOutbox,
   ) {}
 
-  /** The owner is the tenant's first seat. */
-  private seated(tenant: ProvisionedTenant): ProvisionedTenant {
-    const seat = { metric: 'seats' as const, quantity: 1, eventId: usageEventId('seat', tenant.tenant_id, tenant.user_id) };
-    this.usage.record({ tenantId: tenant.tenant_id, environmentId: tenant.production_data_plane_id }, seat).catch(() => undefined);
+  /**
+   * A tenant made in the system transaction, with its owner as the first seat: the seat's usage
+   * fact is committed with the tenant (usage outbox) and published after the commit.
+   */
+  private async provision(reason: string, options: ProvisionInput): Promise<ProvisionedTenant> {
+    const { tenant, seat } = await this.system.run(reason, async (m: EntityManager) => {
+      const made = await provisionTenant(m, this.hasher, options);
+      const fact: PendingUsage = this.usage.fact(
+        { tenantId: made.tenant_id, environmentId: made.production_data_plane_id },
+        { metric: 'seats', quantity: 1, eventId: usageEventId('seat', made.tenant_id, made.user_id) },
+      );
+      await this.usage.add(m, [fact]);
+      return { tenant: made, seat: fact };
+    });
+    this.usage.publish([seat]);
     return tenant;
   }
 
   /** Initial tenant creation by the platform admin: with one live and one test key. */
   create(caller: SystemPrincipal, name: string, ownerEmail: string): Promise<ProvisionedTenant> {
     if (caller.kind !== 'admin') throw forbidden();
-    return this.system.run(`create tenant '${name}'`, (m) => provisionTenant(m, this.hasher, { name, ownerEmail, withKeys: true })).then((t) => this.seated(t));
+    return this.provision(`create tenant '${name}'`, { name, ownerEmail, withKeys: true });
   }
 
   /** Signup: a signed-in user creates a tenant it owns, keeping its id. */
@@ -34,11 +47,7 @@ export class TenantsService {
     if (caller.kind !== 'user') throw forbidden();
     const email = caller.email;
     if (!email) throw new AppError('email_required', 400, 'The token carries no email claim; signup needs one');
-    return this.system
-      .run(`signup of user ${caller.subject}`, (m) =>
-        provisionTenant(m, this.hasher, { name, ownerEmail: email, ownerUserId: caller.subject, withKeys: false }),
-      )
-      .then((t) => this.seated(t));
+    return this.provision(`signup of user ${caller.subject}`, { name, ownerEmail: email, ownerUserId: caller.subject, withKeys: false });
   }
 
   /** A JWT caller's environment: the one named by X-SELECTED-ENV if it is the tenant's, else production. */

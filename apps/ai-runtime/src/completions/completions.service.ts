@@ -1,7 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { TenantContext } from '@platform/db';
 import {
-  UsageMeter,
   type ChatMessage,
   type ChatRequest,
   type ChatResult,
@@ -11,6 +10,7 @@ import {
   type GenerateResult,
   type TokenUsage,
 } from '@platform/messaging';
+import { UsageOutbox } from '@platform/service';
 import { AI_CONFIG, type AiConfig } from '../config/ai.config.js';
 import { LOCAL_EMBEDDING_MODEL } from '../models/local/local.provider.js';
 import { ModelRouter } from '../models/model-router.js';
@@ -27,7 +27,7 @@ export class CompletionsService {
 
   constructor(
     private readonly router: ModelRouter,
-    private readonly meter: UsageMeter,
+    private readonly usage: UsageOutbox,
     @Inject(AI_CONFIG) private readonly config: AiConfig,
   ) {}
 
@@ -93,10 +93,14 @@ export class CompletionsService {
     }
   }
 
-  /** Metering must not fail the answer the caller already has: a lost fact is logged. */
+  /**
+   * Metering must not fail the answer the caller already has. There is no business transaction to
+   * join: the fact gets a small one of its own in the outbox before it is published, so a NATS
+   * outage loses nothing; only a failed database write loses it, and is logged.
+   */
   private meterUsage(caller: Caller, usage: TokenUsage): void {
     if (usage.total_tokens <= 0) return;
-    this.meter
+    this.usage
       .record(caller, { metric: 'ai_tokens', quantity: usage.total_tokens, ...(caller.keyMode ? { keyMode: caller.keyMode } : {}) })
       .catch((error: unknown) => this.logger.warn(`ai_tokens usage not recorded: ${String(error)}`));
   }

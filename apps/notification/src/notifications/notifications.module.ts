@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { UsageOutboxModule } from '@platform/service';
 import { ChannelsModule } from '../channels/channels.module.js';
 import { PlatformNoticesHandler } from '../notices/platform-notices.handler.js';
 import { PlatformNoticesService } from '../notices/platform-notices.service.js';
@@ -12,7 +13,7 @@ import { SendLimits } from './send-limits.js';
 
 /** Sending: accepting notifications, their durable delivery with retries, the history, and the platform's own notices. */
 @Module({
-  imports: [ChannelsModule],
+  imports: [ChannelsModule, UsageOutboxModule],
   controllers: [NotificationsController, NotificationsHandler, PlatformNoticesHandler],
   providers: [Composer, SendLimits, NotificationsService, DeliveryWorker, DeliveryReconcilerJob, PlatformNoticesService],
 })

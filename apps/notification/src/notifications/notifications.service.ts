@@ -7,12 +7,12 @@ import {
   MAX_NOTIFICATIONS_PER_ITEM,
   NATS_CONNECTION,
   NotificationSubjects,
-  UsageMeter,
   enqueueWork,
   messageContext,
   usageEventId,
   type NotificationQueued,
 } from '@platform/messaging';
+import { UsageOutbox, type PendingUsage } from '@platform/service';
 import { ChannelSecretBox } from '../channels/channel-secrets.js';
 import { Composer, type SendInput } from './composer.js';
 import type { NotificationHistoryQueryDto } from './dto/notification-query.dto.js';
@@ -31,18 +31,32 @@ import { SendLimits } from './send-limits.js';
 export class NotificationsService {
   private readonly logger = new Logger(NotificationsService.name);
   /**
-   * Sends of one tenant arriving together are stored in one statement and one commit, and queued
-   * for delivery as one work item: the answers wait for both.
+   * Sends of one tenant arriving together are stored in one statement and one commit, with the
+   * usage facts of those stored (usage outbox); after the commit the facts are published and the
+   * sends queued for delivery as one work item. The answers wait for the queueing.
    */
-  private readonly inserts = new TenantBatcher<NewNotification, NotificationRow | undefined>(async (ctx, list) => {
-    const rows = await this.db.run(ctx, (m) =>
-      notificationsRepository.insertMany(m, { tenantId: ctx.tenantId, environmentId: ctx.environmentId, scopeId: ctx.scopeId ?? null }, list),
-    );
-    const queued = rows.filter((r) => r.status === 'queued').map((r) => r.id);
-    if (queued.length) await this.enqueue(ctx, queued);
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    return list.map((n) => byId.get(n.id));
-  });
+  private readonly inserts = new TenantBatcher<{ notification: NewNotification; usage: PendingUsage | null }, NotificationRow | undefined>(
+    async (ctx, list) => {
+      const { rows, facts } = await this.db.run(ctx, async (m) => {
+        const owner = { tenantId: ctx.tenantId, environmentId: ctx.environmentId, scopeId: ctx.scopeId ?? null };
+        const inserted = await notificationsRepository.insertMany(
+          m,
+          owner,
+          list.map((i) => i.notification),
+        );
+        // A send that lost an idempotency race made no row, and is not metered.
+        const made = new Set(inserted.map((r) => r.id));
+        const metered = list.flatMap((i) => (i.usage && made.has(i.notification.id) ? [i.usage] : []));
+        await this.usage.add(m, metered);
+        return { rows: inserted, facts: metered };
+      });
+      this.usage.publish(facts);
+      const queued = rows.filter((r) => r.status === 'queued').map((r) => r.id);
+      if (queued.length) await this.enqueue(ctx, queued);
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      return list.map((i) => byId.get(i.notification.id));
+    },
+  );
 
   constructor(
     private readonly db: TenantDb,
@@ -50,7 +64,7 @@ export class NotificationsService {
     private readonly limits: SendLimits,
     private readonly box: ChannelSecretBox,
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
-    private readonly usage: UsageMeter,
+    private readonly usage: UsageOutbox,
   ) {}
 
   async send(ctx: TenantContext & { requestId?: string }, input: SendInput): Promise<NotificationQueued> {
@@ -66,7 +80,10 @@ export class NotificationsService {
       ? null
       : { attempt: 1, at: new Date().toISOString(), outcome: 'rate_limited', status_code: 429, error: `sending limit per ${verdict.period} reached` };
     const id = newId();
-    const row = await this.inserts.submit(ctx, {
+    const keyMode = (ctx as { keyMode?: 'live' | 'test' }).keyMode;
+    // A notice recorded as rate limited is not sent, and not metered.
+    const usage = limited ? null : this.usage.fact(ctx, { metric: 'notifications', quantity: 1, eventId: usageEventId('notification', id), keyMode });
+    const notification: NewNotification = {
       id,
       channelId: composed.channelId,
       kind: composed.kind,
@@ -80,21 +97,13 @@ export class NotificationsService {
       attempts: limited ? [limited] : [],
       idempotencyKey: input.idempotencyKey ?? null,
       requestHash: composed.requestHash,
-    });
+    };
+    const row = await this.inserts.submit(ctx, { notification, usage });
     if (!row) {
       // Another request with the same key won the race.
       const first = await this.db.run(ctx, (m) => notificationsRepository.byIdempotencyKey(m, input.idempotencyKey!));
       if (!first) throw new Error('idempotent notification vanished');
       return this.repeat(first, composed.requestHash);
-    }
-    if (!limited) {
-      const sent = {
-        metric: 'notifications' as const,
-        quantity: 1,
-        eventId: usageEventId('notification', id),
-        keyMode: (ctx as { keyMode?: 'live' | 'test' }).keyMode,
-      };
-      this.usage.record(ctx, sent).catch((error: unknown) => this.logger.warn(`notification ${id} not metered: ${String(error)}`));
     }
     return { id, status: row.status };
   }

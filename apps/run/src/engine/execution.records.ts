@@ -1,5 +1,6 @@
 import type { RequestContext } from '@platform/common';
 import type { TenantContext } from '@platform/db';
+import type { PendingUsage } from '@platform/service';
 import type { StepDefinition } from './steps/step-executor.js';
 
 /**
@@ -134,12 +135,19 @@ export interface StartRequest {
   parent?: { executionId: string; stepPath: string };
   /** Defaults to the id of the request being handled. */
   requestId?: string;
+  /**
+   * Metered as one run (`runs`) when given: the fact is written with the execution row, in its
+   * transaction. Starts from outside are metered; a subworkflow's child is not.
+   */
+  meter?: { keyMode?: 'live' | 'test' };
 }
 
 export interface StartResult {
   execution: ExecutionRow;
   /** false: a repeated Idempotency-Key found the first run. */
   created: boolean;
+  /** The usage fact committed with a new metered run, for the starter to publish. */
+  usage?: PendingUsage;
 }
 
 /** An execution the reconciler found due: woken by time, lost on the queue, or left by a dead worker. */

@@ -3,6 +3,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { AppError, ConflictError, NotFoundError, currentRequestContext, newId } from '@platform/common';
 import { SystemDb, TenantDb, type TenantContext } from '@platform/db';
+import { usageEventId } from '@platform/messaging';
+import { pendingUsage } from '@platform/service';
 import { RUN_CONFIG, type RunConfig } from '../config/run.config.js';
 import type { ExecutionStore } from '../engine/engine.ports.js';
 import {
@@ -37,13 +39,13 @@ export class ExecutionStoreService implements ExecutionStore {
   ) {}
 
   async start(ctx: TenantContext, request: StartRequest, claim: Claim | null): Promise<StartResult> {
-    const start = this.prepare(request);
+    const start = this.prepare(ctx, request);
     const key = start.idempotencyKey;
     if (!key) {
       // The common case: one round trip.
       const execution = await this.insertOnce(ctx, start, claim, request.executionId !== undefined);
       if (execution === 'exists') return this.existing(ctx, start);
-      if (execution) return { execution, created: true };
+      if (execution) return this.created(execution, start);
       return this.db.run(ctx, async (m) => this.refusal(m, start.workflowId));
     }
     // Two starts with one key at the same moment: the loser's insert meets the winner's row in
@@ -85,7 +87,7 @@ export class ExecutionStoreService implements ExecutionStore {
       if (previous) await executionsRepository.releaseIdempotencyKey(m, previous.id);
       const execution = await executionsRepository.startIn(m, ctx, start, claim);
       if (!execution) return this.refusal(m, start.workflowId);
-      return { execution, created: true };
+      return this.created(execution, start);
     });
   }
 
@@ -117,14 +119,20 @@ export class ExecutionStoreService implements ExecutionStore {
     return this.system.run('time out executions past their deadline', (m) => systemExecutionsRepository.timeOutOverdue(m), 'debug');
   }
 
+  private created(execution: ExecutionRow, start: NewStart): StartResult {
+    return start.usage ? { execution, created: true, usage: start.usage } : { execution, created: true };
+  }
+
   /** The input is serialised once: for the size check, and as the insert's parameter. */
-  private prepare(request: StartRequest): NewStart {
+  private prepare(ctx: TenantContext, request: StartRequest): NewStart {
+    const id = request.executionId ?? newId();
+    const requestId = request.requestId ?? currentRequestContext()?.requestId ?? randomUUID();
     const inputJson = JSON.stringify(request.input ?? {});
     const size = Buffer.byteLength(inputJson);
     if (size > this.config.RUN_INPUT_LIMIT_BYTES)
       throw new AppError('input_too_large', 413, `input is ${size} bytes; the limit is ${this.config.RUN_INPUT_LIMIT_BYTES}`);
     return {
-      id: request.executionId ?? newId(),
+      id,
       workflowId: request.workflowId,
       inputJson,
       triggerType: request.trigger.type,
@@ -138,7 +146,11 @@ export class ExecutionStoreService implements ExecutionStore {
             .digest('hex')
         : null,
       defaultTimeoutSeconds: this.config.RUN_DEFAULT_TIMEOUT_SECONDS,
-      requestId: request.requestId ?? currentRequestContext()?.requestId ?? randomUUID(),
+      requestId,
+      // Its event id comes from the run's id: a repeated publish of it counts once.
+      usage: request.meter
+        ? pendingUsage(ctx, { metric: 'runs', quantity: 1, eventId: usageEventId('run', id), keyMode: request.meter.keyMode }, { requestId })
+        : null,
     };
   }
 

@@ -1,6 +1,6 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { TenantContext } from '@platform/db';
-import { UsageMeter, usageEventId } from '@platform/messaging';
+import { UsageOutbox } from '@platform/service';
 import type { ExecutionStatus, StartRequest, StartResult } from '../engine/execution.records.js';
 import { RunDispatcher } from '../engine/runner/run.dispatcher.js';
 import { ExecutionStoreService } from './execution-store.service.js';
@@ -11,23 +11,18 @@ import { ExecutionStoreService } from './execution-store.service.js';
  */
 @Injectable()
 export class ExecutionStarter {
-  private readonly logger = new Logger(ExecutionStarter.name);
-
   constructor(
     private readonly store: ExecutionStoreService,
     private readonly dispatcher: RunDispatcher,
-    private readonly usage: UsageMeter,
+    private readonly usage: UsageOutbox,
   ) {}
 
   /** `status` is what the caller is told: `queued` for a new run (accepted, not yet done), else the first run's status. */
-  async start(ctx: TenantContext & { keyMode?: 'live' | 'test' }, request: StartRequest): Promise<StartResult & { status: ExecutionStatus }> {
-    const result = await this.dispatcher.start((claim) => this.store.start(ctx, request, claim));
-    // Metered once per run: the event id comes from the run id, so a repeated start counts once.
-    if (result.created) {
-      this.usage
-        .record(ctx, { metric: 'runs', quantity: 1, eventId: usageEventId('run', result.execution.id), keyMode: ctx.keyMode })
-        .catch((error: unknown) => this.logger.warn(`run ${result.execution.id} not metered: ${String(error)}`));
-    }
+  async start(ctx: TenantContext & { keyMode?: 'live' | 'test' }, request: StartRequest): Promise<Omit<StartResult, 'usage'> & { status: ExecutionStatus }> {
+    // Metered once per run: the fact is committed with the run's row (its id derived from the
+    // run's), published here after the commit, or by the outbox relay if that fails.
+    const { usage, ...result } = await this.dispatcher.start((claim) => this.store.start(ctx, { ...request, meter: { keyMode: ctx.keyMode } }, claim));
+    if (usage) this.usage.publish([usage]);
     return { ...result, status: result.created ? 'queued' : result.execution.status };
   }
 }

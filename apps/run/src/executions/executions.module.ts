@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { UsageOutboxModule } from '@platform/service';
 import { RunConfigModule } from '../config/run-config.module.js';
 import { EngineModule } from '../engine/engine.module.js';
 import { ExecutionStoreModule } from './execution-store.module.js';
@@ -11,7 +12,7 @@ import { TaskOutcomesWorker } from './task-outcomes.worker.js';
 
 /** Executions over HTTP and NATS: starts, reads, logs, cancel, approvals; and their retention. */
 @Module({
-  imports: [RunConfigModule, EngineModule, ExecutionStoreModule],
+  imports: [RunConfigModule, EngineModule, ExecutionStoreModule, UsageOutboxModule],
   controllers: [ExecutionsController, ExecutionsHandler],
   providers: [ExecutionStarter, ExecutionsService, RetentionJob, TaskOutcomesWorker],
 })

@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { execute, prepared, type TenantContext, type TenantDb } from '@platform/db';
+import { usageOutboxJson, type PendingUsage } from '@platform/service';
 import type { Claim, ClaimedExecution, ExecutionRow, LogLine, ResolvedStep, StepCommit, StepRecord } from '../engine/execution.records.js';
 
 const EXECUTION_COLUMNS = `tenant_id, environment_id, id, scope_id, workflow_id, workflow_version, status, input, output, error, trigger_type, trigger_id,
@@ -25,12 +26,14 @@ export interface NewStart {
   defaultTimeoutSeconds: number;
   /** The request that started the run: every run of it works in that request's context. */
   requestId: string;
+  /** The run's usage fact, written with the row (usage outbox); null when the start is not metered. */
+  usage: PendingUsage | null;
 }
 
 // The two hot writes are database functions (migration EngineHotPath): one round trip each.
 const START = prepared(
   'run.start_execution',
-  `select ${EXECUTION_COLUMNS} from run.start_execution($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
+  `select ${EXECUTION_COLUMNS} from run.start_execution($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
 );
 const RESOLVE_TASK_STEP = prepared('run.resolve_task_step', `select * from run.resolve_task_step($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`);
 
@@ -78,6 +81,7 @@ function startValues(e: NewStart, claim: Claim | null): unknown[] {
     claim?.worker ?? null,
     (claim?.leaseMs ?? 0) / 1000,
     e.requestId,
+    e.usage ? JSON.stringify(usageOutboxJson(e.usage)) : null,
   ];
 }
 

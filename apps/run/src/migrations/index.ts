@@ -6,6 +6,8 @@ import { ExecutionRequestId1764400000000 } from './1764400000000-ExecutionReques
 import { IdempotencyPerScope1764500000000 } from './1764500000000-IdempotencyPerScope.js';
 import { ResolveTaskStep1766000002000 } from './1766000002000-ResolveTaskStep.js';
 import { ExecutionReports1766100001000 } from './1766100001000-ExecutionReports.js';
+import { MeteredStart1766300001000 } from './1766300001000-MeteredStart.js';
+import { usageOutboxMigration } from '@platform/service';
 
 /** In order of application; db-setup runs them as the schema's owner. */
 export const migrations = [
@@ -17,4 +19,6 @@ export const migrations = [
   IdempotencyPerScope1764500000000,
   ResolveTaskStep1766000002000,
   ExecutionReports1766100001000,
+  usageOutboxMigration('run'),
+  MeteredStart1766300001000,
 ];

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import type { Principal } from '@platform/auth';
 import { AppError, NotFoundError, decodeCursor, newId, toPage, type Page } from '@platform/common';
 import { TenantDb, type TenantContext } from '@platform/db';
-import { UsageMeter, usageEventId, type WorkflowSummary } from '@platform/messaging';
+import { usageEventId, type WorkflowSummary } from '@platform/messaging';
+import { UsageOutbox, type PendingUsage } from '@platform/service';
 import type { DefinitionSource } from '../engine/engine.ports.js';
 import { DefinitionValidator } from './definition/definition.validator.js';
 import type { DefinitionProblem, WorkflowDefinition } from './definition/workflow-definition.js';
@@ -44,14 +45,17 @@ export class WorkflowsService implements DefinitionSource {
   constructor(
     private readonly db: TenantDb,
     private readonly validator: DefinitionValidator,
-    private readonly usage: UsageMeter,
+    private readonly usage: UsageOutbox,
   ) {}
 
-  /** active_workflows is a level: +1 when one is made, -1 when one is deleted. */
-  private meter(principal: Principal, id: string, quantity: 1 | -1): void {
-    void this.usage
-      .record(principal, { metric: 'active_workflows', quantity, eventId: usageEventId('workflow', id, String(quantity)), keyMode: principal.keyMode })
-      .catch(() => undefined);
+  /** active_workflows is a level: +1 when one is made, -1 when one is deleted; the fact is committed with the change. */
+  private fact(principal: Principal, id: string, quantity: 1 | -1): PendingUsage {
+    return this.usage.fact(principal, {
+      metric: 'active_workflows',
+      quantity,
+      eventId: usageEventId('workflow', id, String(quantity)),
+      keyMode: principal.keyMode,
+    });
   }
 
   validate(definition: WorkflowDefinition): DefinitionProblem[] {
@@ -61,15 +65,14 @@ export class WorkflowsService implements DefinitionSource {
   async create(principal: Principal, dto: CreateWorkflowRequestDto): Promise<WorkflowResponse> {
     const definition = this.checked({ steps: dto.steps, input_schema: dto.input_schema ?? null, settings: dto.settings ?? {} });
     const id = newId();
-    return this.db
-      .run(principal, async (m) => {
-        await workflowsRepository.insert(m, principal, id, dto.name, dto.description ?? null, definition);
-        return toWorkflowResponse((await workflowsRepository.get(m, id))!);
-      })
-      .then((created) => {
-        this.meter(principal, id, 1);
-        return created;
-      });
+    const made = this.fact(principal, id, 1);
+    const created = await this.db.run(principal, async (m) => {
+      await workflowsRepository.insert(m, principal, id, dto.name, dto.description ?? null, definition);
+      await this.usage.add(m, [made]);
+      return toWorkflowResponse((await workflowsRepository.get(m, id))!);
+    });
+    this.usage.publish([made]);
+    return created;
   }
 
   async update(
@@ -132,9 +135,14 @@ export class WorkflowsService implements DefinitionSource {
 
   async remove(principal: Principal, id: string): Promise<void> {
     // Soft: running executions keep their version and finish; new starts find no workflow.
-    const deleted = await this.db.run(principal, (m) => workflowsRepository.softDelete(m, id));
+    const removed = this.fact(principal, id, -1);
+    const deleted = await this.db.run(principal, async (m) => {
+      const found = await workflowsRepository.softDelete(m, id);
+      if (found) await this.usage.add(m, [removed]);
+      return found;
+    });
     if (!deleted) throw new NotFoundError('Workflow');
-    this.meter(principal, id, -1);
+    this.usage.publish([removed]);
   }
 
   private checked(definition: WorkflowDefinition): WorkflowDefinition {

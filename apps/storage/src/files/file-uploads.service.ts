@@ -5,7 +5,8 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Principal } from '@platform/auth';
 import { newId } from '@platform/common';
 import { TenantDb, type TenantContext } from '@platform/db';
-import { Bus, StorageSubjects, UsageMeter, messageContext, usageEventId, type FileWriteRequest, type FileWriteResponse } from '@platform/messaging';
+import { Bus, StorageSubjects, messageContext, usageEventId, type FileWriteRequest, type FileWriteResponse } from '@platform/messaging';
+import { UsageOutbox } from '@platform/service';
 import { FILE_BACKEND, type FileBackend } from './backends/file-backend.js';
 import type { InspectedContent } from './content-inspector.js';
 import { toFileResponse, type FileResponse } from './file.record.js';
@@ -59,7 +60,7 @@ export class FileUploadsService {
     private readonly bus: Bus,
     @Inject(FILE_BACKEND) private readonly backend: FileBackend,
     @Inject(FILES_CONFIG) private readonly config: FilesConfig,
-    private readonly usage: UsageMeter,
+    private readonly usage: UsageOutbox,
   ) {}
 
   async upload(principal: Principal, req: IncomingMessage & { id?: string }, idempotencyKey: string | undefined): Promise<UploadResult> {
@@ -137,6 +138,12 @@ export class FileUploadsService {
   }
 
   private async commit(writer: WriterContext, item: NewContent, idempotency?: { key: string; fingerprint: string }): Promise<FileResponse> {
+    // The bytes stored are metered in the row's transaction (usage outbox), published after it.
+    const stored = this.usage.fact(
+      writer,
+      { metric: 'storage_bytes', quantity: item.content.size, eventId: usageEventId('file-stored', item.id), keyMode: writer.keyMode },
+      { requestId: writer.requestId, actor: writer.actor },
+    );
     const file = await this.db.run(writer, async (m) => {
       const row = await filesRepository.insert(m, {
         tenantId: writer.tenantId,
@@ -165,6 +172,7 @@ export class FileUploadsService {
           response,
         });
       }
+      await this.usage.add(m, [stored]);
       return response;
     });
     const context = messageContext(writer, { requestId: writer.requestId, actor: writer.actor });
@@ -174,8 +182,7 @@ export class FileUploadsService {
       // The file is committed and stays; only the announcement is lost.
       this.logger.error(`storage.file.uploaded for ${file.id} not published: ${String(error)}`);
     }
-    const stored = { metric: 'storage_bytes' as const, quantity: file.size, eventId: usageEventId('file-stored', file.id), keyMode: writer.keyMode };
-    this.usage.record(writer, stored).catch((error: unknown) => this.logger.warn(`file ${file.id} not metered: ${String(error)}`));
+    this.usage.publish([stored]);
     return file;
   }
 

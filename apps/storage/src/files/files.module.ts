@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { loadConfig } from '@platform/common';
+import { UsageOutboxModule } from '@platform/service';
 import { FILE_BACKEND } from './backends/file-backend.js';
 import { createFileBackend } from './backends/backend.factory.js';
 import { FileUploadsService } from './file-uploads.service.js';
@@ -10,6 +11,7 @@ import { FilesService } from './files.service.js';
 
 /** Files feature of the storage service: uploads, downloads, verification, workflow file steps. */
 @Module({
+  imports: [UsageOutboxModule],
   controllers: [FilesController, FilesHandler],
   providers: [
     // A ConfigError here stops the service with the list of problems (bootstrapService).

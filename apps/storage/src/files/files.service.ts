@@ -5,7 +5,8 @@ import { pipeline } from 'node:stream/promises';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { decodeCursor, toPage, type Page } from '@platform/common';
 import { TenantDb, type TenantContext } from '@platform/db';
-import { UsageMeter, usageEventId, type FileReadResponse } from '@platform/messaging';
+import { usageEventId, type FileReadResponse } from '@platform/messaging';
+import { UsageOutbox } from '@platform/service';
 import { FILE_BACKEND, ObjectNotFoundError, type ByteRange, type FileBackend } from './backends/file-backend.js';
 import { toFileResponse, type FileResponse, type FileRow } from './file.record.js';
 import { FileErrors } from './files.errors.js';
@@ -33,7 +34,7 @@ export class FilesService {
   constructor(
     private readonly db: TenantDb,
     @Inject(FILE_BACKEND) private readonly backend: FileBackend,
-    private readonly usage: UsageMeter,
+    private readonly usage: UsageOutbox,
   ) {}
 
   async list(ctx: TenantContext, query: ListFilesQueryDto): Promise<Page<FileResponse>> {
@@ -57,15 +58,17 @@ export class FilesService {
 
   /** The row goes first: if removing the object then fails, what is left is unreferenced garbage, not a broken file. */
   async delete(ctx: TenantContext, id: string): Promise<void> {
-    const deleted = await this.db.run(ctx, (m) => filesRepository.delete(m, id));
-    if (!deleted) throw FileErrors.notFound();
-    const freed = {
-      metric: 'storage_bytes' as const,
-      quantity: -Number(deleted.size),
-      eventId: usageEventId('file-freed', id),
-      keyMode: (ctx as { keyMode?: 'live' | 'test' }).keyMode,
-    };
-    this.usage.record(ctx, freed).catch((error: unknown) => this.logger.warn(`file ${id} freed but not metered: ${String(error)}`));
+    const keyMode = (ctx as { keyMode?: 'live' | 'test' }).keyMode;
+    // The bytes freed are metered in the delete's transaction (usage outbox), published after it.
+    const { deleted, freed } = await this.db.run(ctx, async (m) => {
+      const row = await filesRepository.delete(m, id);
+      if (!row) return { deleted: undefined, freed: undefined };
+      const fact = this.usage.fact(ctx, { metric: 'storage_bytes', quantity: -Number(row.size), eventId: usageEventId('file-freed', id), keyMode });
+      await this.usage.add(m, [fact]);
+      return { deleted: row, freed: fact };
+    });
+    if (!deleted || !freed) throw FileErrors.notFound();
+    this.usage.publish([freed]);
     await this.backend
       .remove(deleted.storage_key)
       .catch((error: unknown) => this.logger.error(`file ${id} deleted but its object ${deleted.storage_key} was not removed: ${String(error)}`));

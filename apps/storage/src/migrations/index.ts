@@ -3,6 +3,7 @@ import { CreateFiles1764000000000 } from './1764000000000-CreateFiles.js';
 import { CreateResources1764000001000 } from './1764000001000-CreateResources.js';
 import { CreateSecrets1764000002000 } from './1764000002000-CreateSecrets.js';
 import { CreateDataTables1764000003000 } from './1764000003000-CreateDataTables.js';
+import { usageOutboxMigration } from '@platform/service';
 
 /** In order of application; db-setup runs them as the schema's owner. */
 export const migrations = [
@@ -11,4 +12,5 @@ export const migrations = [
   CreateResources1764000001000,
   CreateSecrets1764000002000,
   CreateDataTables1764000003000,
+  usageOutboxMigration('storage'),
 ];

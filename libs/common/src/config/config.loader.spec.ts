@@ -35,6 +35,8 @@ describe('loadConfig with ServiceConfig', () => {
       JWT_AUDIENCE: '',
       JWT_CLOCK_TOLERANCE_SECONDS: 30,
       KEY_CACHE_TTL_MS: 5000,
+      USAGE_OUTBOX_GRACE_MS: 2000,
+      USAGE_OUTBOX_RELAY_MS: 1000,
       PLATFORM_ADMIN_TOKEN: '',
       AUTH_MODE: 'credentials',
       MASTER_KEY: '',

@@ -88,6 +88,18 @@ export class ServiceConfig extends ProcessConfig {
   @Max(60_000)
   KEY_CACHE_TTL_MS: number = 5000;
 
+  /** Metering services: how long a usage fact may wait in the outbox for its own publish before the relay takes it. */
+  @IsInt()
+  @Min(0)
+  @Max(600_000)
+  USAGE_OUTBOX_GRACE_MS: number = 2000;
+
+  /** Metering services: how often the relay looks for usage facts left in the outbox (NATS down, a crash after a commit). */
+  @IsInt()
+  @Min(100)
+  @Max(600_000)
+  USAGE_OUTBOX_RELAY_MS: number = 1000;
+
   /** Bearer token for system routes (initial tenant creation over HTTP); empty disables them for admins. */
   @ValidateIf((c: ServiceConfig) => c.PLATFORM_ADMIN_TOKEN !== '')
   @Matches(/^\S{32,}$/, { message: 'must be at least 32 characters without spaces' })

@@ -1,9 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { v5 } from 'uuid';
 import { Inject, Injectable } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { SubscriptionSubjects, USAGE_FACTS_QUEUE, type UsageFact, type UsageMetric } from '../contracts/subscription.contract.js';
-import { messageContext, type TenantRef } from '../envelope.js';
+import type { MessageContext } from '../envelope.js';
 import { enqueueWork, ensureWorkQueue } from '../jetstream/work-queue.js';
 import { NATS_CONNECTION } from '../nats-connection.js';
 
@@ -28,9 +27,10 @@ export interface UsageRecord {
 }
 
 /**
- * How every service reports metered usage: one durable JetStream publish per fact, addressed to
- * the tenant (and customer, through the scope) the usage belongs to. Resolves once the stream has
- * stored the fact; the caller decides whether a failure matters (an outbox, a retry, or a log).
+ * The publishing end of metering: one durable JetStream publish per fact, with the fact's event id
+ * as the message id, addressed (through the context) to the tenant and customer the usage belongs
+ * to. Resolves once the stream has stored the fact. Services do not call it directly: they write
+ * facts to their usage outbox (@platform/service UsageOutbox), which publishes through it.
  */
 @Injectable()
 export class UsageMeter {
@@ -38,19 +38,12 @@ export class UsageMeter {
 
   constructor(@Inject(NATS_CONNECTION) private readonly nc: NatsConnection) {}
 
-  async record(tenant: TenantRef, usage: UsageRecord): Promise<void> {
+  async publish(fact: UsageFact, context: MessageContext): Promise<void> {
     this.ready ??= ensureWorkQueue(this.nc, USAGE_FACTS_QUEUE).catch((error: unknown) => {
       this.ready = undefined;
       throw error;
     });
     await this.ready;
-    const fact: UsageFact = {
-      eventId: usage.eventId ?? randomUUID(),
-      metric: usage.metric,
-      quantity: usage.quantity,
-      occurredAt: (usage.occurredAt ?? new Date()).toISOString(),
-      ...(usage.keyMode ? { keyMode: usage.keyMode } : {}),
-    };
-    await enqueueWork(this.nc, SubscriptionSubjects.usageRecorded, fact, fact.eventId, messageContext(tenant));
+    await enqueueWork(this.nc, SubscriptionSubjects.usageRecorded, fact, fact.eventId, context);
   }
 }

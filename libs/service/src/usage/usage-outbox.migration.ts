@@ -1,0 +1,45 @@
+import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { applyTenantRls, dropTenantRlsStatements } from '@platform/db';
+
+/** When the outbox came; the same in every metering service's list (each schema keeps its own migrations table). */
+export const USAGE_OUTBOX_MIGRATION = 'UsageOutbox1766300000000';
+
+const SCHEMA = /^[a-z_][a-z0-9_]*$/;
+
+/**
+ * The usage outbox of one service's schema, for its migrations list: `usageOutboxMigration('run')`.
+ * A usage fact is written here in the transaction of the business change it meters, and removed
+ * once JetStream has stored it (see UsageOutbox). Rows are few and short-lived; the index on
+ * created_at serves the relay, which looks only for rows left behind.
+ */
+export function usageOutboxMigration(schema: string): new () => MigrationInterface {
+  if (!SCHEMA.test(schema)) throw new Error(`Not a plain schema name: ${schema}`);
+  const table = `${schema}.usage_outbox`;
+  return class UsageOutboxMigration implements MigrationInterface {
+    name = USAGE_OUTBOX_MIGRATION;
+
+    async up(q: QueryRunner): Promise<void> {
+      await q.query(`create table ${table} (
+        tenant_id uuid not null,
+        environment_id uuid not null,
+        scope_id uuid,
+        event_id uuid not null,
+        metric text not null,
+        quantity bigint not null,
+        key_mode text check (key_mode in ('live', 'test')),
+        occurred_at timestamptz not null,
+        request_id text not null,
+        actor text,
+        created_at timestamptz not null default now(),
+        primary key (tenant_id, event_id))`);
+      await q.query(`create index usage_outbox_created on ${table} (created_at)`);
+      // A customer's request writes its own facts only; the relay reads across tenants as the system role.
+      await applyTenantRls(q, table, { scope: 'owned' });
+    }
+
+    async down(q: QueryRunner): Promise<void> {
+      for (const statement of dropTenantRlsStatements(table)) await q.query(statement);
+      await q.query(`drop table ${table}`);
+    }
+  };
+}

@@ -1,0 +1,121 @@
+import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { SystemDb, TenantDb } from '@platform/db';
+import { UsageMeter, type ContextOptions, type TenantRef, type UsageRecord } from '@platform/messaging';
+import { fromOutboxRow, pendingUsage, usageContext, type PendingUsage } from './pending-usage.js';
+import { usageOutboxRepository as outbox } from './usage-outbox.repository.js';
+
+export interface UsageOutboxOptions {
+  /** The service's own schema, whose `usage_outbox` table (usageOutboxMigration) holds its facts. */
+  schema: string;
+  /** How old a row must be before the relay takes it: younger ones are still being published after their commit. */
+  graceMs: number;
+}
+
+export const USAGE_OUTBOX_OPTIONS = Symbol('USAGE_OUTBOX_OPTIONS');
+
+/** Rows the relay takes per transaction. */
+const RELAY_BATCH = 200;
+/** Deletions of published facts are written together, at most this long after the ack. */
+const DELETE_DELAY_MS = 20;
+
+/**
+ * How a service reports metered usage without losing it (a transactional outbox): the fact is a
+ * row written in the transaction of the change it meters (`add`, with that transaction's manager),
+ * so it exists exactly when the change does. After the commit it is published at once (`publish`,
+ * best effort) and its row deleted on the JetStream ack; what a failed publish, a NATS outage or a
+ * crash leaves behind, the relay (UsageOutboxRelayJob) publishes a few seconds later. A fact keeps
+ * its event id throughout, so a second publish is dropped by the stream (message id) or counted
+ * once by the subscription service.
+ */
+@Injectable()
+export class UsageOutbox implements OnModuleDestroy {
+  private readonly logger = new Logger(UsageOutbox.name);
+  private stored: PendingUsage[] = [];
+  private deleting?: NodeJS.Timeout;
+
+  constructor(
+    private readonly meter: UsageMeter,
+    private readonly db: TenantDb,
+    private readonly system: SystemDb,
+    @Inject(USAGE_OUTBOX_OPTIONS) private readonly options: UsageOutboxOptions,
+  ) {}
+
+  /** The fact to `add` and then `publish`, built in the request it belongs to. */
+  fact(tenant: TenantRef, usage: UsageRecord, context: ContextOptions = {}): PendingUsage {
+    return pendingUsage(tenant, usage, context);
+  }
+
+  /** Writes facts in the caller's transaction: `m` is the manager that commits the business change. */
+  async add(m: EntityManager, facts: PendingUsage[]): Promise<void> {
+    await outbox.insert(m, this.options.schema, facts);
+  }
+
+  /** After the commit, never before: a fact of a rolled-back change must not go out. Never throws. */
+  publish(facts: PendingUsage[]): void {
+    for (const usage of facts) {
+      this.meter.publish(usage.fact, usageContext(usage)).then(
+        () => this.markStored(usage),
+        (error: unknown) =>
+          this.logger.warn(`usage ${usage.fact.eventId} not published yet (the relay retries): ${(error as Error)?.message ?? String(error)}`),
+      );
+    }
+  }
+
+  /**
+   * Usage that has no transaction of its own to join (AI tokens after a provider call): the row
+   * is written in a small transaction first, so a NATS outage loses nothing, then published.
+   */
+  async record(tenant: TenantRef, usage: UsageRecord): Promise<void> {
+    const fact = this.fact(tenant, usage);
+    await this.db.run(tenant, (m) => this.add(m, [fact]));
+    this.publish([fact]);
+  }
+
+  /**
+   * One relay pass: rows left behind are published in batches, each in a transaction that holds
+   * them (FOR UPDATE SKIP LOCKED, so replicas share the work) and deletes those JetStream stored.
+   * Stops at the first batch with a failure: with NATS down, the next pass tries again.
+   */
+  async relay(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const { found, sent } = await this.system.run('usage outbox: facts left behind', (m) => this.relayBatch(m), 'debug');
+      total += sent;
+      if (found < RELAY_BATCH || sent < found) break;
+    }
+    if (total) this.logger.log(`published ${total} usage fact(s) left in the outbox`);
+    return total;
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    clearTimeout(this.deleting);
+    await this.deletePublished();
+  }
+
+  private async relayBatch(m: EntityManager): Promise<{ found: number; sent: number }> {
+    const rows = (await outbox.lockStale(m, this.options.schema, this.options.graceMs, RELAY_BATCH)).map(fromOutboxRow);
+    const results = await Promise.allSettled(rows.map((usage) => this.meter.publish(usage.fact, usageContext(usage))));
+    const sent = rows.filter((_, i) => results[i].status === 'fulfilled');
+    const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failure)
+      this.logger.warn(`${rows.length - sent.length} usage fact(s) still not published: ${(failure.reason as Error)?.message ?? String(failure.reason)}`);
+    await outbox.remove(m, this.options.schema, sent);
+    return { found: rows.length, sent: sent.length };
+  }
+
+  private markStored(usage: PendingUsage): void {
+    this.stored.push(usage);
+    this.deleting ??= setTimeout(() => void this.deletePublished(), DELETE_DELAY_MS);
+  }
+
+  private async deletePublished(): Promise<void> {
+    this.deleting = undefined;
+    const facts = this.stored.splice(0, this.stored.length);
+    if (!facts.length) return;
+    // A row still there is only published again by the relay: the same event id, counted once.
+    await this.system
+      .run('usage outbox: facts published', (m) => outbox.remove(m, this.options.schema, facts), 'debug')
+      .catch((error: unknown) => this.logger.warn(`could not delete ${facts.length} published usage fact(s): ${(error as Error).message}`));
+  }
+}
