@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
 import { HUMAN_TASK_TYPES, TASK_DECISIONS } from '@platform/messaging';
 import { ANY_JSON_SCHEMA } from '@platform/service';
 import { TASK_STATUSES, type TaskResponse } from '../task.record.js';
@@ -16,6 +16,12 @@ export const TASK_EXAMPLE: TaskResponse = {
   status: 'pending',
   title: 'Approve the refund of order 4711?',
   description: 'The customer asks for a full refund.',
+  origin: {
+    type: 'execution',
+    execution_id: '0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8e03',
+    workflow_id: '0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e',
+    step_path: 'approve',
+  },
   workflow_id: '0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e',
   workflow_name: 'refunds',
   execution_id: '0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8e03',
@@ -45,6 +51,53 @@ export const COMPLETED_TASK_EXAMPLE: TaskResponse = {
   completed_by: '0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8f01',
   completed_at: '2026-11-23T11:00:00.000Z',
   updated_at: '2026-11-23T11:00:00.000Z',
+};
+
+/** An AI agent's tool call waiting for approval (see docs/ai.md): no workflow, the call in `context`, editable arguments in the form. */
+export const AGENT_TASK_EXAMPLE: TaskResponse = {
+  ...TASK_EXAMPLE,
+  title: 'Approve refund_order for the agent Support assistant',
+  description: 'Refund an order in full',
+  origin: { type: 'agent_run', agent_run_id: '01937b90-0000-7cc1-9f3e-5b1a2c3d4e5f', agent_id: '01937b80-0000-7cc1-9f3e-5b1a2c3d4e5f', tool_call_id: 'call_1' },
+  workflow_id: null,
+  workflow_name: '',
+  execution_id: null,
+  step_id: null,
+  step_path: null,
+  assignee: null,
+  form: {
+    type: 'object',
+    properties: {
+      arguments: { type: 'object', properties: { order: { type: 'string' } }, description: 'The arguments the tool is called with (change them to correct the call)' },
+      comment: { type: 'string', 'ui:widget': 'textarea' },
+    },
+  },
+  context: {
+    agent_id: '01937b80-0000-7cc1-9f3e-5b1a2c3d4e5f',
+    agent_name: 'Support assistant',
+    agent_run_id: '01937b90-0000-7cc1-9f3e-5b1a2c3d4e5f',
+    tool: 'refund_order',
+    tool_type: 'workflow',
+    arguments: { order: 'A-17' },
+  },
+  due_at: null,
+  on_expiry: null,
+};
+
+const ORIGIN_SCHEMA: ApiPropertyOptions = {
+  type: 'object',
+  description:
+    'What made the task: `execution` (an approval or form step: execution_id, workflow_id, step_path) or `agent_run` (an AI agent tool call that needs approval: agent_run_id, agent_id, tool_call_id)',
+  properties: {
+    type: { type: 'string', enum: ['execution', 'agent_run'] },
+    execution_id: { type: 'string', format: 'uuid' },
+    workflow_id: { type: 'string', format: 'uuid' },
+    step_path: { type: 'string' },
+    agent_run_id: { type: 'string', format: 'uuid' },
+    agent_id: { type: 'string', format: 'uuid' },
+    tool_call_id: { type: 'string' },
+  },
+  required: ['type'],
 };
 
 const ASSIGNEE_SCHEMA = {
@@ -83,20 +136,34 @@ export class TaskResponseDto {
   @ApiProperty({ type: String, nullable: true, example: TASK_EXAMPLE.description })
   description!: string | null;
 
-  @ApiProperty({ format: 'uuid', example: TASK_EXAMPLE.workflow_id })
-  workflow_id!: string;
+  @ApiProperty({ ...ORIGIN_SCHEMA, example: TASK_EXAMPLE.origin })
+  origin!: Record<string, string>;
 
-  @ApiProperty({ example: 'refunds', description: 'The name of the workflow when the task was made' })
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, example: TASK_EXAMPLE.workflow_id, description: 'null for an agent run approval' })
+  workflow_id!: string | null;
+
+  @ApiProperty({ example: 'refunds', description: 'The name of the workflow when the task was made (empty for an agent run approval)' })
   workflow_name!: string;
 
-  @ApiProperty({ format: 'uuid', example: TASK_EXAMPLE.execution_id, description: 'The execution waiting on the task' })
-  execution_id!: string;
+  @ApiProperty({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    example: TASK_EXAMPLE.execution_id,
+    description: 'The execution waiting on the task (null for an agent run approval)',
+  })
+  execution_id!: string | null;
 
-  @ApiProperty({ example: 'approve', description: 'The id of the approval or form step' })
-  step_id!: string;
+  @ApiProperty({ type: String, nullable: true, example: 'approve', description: 'The id of the approval or form step (null for an agent run approval)' })
+  step_id!: string | null;
 
-  @ApiProperty({ example: 'approve', description: 'The step path in the execution (`loop/2/approve` inside a loop)' })
-  step_path!: string;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'approve',
+    description: 'The step path in the execution (`loop/2/approve` inside a loop; null for an agent run approval)',
+  })
+  step_path!: string | null;
 
   @ApiProperty({ ...ASSIGNEE_SCHEMA, example: TASK_EXAMPLE.assignee })
   assignee!: Record<string, string> | null;
