@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { HUMAN_TASK_TYPES, TASK_DECISIONS } from '@platform/messaging';
 import { ANY_JSON_SCHEMA } from '@platform/service';
 import { TASK_STATUSES, type TaskResponse } from '../task.record.js';
@@ -68,7 +68,11 @@ export const AGENT_TASK_EXAMPLE: TaskResponse = {
   form: {
     type: 'object',
     properties: {
-      arguments: { type: 'object', properties: { order: { type: 'string' } }, description: 'The arguments the tool is called with (change them to correct the call)' },
+      arguments: {
+        type: 'object',
+        properties: { order: { type: 'string' } },
+        description: 'The arguments the tool is called with (change them to correct the call)',
+      },
       comment: { type: 'string', 'ui:widget': 'textarea' },
     },
   },
@@ -84,21 +88,33 @@ export const AGENT_TASK_EXAMPLE: TaskResponse = {
   on_expiry: null,
 };
 
-const ORIGIN_SCHEMA: ApiPropertyOptions = {
-  type: 'object',
-  description:
-    'What made the task: `execution` (an approval or form step: execution_id, workflow_id, step_path) or `agent_run` (an AI agent tool call that needs approval: agent_run_id, agent_id, tool_call_id)',
-  properties: {
-    type: { type: 'string', enum: ['execution', 'agent_run'] },
-    execution_id: { type: 'string', format: 'uuid' },
-    workflow_id: { type: 'string', format: 'uuid' },
-    step_path: { type: 'string' },
-    agent_run_id: { type: 'string', format: 'uuid' },
-    agent_id: { type: 'string', format: 'uuid' },
-    tool_call_id: { type: 'string' },
-  },
-  required: ['type'],
-};
+/** What made the task: one of the two sets of ids, by `type`. */
+export class TaskOriginDto {
+  @ApiProperty({
+    enum: ['execution', 'agent_run'],
+    example: 'execution',
+    description: '`execution`: an approval or form step; `agent_run`: an AI agent tool call that needs approval',
+  })
+  type!: string;
+
+  @ApiPropertyOptional({ format: 'uuid', example: TASK_EXAMPLE.execution_id, description: 'execution: the execution waiting on the task' })
+  execution_id?: string;
+
+  @ApiPropertyOptional({ format: 'uuid', example: TASK_EXAMPLE.workflow_id, description: "execution: the execution's workflow" })
+  workflow_id?: string;
+
+  @ApiPropertyOptional({ example: 'approve', description: 'execution: the step path' })
+  step_path?: string;
+
+  @ApiPropertyOptional({ format: 'uuid', example: '01937b90-0000-7cc1-9f3e-5b1a2c3d4e5f', description: 'agent_run: the waiting agent run' })
+  agent_run_id?: string;
+
+  @ApiPropertyOptional({ format: 'uuid', example: '01937b80-0000-7cc1-9f3e-5b1a2c3d4e5f', description: 'agent_run: its agent' })
+  agent_id?: string;
+
+  @ApiPropertyOptional({ example: 'call_1', description: "agent_run: the model's id of the tool call" })
+  tool_call_id?: string;
+}
 
 const ASSIGNEE_SCHEMA = {
   type: 'object',
@@ -136,8 +152,12 @@ export class TaskResponseDto {
   @ApiProperty({ type: String, nullable: true, example: TASK_EXAMPLE.description })
   description!: string | null;
 
-  @ApiProperty({ ...ORIGIN_SCHEMA, example: TASK_EXAMPLE.origin })
-  origin!: Record<string, string>;
+  @ApiProperty({
+    type: TaskOriginDto,
+    example: TASK_EXAMPLE.origin,
+    description: 'What made the task: an execution step (`execution`), or an AI agent tool call that needs approval (`agent_run`)',
+  })
+  origin!: TaskOriginDto;
 
   @ApiProperty({ type: String, format: 'uuid', nullable: true, example: TASK_EXAMPLE.workflow_id, description: 'null for an agent run approval' })
   workflow_id!: string | null;
