@@ -17,7 +17,15 @@ import { TaskLinksService } from './task-links.service.js';
 import { TasksService } from './tasks.service.js';
 import { ListTasksQueryDto } from './dto/task-query.dto.js';
 import { AssignTaskRequestDto, CompleteTaskRequestDto, CreateTaskLinkRequestDto } from './dto/task.request.dto.js';
-import { AGENT_TASK_EXAMPLE, COMPLETED_TASK_EXAMPLE, LINK_EXAMPLE, TASK_EXAMPLE, TaskLinkResponseDto, TaskResponseDto, type TaskLinkResponse } from './dto/task.response.dto.js';
+import {
+  AGENT_TASK_EXAMPLE,
+  COMPLETED_TASK_EXAMPLE,
+  LINK_EXAMPLE,
+  TASK_EXAMPLE,
+  TaskLinkResponseDto,
+  TaskResponseDto,
+  type TaskLinkResponse,
+} from './dto/task.response.dto.js';
 
 const uuid = new ParseUUIDPipe();
 
