@@ -1619,7 +1619,7 @@ export interface paths {
         };
         /**
          * List pending tasks
-         * @description Tasks of the environment, oldest first; pending ones unless `status` says otherwise. Filter by assignee (`me` for the calling user), workflow, execution and deadline. A customer key sees only its customer’s tasks.
+         * @description Tasks of the environment, oldest first; pending ones unless `status` says otherwise. Filter by assignee (`me` for the calling user), workflow, execution, AI agent run and deadline. `origin` tells what made each task: an execution step, or an AI agent tool call waiting for approval (its tool and arguments in `context`). A customer key sees only its customer’s tasks.
          *
          *     Requires the scope `tasks:read` (a key with `*` has every scope).
          */
@@ -1641,7 +1641,7 @@ export interface paths {
         };
         /**
          * Get task details
-         * @description One task with what the person needs to decide: the form (JSON Schema with UI hints), the workflow name, the execution and the values the step chose to show.
+         * @description One task with what the person needs to decide: the form (JSON Schema with UI hints), the workflow name, the execution and the values the step chose to show. An AI agent approval shows the agent, the tool and its arguments in `context`; approving may change the arguments (`data.arguments`, checked against the tool’s parameters) and add a `comment`.
          *
          *     Requires the scope `tasks:read` (a key with `*` has every scope).
          */
@@ -2759,7 +2759,7 @@ export interface paths {
         put?: never;
         /**
          * Execute AI agent
-         * @description Runs the agent to its end and answers the run: `succeeded` with `output`, or `failed` (step limit, time budget, a model error) with `error`. Every model and tool call is in `steps`.
+         * @description Runs the agent and answers the run: 200 with `succeeded` and `output`, or `failed` (step limit, time budget, a model error) with `error`. When the model calls a tool marked `requires_approval`, the run pauses: 202 with status `waiting_approval` and `task_id`, the approval task a person decides (`POST /tasks/{id}/complete`); the run then continues on its own (read it with `GET /ai/agent-runs/{id}`). Every model, tool and approval step is in `steps`. With `stream: true` the answer is `text/event-stream` (always 200 once the run is recorded): the events as they happen, the last `result` with the run.
          *
          *     Requires the scope `ai:run` (a key with `*` has every scope).
          */
@@ -2779,7 +2779,7 @@ export interface paths {
         };
         /**
          * Get an agent run
-         * @description Its status, output and every model and tool call with timings and token usage.
+         * @description Its status (`running`, `waiting_approval` with `task_id`, `succeeded`, `failed`), output and every model call, tool call and approval (waiting, then approved, rejected or expired, with who decided and their comment) with timings and token usage.
          *
          *     Requires the scope `ai:run` (a key with `*` has every scope).
          */
@@ -3676,7 +3676,7 @@ export interface components {
              */
             parameters?: Record<string, never>;
             /**
-             * @description A person must approve each call (see docs/ai.md: not available yet, such calls are refused)
+             * @description A person must approve each call: the run waits for an approval task (task service), see docs/ai.md
              * @example false
              */
             requires_approval?: boolean;
@@ -5397,6 +5397,48 @@ export interface components {
                 [key: string]: unknown;
             } | null) | (unknown[] | null) | (string | null) | (number | null) | (boolean | null);
         };
+        TaskOriginDto: {
+            /**
+             * @description `execution`: an approval or form step; `agent_run`: an AI agent tool call that needs approval
+             * @example execution
+             * @enum {string}
+             */
+            type: "execution" | "agent_run";
+            /**
+             * Format: uuid
+             * @description execution: the execution waiting on the task
+             * @example 0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8e03
+             */
+            execution_id?: string;
+            /**
+             * Format: uuid
+             * @description execution: the execution's workflow
+             * @example 0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e
+             */
+            workflow_id?: string;
+            /**
+             * @description execution: the step path
+             * @example approve
+             */
+            step_path?: string;
+            /**
+             * Format: uuid
+             * @description agent_run: the waiting agent run
+             * @example 01937b90-0000-7cc1-9f3e-5b1a2c3d4e5f
+             */
+            agent_run_id?: string;
+            /**
+             * Format: uuid
+             * @description agent_run: its agent
+             * @example 01937b80-0000-7cc1-9f3e-5b1a2c3d4e5f
+             */
+            agent_id?: string;
+            /**
+             * @description agent_run: the model's id of the tool call
+             * @example call_1
+             */
+            tool_call_id?: string;
+        };
         TaskResponseDto: {
             /**
              * Format: uuid
@@ -5420,31 +5462,42 @@ export interface components {
             /** @example The customer asks for a full refund. */
             description: string | null;
             /**
+             * @description What made the task: an execution step (`execution`), or an AI agent tool call that needs approval (`agent_run`)
+             * @example {
+             *       "type": "execution",
+             *       "execution_id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8e03",
+             *       "workflow_id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e",
+             *       "step_path": "approve"
+             *     }
+             */
+            origin: components["schemas"]["TaskOriginDto"];
+            /**
              * Format: uuid
+             * @description null for an agent run approval
              * @example 0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e
              */
-            workflow_id: string;
+            workflow_id: string | null;
             /**
-             * @description The name of the workflow when the task was made
+             * @description The name of the workflow when the task was made (empty for an agent run approval)
              * @example refunds
              */
             workflow_name: string;
             /**
              * Format: uuid
-             * @description The execution waiting on the task
+             * @description The execution waiting on the task (null for an agent run approval)
              * @example 0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8e03
              */
-            execution_id: string;
+            execution_id: string | null;
             /**
-             * @description The id of the approval or form step
+             * @description The id of the approval or form step (null for an agent run approval)
              * @example approve
              */
-            step_id: string;
+            step_id: string | null;
             /**
-             * @description The step path in the execution (`loop/2/approve` inside a loop)
+             * @description The step path in the execution (`loop/2/approve` inside a loop; null for an agent run approval)
              * @example approve
              */
-            step_path: string;
+            step_path: string | null;
             /**
              * @description Exactly one of user_id, team_id, customer_id
              * @example {
@@ -7141,6 +7194,11 @@ export interface components {
              * @example Is order A-17 shipped, and what is our refund window?
              */
             input: string | Record<string, never>;
+            /**
+             * @description Answer as server-sent events: `run`, then one event per model call, tool call and approval as they happen, then `result` with the run
+             * @example false
+             */
+            stream?: boolean;
         };
         ChunkingDto: {
             /**
@@ -18950,6 +19008,8 @@ export interface operations {
                 workflow_id?: string;
                 /** @description Only tasks of this execution */
                 execution_id?: string;
+                /** @description Only the approval tasks of this AI agent run (its tool calls that need a person's approval) */
+                agent_run_id?: string;
                 /** @description Only tasks due before this time */
                 due_before?: string;
             };
@@ -19074,6 +19134,12 @@ export interface operations {
                      *       "status": "pending",
                      *       "title": "Approve the refund of order 4711?",
                      *       "description": "The customer asks for a full refund.",
+                     *       "origin": {
+                     *         "type": "execution",
+                     *         "execution_id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8e03",
+                     *         "workflow_id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e",
+                     *         "step_path": "approve"
+                     *       },
                      *       "workflow_id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e",
                      *       "workflow_name": "refunds",
                      *       "execution_id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8e03",
@@ -19227,6 +19293,12 @@ export interface operations {
                      *       "status": "pending",
                      *       "title": "Approve the refund of order 4711?",
                      *       "description": "The customer asks for a full refund.",
+                     *       "origin": {
+                     *         "type": "execution",
+                     *         "execution_id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8e03",
+                     *         "workflow_id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e",
+                     *         "step_path": "approve"
+                     *       },
                      *       "workflow_id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e",
                      *       "workflow_name": "refunds",
                      *       "execution_id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8e03",
@@ -19411,6 +19483,12 @@ export interface operations {
                      *       "status": "completed",
                      *       "title": "Approve the refund of order 4711?",
                      *       "description": "The customer asks for a full refund.",
+                     *       "origin": {
+                     *         "type": "execution",
+                     *         "execution_id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8e03",
+                     *         "workflow_id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e",
+                     *         "step_path": "approve"
+                     *       },
                      *       "workflow_id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e",
                      *       "workflow_name": "refunds",
                      *       "execution_id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8e03",
@@ -27089,7 +27167,21 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The finished run */
+            /**
+             * @description The finished run, or with stream: true events such as:
+             *
+             *     data: {"type":"run","run_id":"01937b90-…"}
+             *
+             *     data: {"type":"model","run_id":"01937b90-…","finish_reason":"tool_calls","message":{…},"usage":{…}}
+             *
+             *     data: {"type":"tool","run_id":"01937b90-…","tool":"order_status","arguments":"{…}","output":{…}}
+             *
+             *     data: {"type":"model","run_id":"01937b90-…","finish_reason":"stop","message":{…}}
+             *
+             *     data: {"type":"result","run":{"id":"01937b90-…","status":"succeeded","output":"Order A-17 shipped yesterday.",…}}
+             *
+             *     data: [DONE]
+             */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -27101,6 +27193,7 @@ export interface operations {
                      *       "agent_id": "01937b80-0000-7cc1-9f3e-5b1a2c3d4e5f",
                      *       "execution_id": null,
                      *       "status": "succeeded",
+                     *       "task_id": null,
                      *       "input": "Is order A-17 shipped?",
                      *       "output": "Order A-17 shipped yesterday.",
                      *       "error": null,
@@ -27155,6 +27248,173 @@ export interface operations {
                      *     }
                      */
                     "application/json": unknown;
+                    /**
+                     * @example {
+                     *       "id": "01937b90-0000-7cc1-9f3e-5b1a2c3d4e5f",
+                     *       "agent_id": "01937b80-0000-7cc1-9f3e-5b1a2c3d4e5f",
+                     *       "execution_id": null,
+                     *       "status": "succeeded",
+                     *       "task_id": null,
+                     *       "input": "Is order A-17 shipped?",
+                     *       "output": "Order A-17 shipped yesterday.",
+                     *       "error": null,
+                     *       "steps": [
+                     *         {
+                     *           "type": "model",
+                     *           "finish_reason": "tool_calls",
+                     *           "message": {
+                     *             "role": "assistant",
+                     *             "content": null,
+                     *             "tool_calls": [
+                     *               {
+                     *                 "id": "call_1",
+                     *                 "type": "function",
+                     *                 "function": {
+                     *                   "name": "order_status",
+                     *                   "arguments": "{\"order\":\"A-17\"}"
+                     *                 }
+                     *               }
+                     *             ]
+                     *           }
+                     *         },
+                     *         {
+                     *           "type": "tool",
+                     *           "tool": "order_status",
+                     *           "tool_type": "workflow",
+                     *           "arguments": "{\"order\":\"A-17\"}",
+                     *           "output": {
+                     *             "execution_id": "…",
+                     *             "status": "succeeded",
+                     *             "output": {
+                     *               "shipped": true
+                     *             }
+                     *           }
+                     *         },
+                     *         {
+                     *           "type": "model",
+                     *           "finish_reason": "stop",
+                     *           "message": {
+                     *             "role": "assistant",
+                     *             "content": "Order A-17 shipped yesterday."
+                     *           }
+                     *         }
+                     *       ],
+                     *       "usage": {
+                     *         "prompt_tokens": 310,
+                     *         "completion_tokens": 42,
+                     *         "total_tokens": 352
+                     *       },
+                     *       "created_at": "2026-11-24T10:00:00.000Z",
+                     *       "finished_at": "2026-11-24T10:00:03.000Z"
+                     *     }
+                     */
+                    "text/event-stream": unknown;
+                };
+            };
+            /** @description The run waits for the approval of a tool call (task_id) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01937b90-0000-7cc1-9f3e-5b1a2c3d4e5f",
+                     *       "agent_id": "01937b80-0000-7cc1-9f3e-5b1a2c3d4e5f",
+                     *       "execution_id": null,
+                     *       "status": "waiting_approval",
+                     *       "task_id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8f10",
+                     *       "input": "Refund order A-17",
+                     *       "output": null,
+                     *       "error": null,
+                     *       "steps": [
+                     *         {
+                     *           "type": "model",
+                     *           "finish_reason": "tool_calls",
+                     *           "message": {
+                     *             "role": "assistant",
+                     *             "content": null,
+                     *             "tool_calls": [
+                     *               {
+                     *                 "id": "call_1",
+                     *                 "type": "function",
+                     *                 "function": {
+                     *                   "name": "refund_order",
+                     *                   "arguments": "{\"order\":\"A-17\"}"
+                     *                 }
+                     *               }
+                     *             ]
+                     *           }
+                     *         },
+                     *         {
+                     *           "type": "approval",
+                     *           "status": "waiting",
+                     *           "task_id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8f10",
+                     *           "tool": "refund_order",
+                     *           "tool_type": "workflow",
+                     *           "call_id": "call_1",
+                     *           "arguments": "{\"order\":\"A-17\"}"
+                     *         }
+                     *       ],
+                     *       "usage": {
+                     *         "prompt_tokens": 120,
+                     *         "completion_tokens": 14,
+                     *         "total_tokens": 134
+                     *       },
+                     *       "created_at": "2026-11-24T10:00:00.000Z",
+                     *       "finished_at": null
+                     *     }
+                     */
+                    "application/json": unknown;
+                    /**
+                     * @example {
+                     *       "id": "01937b90-0000-7cc1-9f3e-5b1a2c3d4e5f",
+                     *       "agent_id": "01937b80-0000-7cc1-9f3e-5b1a2c3d4e5f",
+                     *       "execution_id": null,
+                     *       "status": "waiting_approval",
+                     *       "task_id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8f10",
+                     *       "input": "Refund order A-17",
+                     *       "output": null,
+                     *       "error": null,
+                     *       "steps": [
+                     *         {
+                     *           "type": "model",
+                     *           "finish_reason": "tool_calls",
+                     *           "message": {
+                     *             "role": "assistant",
+                     *             "content": null,
+                     *             "tool_calls": [
+                     *               {
+                     *                 "id": "call_1",
+                     *                 "type": "function",
+                     *                 "function": {
+                     *                   "name": "refund_order",
+                     *                   "arguments": "{\"order\":\"A-17\"}"
+                     *                 }
+                     *               }
+                     *             ]
+                     *           }
+                     *         },
+                     *         {
+                     *           "type": "approval",
+                     *           "status": "waiting",
+                     *           "task_id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8f10",
+                     *           "tool": "refund_order",
+                     *           "tool_type": "workflow",
+                     *           "call_id": "call_1",
+                     *           "arguments": "{\"order\":\"A-17\"}"
+                     *         }
+                     *       ],
+                     *       "usage": {
+                     *         "prompt_tokens": 120,
+                     *         "completion_tokens": 14,
+                     *         "total_tokens": 134
+                     *       },
+                     *       "created_at": "2026-11-24T10:00:00.000Z",
+                     *       "finished_at": null
+                     *     }
+                     */
+                    "text/event-stream": unknown;
                 };
             };
             /**
@@ -27277,6 +27537,7 @@ export interface operations {
                      *       "agent_id": "01937b80-0000-7cc1-9f3e-5b1a2c3d4e5f",
                      *       "execution_id": null,
                      *       "status": "succeeded",
+                     *       "task_id": null,
                      *       "input": "Is order A-17 shipped?",
                      *       "output": "Order A-17 shipped yesterday.",
                      *       "error": null,

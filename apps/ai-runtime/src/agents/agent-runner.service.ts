@@ -1,39 +1,44 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { NotFoundError, newId } from '@platform/common';
-import { TenantDb } from '@platform/db';
-import { Bus, CatalogAgentSubjects, messageContext, type AgentConfig, type AgentRunView, type ChatMessage, type TokenUsage } from '@platform/messaging';
-import { CompletionsService, type Caller } from '../completions/completions.service.js';
-import { AI_CONFIG, type AiConfig } from '../config/ai.config.js';
-import { toAgentRunView } from './agent-run.record.js';
+import { TenantDb, type TenantContext } from '@platform/db';
+import {
+  Bus,
+  CatalogAgentSubjects,
+  messageContext,
+  type AgentApprovalOutcomeItem,
+  type AgentConfig,
+  type AgentRunView,
+  type TokenUsage,
+} from '@platform/messaging';
+import type { Caller } from '../completions/completions.service.js';
+import { AgentLoop, type LoopEnd } from './agent-loop.js';
+import { toAgentRunView, type AgentRunRow, type LoopState } from './agent-run.record.js';
 import { agentRunsRepository } from './agent-runs.repository.js';
-import { AgentTools, ToolFailure, toolDefinition } from './agent-tools.js';
+import { ApprovalRequests } from './approval-requests.js';
 
 const NO_USAGE: TokenUsage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
-const RESULT_CHARS = 20_000;
 
-class RunEnded extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
+/** Sees a run as it happens (the streamed execute): its id once recorded, then each step. */
+export interface RunObserver {
+  started(runId: string): void;
+  step(step: Record<string, unknown>): void;
 }
 
 /**
- * Runs an agent: the model is called with the agent's instructions, the input and its tools; each
- * tool call it makes is executed and its result handed back, until the model answers without
- * calling a tool. Every model call and tool call is appended to the run record as it happens.
- * A step limit (model and tool calls together) and a time budget end runaway runs as `failed`.
+ * Runs agents (the loop is AgentLoop) and keeps their records: every model, tool and approval
+ * step is appended as it happens. A tool call that needs approval leaves the run
+ * `waiting_approval` with what resuming needs and asks for a task; the task's outcome resumes
+ * it on whichever replica takes it from the queue.
  */
 @Injectable()
 export class AgentRunner {
+  private readonly logger = new Logger(AgentRunner.name);
+
   constructor(
     private readonly db: TenantDb,
     private readonly bus: Bus,
-    private readonly completions: CompletionsService,
-    private readonly tools: AgentTools,
-    @Inject(AI_CONFIG) private readonly config: AiConfig,
+    private readonly loop: AgentLoop,
+    private readonly approvals: ApprovalRequests,
   ) {}
 
   async agent(caller: Caller, agentId: string): Promise<AgentConfig> {
@@ -50,96 +55,93 @@ export class AgentRunner {
     return toAgentRunView(row);
   }
 
-  async execute(caller: Caller, agentId: string, input: unknown, executionId: string | null = null): Promise<AgentRunView> {
+  /** Runs the agent until it answers, fails, or waits for an approval; answers the run as it then is. */
+  async execute(caller: Caller, agentId: string, input: unknown, executionId: string | null = null, observer?: RunObserver): Promise<AgentRunView> {
     const agent = await this.agent(caller, agentId);
     const id = newId();
-    const ctx = { tenantId: caller.tenantId, environmentId: caller.environmentId, scopeId: caller.scopeId ?? null };
-    await this.db.run(ctx, (m) => agentRunsRepository.insert(m, { ...ctx, id, agentId, executionId, input }));
-    const record = (step: Record<string, unknown>, usage = NO_USAGE) => this.db.run(ctx, (m) => agentRunsRepository.appendStep(m, id, step, usage));
-    let outcome: { status: 'succeeded' | 'failed'; output: string | null; error: { code: string; message: string } | null };
-    try {
-      outcome = { status: 'succeeded', output: await this.loop(caller, id, agent, input, record), error: null };
-    } catch (error) {
-      const code = error instanceof RunEnded ? error.code : ((error as { code?: string }).code ?? 'agent_failed');
-      outcome = { status: 'failed', output: null, error: { code, message: (error as Error).message } };
-    }
-    const row = await this.db.run(ctx, (m) => agentRunsRepository.finish(m, id, outcome));
-    return toAgentRunView(row);
+    const ctx = tenantOf(caller);
+    await this.db.run(ctx, (m) => agentRunsRepository.insert(m, { ...ctx, scopeId: ctx.scopeId ?? null, id, agentId, executionId, input }));
+    observer?.started(id);
+    return toAgentRunView(await this.advance(caller, id, agent, this.loop.initial(agent, input, caller.keyMode), observer));
   }
 
-  private async loop(
+  /**
+   * The decision on a waiting run's tool call (from the task service's queue): claims the run (so
+   * one replica resumes it), then continues it in the background; false when it was not waiting
+   * for this call (a repeated delivery).
+   */
+  async resume(tenant: TenantContext, outcome: AgentApprovalOutcomeItem): Promise<boolean> {
+    const row = await this.db.run({ ...tenant, scopeId: null }, (m) => agentRunsRepository.claim(m, outcome.agentRunId, outcome.toolCallId));
+    if (!row?.state) return false;
+    void this.continue(row, row.state, outcome);
+    return true;
+  }
+
+  private async continue(row: AgentRunRow, state: LoopState, outcome: AgentApprovalOutcomeItem): Promise<void> {
+    const caller: Caller = { tenantId: row.tenant_id, environmentId: row.environment_id, scopeId: row.scope_id, keyMode: state.key_mode };
+    try {
+      const agent = await this.agent(caller, row.agent_id);
+      await this.advance(caller, row.id, agent, state, undefined, outcome);
+    } catch (error) {
+      this.logger.error(`agent run ${row.id} could not resume: ${(error as Error).message}`);
+      const failure = { code: (error as { code?: string }).code ?? 'agent_failed', message: (error as Error).message };
+      await this.db
+        .run(tenantOf(caller), (m) => agentRunsRepository.finish(m, row.id, { status: 'failed', output: null, error: failure }))
+        .catch(() => undefined);
+    }
+  }
+
+  private async advance(
     caller: Caller,
     runId: string,
     agent: AgentConfig,
-    input: unknown,
-    record: (step: Record<string, unknown>, usage?: TokenUsage) => Promise<void>,
-  ): Promise<string> {
-    const maxSteps = agent.max_steps ?? this.config.AI_AGENT_MAX_STEPS;
-    const deadline = Date.now() + (agent.time_budget_seconds ? agent.time_budget_seconds * 1000 : this.config.AI_AGENT_TIME_BUDGET_MS);
-    const byName = new Map(agent.tools.map((t) => [t.name, t]));
-    const tools = agent.tools.map(toolDefinition);
-    const messages: ChatMessage[] = [
-      { role: 'system', content: agent.instructions },
-      { role: 'user', content: typeof input === 'string' ? input : JSON.stringify(input) },
-    ];
-    let steps = 0;
-    const take = () => {
-      if (++steps > maxSteps) throw new RunEnded('step_limit', `the agent made ${maxSteps} model and tool calls without finishing`);
-      if (Date.now() > deadline) throw new RunEnded('time_budget', "the agent's time budget ran out");
+    state: LoopState,
+    observer?: RunObserver,
+    decided?: AgentApprovalOutcomeItem,
+  ): Promise<AgentRunRow> {
+    const ctx = tenantOf(caller);
+    const record = async (step: Record<string, unknown>, usage = NO_USAGE) => {
+      await this.db.run(ctx, (m) => agentRunsRepository.appendStep(m, runId, step, usage));
+      observer?.step(step);
     };
-    for (;;) {
-      take();
-      const started = Date.now();
-      const answer = await this.completions.chat(caller, { model: agent.model, messages, tools: tools.length ? tools : undefined });
-      await record(
-        {
-          type: 'model',
-          at: new Date(started).toISOString(),
-          duration_ms: Date.now() - started,
-          finish_reason: answer.finish_reason,
-          message: answer.message,
-          usage: answer.usage,
-        },
-        answer.usage,
-      );
-      const calls = answer.message.tool_calls ?? [];
-      if (!calls.length) return answer.message.content ?? '';
-      messages.push(answer.message);
-      for (const call of calls) {
-        take();
-        const tool = byName.get(call.function.name);
-        const at = Date.now();
-        let result: unknown;
-        let error: { code: string; message: string } | null = null;
-        try {
-          if (!tool) throw new ToolFailure('unknown_tool', `no tool is named ${call.function.name}`);
-          result = await this.tools.call(caller, runId, tool, parseArguments(call.function.arguments), deadline);
-        } catch (failure) {
-          if (!(failure instanceof ToolFailure)) throw failure;
-          error = { code: failure.code, message: failure.message };
-        }
-        await record({
-          type: 'tool',
-          at: new Date(at).toISOString(),
-          duration_ms: Date.now() - at,
-          tool: call.function.name,
-          tool_type: tool?.type ?? null,
-          call_id: call.id,
-          arguments: call.function.arguments,
-          ...(error ? { error } : { output: result }),
-        });
-        messages.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify(error ? { error } : result).slice(0, RESULT_CHARS) });
-      }
+    const end = await this.loop.run(caller, runId, agent, state, record, decided);
+    if (end.kind === 'waiting') return this.wait(ctx, runId, agent, end, observer);
+    const outcome =
+      end.kind === 'succeeded'
+        ? { status: 'succeeded' as const, output: end.output, error: null }
+        : { status: 'failed' as const, output: null, error: end.error };
+    return this.db.run(ctx, (m) => agentRunsRepository.finish(m, runId, outcome));
+  }
+
+  /** Records the wait with what resuming needs, then asks for the task; a request that cannot be queued fails the run. */
+  private async wait(
+    ctx: TenantContext,
+    runId: string,
+    agent: AgentConfig,
+    end: Extract<LoopEnd, { kind: 'waiting' }>,
+    observer?: RunObserver,
+  ): Promise<AgentRunRow> {
+    const taskId = newId();
+    const step = {
+      type: 'approval',
+      at: new Date().toISOString(),
+      status: 'waiting',
+      task_id: taskId,
+      tool: end.tool.name,
+      tool_type: end.tool.type,
+      call_id: end.call.id,
+      arguments: end.call.function.arguments,
+    };
+    const row = await this.db.run(ctx, (m) => agentRunsRepository.wait(m, runId, step, end.state, taskId));
+    try {
+      await this.approvals.request(ctx, agent, runId, taskId, end.call, end.tool, end.args);
+    } catch (error) {
+      const failure = { code: 'approval_unavailable', message: `the approval task could not be requested: ${(error as Error).message}` };
+      return this.db.run(ctx, (m) => agentRunsRepository.finish(m, runId, { status: 'failed', output: null, error: failure }));
     }
+    observer?.step(step);
+    return row;
   }
 }
 
-function parseArguments(raw: string): Record<string, unknown> {
-  try {
-    const parsed = JSON.parse(raw || '{}') as unknown;
-    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
-  } catch {
-    // Reported below, to the model, which may correct itself.
-  }
-  throw new ToolFailure('invalid_arguments', 'the arguments are not a JSON object');
-}
+const tenantOf = (caller: Caller): TenantContext => ({ tenantId: caller.tenantId, environmentId: caller.environmentId, scopeId: caller.scopeId ?? null });

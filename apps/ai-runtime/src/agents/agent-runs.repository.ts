@@ -1,8 +1,8 @@
 import type { EntityManager } from 'typeorm';
 import type { TokenUsage } from '@platform/messaging';
-import type { AgentRunRow } from './agent-run.record.js';
+import type { AgentRunRow, LoopState } from './agent-run.record.js';
 
-const COLUMNS = `tenant_id, environment_id, scope_id, id, agent_id, execution_id, status, input, output, error, steps, usage, created_at, finished_at`;
+const COLUMNS = `tenant_id, environment_id, scope_id, id, agent_id, execution_id, status, input, output, error, steps, usage, task_id, state, created_at, finished_at`;
 
 /** Every query on ai.agent_runs; managers come from TenantDb (RLS). */
 export const agentRunsRepository = {
@@ -33,8 +33,32 @@ export const agentRunsRepository = {
     outcome: { status: 'succeeded' | 'failed'; output: string | null; error: { code: string; message: string } | null },
   ): Promise<AgentRunRow> {
     const [rows] = await m.query<[AgentRunRow[], number]>(
-      `update ai.agent_runs set status = $2, output = $3, error = $4, finished_at = now(), updated_at = now() where id = $1 returning ${COLUMNS}`,
+      `update ai.agent_runs set status = $2, output = $3, error = $4, state = null, task_id = null, finished_at = now(), updated_at = now()
+        where id = $1 returning ${COLUMNS}`,
       [id, outcome.status, outcome.output, outcome.error ? JSON.stringify(outcome.error) : null],
+    );
+    return rows[0];
+  },
+
+  /** The run waits for the approval task: the step recorded, and what resuming needs kept. */
+  async wait(m: EntityManager, id: string, step: Record<string, unknown>, state: LoopState, taskId: string): Promise<AgentRunRow> {
+    const [rows] = await m.query<[AgentRunRow[], number]>(
+      `update ai.agent_runs set status = 'waiting_approval', steps = steps || jsonb_build_array($2::jsonb), state = $3, task_id = $4, updated_at = now()
+        where id = $1 returning ${COLUMNS}`,
+      [id, JSON.stringify(step), JSON.stringify(state), taskId],
+    );
+    return rows[0];
+  },
+
+  /**
+   * Takes a waiting run back to running for the decision on its pending tool call; undefined
+   * when it is not waiting for that call (a second delivery, another replica took it first).
+   */
+  async claim(m: EntityManager, id: string, toolCallId: string): Promise<AgentRunRow | undefined> {
+    const [rows] = await m.query<[AgentRunRow[], number]>(
+      `update ai.agent_runs set status = 'running', updated_at = now()
+        where id = $1 and status = 'waiting_approval' and state->'queue'->0->>'id' = $2 returning ${COLUMNS}`,
+      [id, toolCallId],
     );
     return rows[0];
   },

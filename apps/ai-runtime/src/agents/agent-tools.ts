@@ -27,15 +27,14 @@ export function toolDefinition(tool: AgentTool): ToolDefinition {
 /**
  * Runs agents' tools with the caller's tenant and customer: workflows through the run service
  * (started, then awaited until they end or the run's time budget does), knowledge-base queries
- * through the KB worker, connector operations through the connection service.
+ * through the KB worker, connector operations through the connection service. Approval, for the
+ * tools that need it, happens before (AgentLoop): a call that gets here is one to make.
  */
 @Injectable()
 export class AgentTools {
   constructor(private readonly bus: Bus) {}
 
   async call(ctx: TenantContext, runId: string, tool: AgentTool, args: Record<string, unknown>, deadline: number): Promise<unknown> {
-    if (tool.requires_approval)
-      throw new ToolFailure('approval_unavailable', 'This tool needs a person to approve each call, which is not available yet: the call was not made.');
     const message = messageContext(ctx, { actor: `ai:agent-run:${runId}` });
     const timeoutMs = Math.max(1000, deadline - Date.now());
     try {

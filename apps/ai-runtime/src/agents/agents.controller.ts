@@ -1,9 +1,11 @@
-import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post } from '@nestjs/common';
-import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiProperty } from '@nestjs/swagger';
-import { IsDefined } from 'class-validator';
+import { Body, Controller, Get, Param, ParseUUIDPipe, Post, Res } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsBoolean, IsDefined, IsOptional } from 'class-validator';
+import type { Response } from 'express';
 import { CurrentPrincipal, RequireScopes, type Principal } from '@platform/auth';
 import type { AgentConfig, AgentRunView } from '@platform/messaging';
 import { ApiTag } from '@platform/service';
+import { AgentEventStream } from './agent-events.js';
 import { AgentRunner } from './agent-runner.service.js';
 
 export class ExecuteAgentRequestDto {
@@ -14,6 +16,14 @@ export class ExecuteAgentRequestDto {
   })
   @IsDefined()
   input!: unknown;
+
+  @ApiPropertyOptional({
+    example: false,
+    description: 'Answer as server-sent events: `run`, then one event per model call, tool call and approval as they happen, then `result` with the run',
+  })
+  @IsOptional()
+  @IsBoolean()
+  stream?: boolean;
 }
 
 const RUN_EXAMPLE = {
@@ -21,6 +31,7 @@ const RUN_EXAMPLE = {
   agent_id: '01937b80-0000-7cc1-9f3e-5b1a2c3d4e5f',
   execution_id: null,
   status: 'succeeded',
+  task_id: null,
   input: 'Is order A-17 shipped?',
   output: 'Order A-17 shipped yesterday.',
   error: null,
@@ -48,6 +59,45 @@ const RUN_EXAMPLE = {
   finished_at: '2026-11-24T10:00:03.000Z',
 };
 
+const WAITING_EXAMPLE = {
+  ...RUN_EXAMPLE,
+  status: 'waiting_approval',
+  task_id: '0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8f10',
+  input: 'Refund order A-17',
+  output: null,
+  steps: [
+    {
+      type: 'model',
+      finish_reason: 'tool_calls',
+      message: {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'refund_order', arguments: '{"order":"A-17"}' } }],
+      },
+    },
+    {
+      type: 'approval',
+      status: 'waiting',
+      task_id: '0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8f10',
+      tool: 'refund_order',
+      tool_type: 'workflow',
+      call_id: 'call_1',
+      arguments: '{"order":"A-17"}',
+    },
+  ],
+  usage: { prompt_tokens: 120, completion_tokens: 14, total_tokens: 134 },
+  finished_at: null,
+};
+
+const SSE_EXAMPLE = [
+  'data: {"type":"run","run_id":"01937b90-…"}',
+  'data: {"type":"model","run_id":"01937b90-…","finish_reason":"tool_calls","message":{…},"usage":{…}}',
+  'data: {"type":"tool","run_id":"01937b90-…","tool":"order_status","arguments":"{…}","output":{…}}',
+  'data: {"type":"model","run_id":"01937b90-…","finish_reason":"stop","message":{…}}',
+  'data: {"type":"result","run":{"id":"01937b90-…","status":"succeeded","output":"Order A-17 shipped yesterday.",…}}',
+  'data: [DONE]',
+].join('\n\n');
+
 /** Running AI agents and reading their runs. */
 @ApiTag(
   'ai-agents-runtime',
@@ -69,22 +119,41 @@ export class AgentsController {
   }
 
   @Post('agents/:id/execute')
-  @HttpCode(200)
   @RequireScopes('ai:run')
   @ApiOperation({
     summary: 'Execute AI agent',
     description:
-      'Runs the agent to its end and answers the run: `succeeded` with `output`, or `failed` (step limit, time budget, a model error) with `error`. Every model and tool call is in `steps`.',
+      'Runs the agent and answers the run: 200 with `succeeded` and `output`, or `failed` (step limit, time budget, a model error) with `error`. ' +
+      'When the model calls a tool marked `requires_approval`, the run pauses: 202 with status `waiting_approval` and `task_id`, the approval task a person decides (`POST /tasks/{id}/complete`); ' +
+      'the run then continues on its own (read it with `GET /ai/agent-runs/{id}`). Every model, tool and approval step is in `steps`. ' +
+      'With `stream: true` the answer is `text/event-stream` (always 200 once the run is recorded): the events as they happen, the last `result` with the run.',
   })
-  @ApiOkResponse({ description: 'The finished run', example: RUN_EXAMPLE })
+  @ApiProduces('application/json', 'text/event-stream')
+  @ApiOkResponse({ description: `The finished run, or with stream: true events such as:\n\n${SSE_EXAMPLE}`, example: RUN_EXAMPLE })
+  @ApiAcceptedResponse({ description: 'The run waits for the approval of a tool call (task_id)', example: WAITING_EXAMPLE })
   @ApiNotFoundResponse({ description: 'No such agent' })
-  execute(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string, @Body() b: ExecuteAgentRequestDto): Promise<AgentRunView> {
-    return this.runner.execute({ tenantId: p.tenantId, environmentId: p.environmentId, scopeId: p.scopeId, keyMode: p.keyMode }, id, b.input);
+  async execute(
+    @CurrentPrincipal() p: Principal,
+    @Param('id', new ParseUUIDPipe()) id: string,
+    @Body() b: ExecuteAgentRequestDto,
+    @Res() res: Response,
+  ): Promise<void> {
+    const caller = { tenantId: p.tenantId, environmentId: p.environmentId, scopeId: p.scopeId, keyMode: p.keyMode };
+    if (b.stream) {
+      const events = new AgentEventStream(res);
+      return events.finish(this.runner.execute(caller, id, b.input, null, events));
+    }
+    const run = await this.runner.execute(caller, id, b.input);
+    res.status(run.status === 'waiting_approval' ? 202 : 200).json(run);
   }
 
   @Get('agent-runs/:id')
   @RequireScopes('ai:run')
-  @ApiOperation({ summary: 'Get an agent run', description: 'Its status, output and every model and tool call with timings and token usage.' })
+  @ApiOperation({
+    summary: 'Get an agent run',
+    description:
+      'Its status (`running`, `waiting_approval` with `task_id`, `succeeded`, `failed`), output and every model call, tool call and approval (waiting, then approved, rejected or expired, with who decided and their comment) with timings and token usage.',
+  })
   @ApiOkResponse({ description: 'The run', example: RUN_EXAMPLE })
   @ApiNotFoundResponse({ description: 'No such run' })
   get(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string): Promise<AgentRunView> {

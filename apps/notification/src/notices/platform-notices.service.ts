@@ -72,6 +72,8 @@ export class PlatformNoticesService {
   /** `task.task.created` and `task.task.assigned`: a task is waiting for someone. */
   async taskNotice(tenant: MessageTenant, subject: string, event: TaskEvent): Promise<void> {
     const ctx = tenantWide(tenant);
+    // An agent run's approval task has no workflow whose settings could ask for a notice.
+    if (!event.workflowId) return;
     const workflow = await this.workflow(ctx, event.workflowId, `task ${event.taskId}`);
     const alert = alertTarget(workflow?.settings, 'on_task');
     if (!workflow || !alert) return;

@@ -12,7 +12,7 @@ const BATCH = 100;
 
 /**
  * The events that cancel an ended execution's tasks travel on core NATS: one sent while no task
- * replica ran is missed. This pass asks the run service about pending tasks not checked for
+ * replica ran is missed. This pass (over tasks of executions; agent approvals have none) asks the run service about pending tasks not checked for
  * TASK_EXECUTION_CHECK_MS and cancels those whose execution has ended or no longer exists; a run
  * service that does not answer leaves them for the next check.
  */
@@ -35,14 +35,14 @@ export class ExecutionWatchJob extends PeriodicJob {
     );
     for (const task of due) {
       if (await this.ended(task))
-        await this.tasks.cancelForExecution({ tenantId: task.tenant_id, environmentId: task.environment_id, scopeId: null }, task.execution_id);
+        await this.tasks.cancelForExecution({ tenantId: task.tenant_id, environmentId: task.environment_id, scopeId: null }, task.execution_id!);
     }
   }
 
   private async ended(task: TaskRow): Promise<boolean> {
     const ctx = messageContext({ tenantId: task.tenant_id, environmentId: task.environment_id, scopeId: null });
     try {
-      const execution = await this.bus.request(RunSubjects.executionsGet, { executionId: task.execution_id }, ctx);
+      const execution = await this.bus.request(RunSubjects.executionsGet, { executionId: task.execution_id! }, ctx);
       return FINISHED.has(execution.status);
     } catch (error) {
       return error instanceof BusError && error.remote?.status === 404;

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { SystemDb, type TenantContext } from '@platform/db';
-import { Bus, NATS_CONNECTION, TaskSubjects, enqueueWork, messageContext, type TaskOutcomeItem } from '@platform/messaging';
+import { Bus, NATS_CONNECTION, TaskSubjects, enqueueWork, messageContext, type AgentApprovalOutcomeItem, type TaskOutcomeItem } from '@platform/messaging';
 import { toTaskEvent, type TaskRow } from './task.record.js';
 import { tasksRepository } from './tasks.repository.js';
 
@@ -14,8 +14,8 @@ export function outcomeOf(row: TaskRow): TaskOutcomeItem {
   const fail = row.status === 'expired' && row.on_expiry === 'fail';
   return {
     taskId: row.id,
-    executionId: row.execution_id,
-    stepPath: row.step_path,
+    executionId: row.execution_id!,
+    stepPath: row.step_path!,
     status: row.status === 'expired' ? 'expired' : 'completed',
     decision: fail ? null : row.decision,
     data: row.data ?? {},
@@ -25,11 +25,26 @@ export function outcomeOf(row: TaskRow): TaskOutcomeItem {
   };
 }
 
+/** An agent approval's outcome for the AI runtime: the decision and form data, or expired (whatever the policy). */
+export function agentOutcomeOf(row: TaskRow): AgentApprovalOutcomeItem {
+  return {
+    taskId: row.id,
+    agentRunId: row.agent_run_id!,
+    toolCallId: row.tool_call_id!,
+    status: row.status === 'completed' || row.status === 'expired' ? row.status : 'cancelled',
+    decision: row.status === 'completed' ? row.decision : null,
+    data: row.data ?? {},
+    completedBy: row.completed_by,
+    completedAt: (row.completed_at ?? new Date()).toISOString(),
+  };
+}
+
 const tenantOf = (row: TaskRow): TenantContext => ({ tenantId: row.tenant_id, environmentId: row.environment_id, scopeId: row.scope_id });
 
 /**
- * After a commit: a decided task's outcome goes to the run service's durable queue (JetStream,
- * message id per task, so a second publish is dropped) and the flag in the row is cleared; a
+ * After a commit: a decided task's outcome goes to the run service's durable queue, or for an
+ * agent run's approval to the AI runtime's (JetStream, message id per task, so a second publish
+ * is dropped) and the flag in the row is cleared; a
  * publish that fails leaves the flag for the outbox reconciler. Facts go out as core NATS events.
  */
 @Injectable()
@@ -48,7 +63,9 @@ export class OutcomePublisher implements OnModuleDestroy {
   async deliver(row: TaskRow): Promise<boolean> {
     try {
       // Tenant-wide: a task assigned to a customer is in that customer's scope, its execution may not be.
-      await enqueueWork(this.nc, TaskSubjects.outcomes, outcomeOf(row), `task-outcome:${row.id}`, messageContext({ ...tenantOf(row), scopeId: null }));
+      const context = messageContext({ ...tenantOf(row), scopeId: null });
+      if (row.agent_run_id) await enqueueWork(this.nc, TaskSubjects.agentOutcomes, agentOutcomeOf(row), `task-outcome:${row.id}`, context);
+      else await enqueueWork(this.nc, TaskSubjects.outcomes, outcomeOf(row), `task-outcome:${row.id}`, context);
     } catch (error) {
       this.logger.warn(`outcome of task ${row.id} not published yet (the reconciler retries): ${(error as Error).message}`);
       return false;

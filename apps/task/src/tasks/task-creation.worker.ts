@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
 import {
+  AGENT_APPROVAL_OUTCOMES_QUEUE,
   NATS_CONNECTION,
   TASK_CREATE_QUEUE,
   TASK_OUTCOMES_QUEUE,
@@ -13,8 +14,9 @@ import {
 import { TasksService } from './tasks.service.js';
 
 /**
- * Consumes the run service's task requests (JetStream: kept while no task replica runs). The
- * task is unique per execution and step path, so a repeated request makes nothing new; the item
+ * Consumes the run service's task requests and the AI runtime's approval requests (JetStream:
+ * kept while no task replica runs). The task is unique per execution and step path (or agent run
+ * and tool call), so a repeated request makes nothing new; the item
  * is acknowledged once the task is committed.
  */
 @Injectable()
@@ -29,6 +31,7 @@ export class TaskCreationWorker implements OnApplicationBootstrap, OnModuleDestr
 
   async onApplicationBootstrap(): Promise<void> {
     await ensureWorkQueue(this.nc, TASK_OUTCOMES_QUEUE);
+    await ensureWorkQueue(this.nc, AGENT_APPROVAL_OUTCOMES_QUEUE);
     await ensureWorkQueue(this.nc, TASK_CREATE_QUEUE);
     this.worker = await startWorker<CreateTaskItem>(
       this.nc,

@@ -13,11 +13,14 @@ export interface TaskRow {
   status: TaskStatus;
   title: string;
   description: string | null;
-  execution_id: string;
-  workflow_id: string;
+  execution_id: string | null;
+  workflow_id: string | null;
   workflow_name: string;
-  step_id: string;
-  step_path: string;
+  step_id: string | null;
+  step_path: string | null;
+  agent_run_id: string | null;
+  agent_id: string | null;
+  tool_call_id: string | null;
   assignee_type: AssigneeType | null;
   assignee_id: string | null;
   form: Record<string, unknown> | null;
@@ -35,17 +38,23 @@ export interface TaskRow {
   updated_at: Date;
 }
 
+/** What made the task: an execution's approval or form step, or an AI agent's tool call. */
+export type TaskOrigin =
+  | { type: 'execution'; execution_id: string; workflow_id: string; step_path: string }
+  | { type: 'agent_run'; agent_run_id: string; agent_id: string; tool_call_id: string };
+
 export interface TaskResponse {
   id: string;
   type: HumanTaskType;
   status: TaskStatus;
   title: string;
   description: string | null;
-  workflow_id: string;
+  origin: TaskOrigin;
+  workflow_id: string | null;
   workflow_name: string;
-  execution_id: string;
-  step_id: string;
-  step_path: string;
+  execution_id: string | null;
+  step_id: string | null;
+  step_path: string | null;
   assignee: TaskAssignee | null;
   customer_id: string | null;
   form: Record<string, unknown> | null;
@@ -82,6 +91,12 @@ export function assigneeColumns(a: TaskAssignee | null | undefined): { type: Ass
   return null;
 }
 
+export function originOf(row: TaskRow): TaskOrigin {
+  return row.agent_run_id
+    ? { type: 'agent_run', agent_run_id: row.agent_run_id, agent_id: row.agent_id!, tool_call_id: row.tool_call_id! }
+    : { type: 'execution', execution_id: row.execution_id!, workflow_id: row.workflow_id!, step_path: row.step_path! };
+}
+
 export function toTaskResponse(row: TaskRow): TaskResponse {
   return {
     id: row.id,
@@ -89,6 +104,7 @@ export function toTaskResponse(row: TaskRow): TaskResponse {
     status: row.status,
     title: row.title,
     description: row.description,
+    origin: originOf(row),
     workflow_id: row.workflow_id,
     workflow_name: row.workflow_name,
     execution_id: row.execution_id,
@@ -120,6 +136,7 @@ export function toTaskEvent(row: TaskRow): TaskEvent {
     executionId: row.execution_id,
     workflowId: row.workflow_id,
     stepPath: row.step_path,
+    agentRunId: row.agent_run_id,
     assignee: assigneeOf(row),
     decision: row.decision,
     completedBy: row.completed_by,

@@ -17,7 +17,15 @@ import { TaskLinksService } from './task-links.service.js';
 import { TasksService } from './tasks.service.js';
 import { ListTasksQueryDto } from './dto/task-query.dto.js';
 import { AssignTaskRequestDto, CompleteTaskRequestDto, CreateTaskLinkRequestDto } from './dto/task.request.dto.js';
-import { COMPLETED_TASK_EXAMPLE, LINK_EXAMPLE, TASK_EXAMPLE, TaskLinkResponseDto, TaskResponseDto, type TaskLinkResponse } from './dto/task.response.dto.js';
+import {
+  AGENT_TASK_EXAMPLE,
+  COMPLETED_TASK_EXAMPLE,
+  LINK_EXAMPLE,
+  TASK_EXAMPLE,
+  TaskLinkResponseDto,
+  TaskResponseDto,
+  type TaskLinkResponse,
+} from './dto/task.response.dto.js';
 
 const uuid = new ParseUUIDPipe();
 
@@ -39,9 +47,9 @@ export class TasksController {
   @ApiOperation({
     summary: 'List pending tasks',
     description:
-      'Tasks of the environment, oldest first; pending ones unless `status` says otherwise. Filter by assignee (`me` for the calling user), workflow, execution and deadline. A customer key sees only its customer’s tasks.',
+      'Tasks of the environment, oldest first; pending ones unless `status` says otherwise. Filter by assignee (`me` for the calling user), workflow, execution, AI agent run and deadline. `origin` tells what made each task: an execution step, or an AI agent tool call waiting for approval (its tool and arguments in `context`). A customer key sees only its customer’s tasks.',
   })
-  @ApiPageResponse(TaskResponseDto, { example: { data: [TASK_EXAMPLE], next_cursor: null } })
+  @ApiPageResponse(TaskResponseDto, { example: { data: [TASK_EXAMPLE, AGENT_TASK_EXAMPLE], next_cursor: null } })
   list(@CurrentPrincipal() p: Principal, @Query() q: ListTasksQueryDto): Promise<Page<TaskResponse>> {
     return this.tasks.list(p, q);
   }
@@ -51,7 +59,7 @@ export class TasksController {
   @ApiOperation({
     summary: 'Get task details',
     description:
-      'One task with what the person needs to decide: the form (JSON Schema with UI hints), the workflow name, the execution and the values the step chose to show.',
+      'One task with what the person needs to decide: the form (JSON Schema with UI hints), the workflow name, the execution and the values the step chose to show. An AI agent approval shows the agent, the tool and its arguments in `context`; approving may change the arguments (`data.arguments`, checked against the tool’s parameters) and add a `comment`.',
   })
   @ApiOkResponse({ type: TaskResponseDto, description: 'The task', example: TASK_EXAMPLE })
   @ApiNotFoundResponse({ description: 'No such task in this tenant' })

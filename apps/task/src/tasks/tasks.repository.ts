@@ -4,7 +4,7 @@ import type { CreateTaskItem, TaskDecision } from '@platform/messaging';
 import { assigneeColumns, type AssigneeType, type TaskRow, type TaskStatus } from './task.record.js';
 
 const COLUMNS = `tenant_id, environment_id, scope_id, id, type, status, title, description, execution_id, workflow_id, workflow_name, step_id, step_path,
-  assignee_type, assignee_id, form, context, due_at, on_expiry, escalated, decision, data, completed_by, completed_at, outcome_pending, checked_at, created_at, updated_at`;
+  agent_run_id, agent_id, tool_call_id, assignee_type, assignee_id, form, context, due_at, on_expiry, escalated, decision, data, completed_by, completed_at, outcome_pending, checked_at, created_at, updated_at`;
 
 const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
 
@@ -13,6 +13,7 @@ export interface TaskFilter {
   assigneeId?: string;
   workflowId?: string;
   executionId?: string;
+  agentRunId?: string;
   dueBefore?: string;
   afterId: string | null;
   limit: number;
@@ -80,18 +81,22 @@ export const tasksRepository = {
     return rows[0].open;
   },
 
-  /** Undefined when the task of this execution and path exists already (the run service asked twice). */
+  /**
+   * Undefined when the task of this execution and path (or agent run and tool call) exists
+   * already: the run service or the AI runtime asked twice.
+   */
   async insert(
     m: EntityManager,
     t: { tenantId: string; environmentId: string; scopeId: string | null; id: string },
     item: CreateTaskItem,
   ): Promise<TaskRow | undefined> {
     const assignee = assigneeColumns(item.assignee);
+    const agent = item.agentRun;
     const rows = await m.query<TaskRow[]>(
       `insert into task.tasks (tenant_id, environment_id, scope_id, id, type, status, title, description, execution_id, workflow_id, workflow_name, step_id, step_path,
-                               assignee_type, assignee_id, form, context, due_at, on_expiry)
-       values ($1, $2, $3, $4, $5, 'pending', $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
-       on conflict (tenant_id, execution_id, step_path) do nothing
+                               assignee_type, assignee_id, form, context, due_at, on_expiry, agent_run_id, agent_id, tool_call_id)
+       values ($1, $2, $3, $4, $5, 'pending', $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)
+       on conflict do nothing
        returning ${COLUMNS}`,
       [
         t.tenantId,
@@ -101,17 +106,20 @@ export const tasksRepository = {
         item.type,
         item.title,
         item.description ?? null,
-        item.executionId,
-        item.workflowId,
-        item.workflowName,
-        item.stepId,
-        item.stepPath,
+        agent ? null : item.executionId,
+        agent ? null : item.workflowId,
+        item.workflowName ?? '',
+        agent ? null : item.stepId,
+        agent ? null : item.stepPath,
         assignee?.type ?? null,
         assignee?.id ?? null,
         json(item.form),
         json(item.context),
         item.dueAt ?? null,
         json(item.onExpiry),
+        agent?.agentRunId ?? null,
+        agent?.agentId ?? null,
+        agent?.toolCallId ?? null,
       ],
     );
     return rows[0];
@@ -126,9 +134,9 @@ export const tasksRepository = {
     return m.query<TaskRow[]>(
       `select ${COLUMNS} from task.tasks
         where status = $1 and ($2::uuid is null or id > $2) and ($3::uuid is null or assignee_id = $3) and ($4::uuid is null or workflow_id = $4)
-          and ($5::uuid is null or execution_id = $5) and ($6::timestamptz is null or due_at < $6)
+          and ($5::uuid is null or execution_id = $5) and ($6::timestamptz is null or due_at < $6) and ($8::uuid is null or agent_run_id = $8)
         order by id limit $7`,
-      [f.status, f.afterId, f.assigneeId ?? null, f.workflowId ?? null, f.executionId ?? null, f.dueBefore ?? null, f.limit + 1],
+      [f.status, f.afterId, f.assigneeId ?? null, f.workflowId ?? null, f.executionId ?? null, f.dueBefore ?? null, f.limit + 1, f.agentRunId ?? null],
     );
   },
 
@@ -188,7 +196,7 @@ export const tasksRepository = {
   async claimUnchecked(m: EntityManager, ageMs: number, limit: number): Promise<TaskRow[]> {
     const [rows] = await m.query<[TaskRow[], number]>(
       `update task.tasks set checked_at = now() where (tenant_id, id) in (
-         select tenant_id, id from task.tasks where status = 'pending' and coalesce(checked_at, created_at) < now() - make_interval(secs => $1::float8 / 1000)
+         select tenant_id, id from task.tasks where status = 'pending' and execution_id is not null and coalesce(checked_at, created_at) < now() - make_interval(secs => $1::float8 / 1000)
           order by coalesce(checked_at, created_at) limit $2 for update skip locked)
        returning ${COLUMNS}`,
       [ageMs, limit],

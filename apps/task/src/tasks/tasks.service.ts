@@ -21,13 +21,14 @@ export class TasksService {
   ) {}
 
   /**
-   * The run service asks for a step's task (a queue item in the execution's tenant). A task
-   * assigned to a customer belongs to that customer's scope, so its customer keys see it.
+   * The run service asks for a step's task, the AI runtime for an agent's tool call approval (a
+   * queue item in the tenant). A task assigned to a customer belongs to that customer's scope, so
+   * its customer keys see it.
    */
   async create(ctx: TenantContext, item: CreateTaskItem): Promise<void> {
     const scopeId = item.assignee?.customer_id ?? ctx.scopeId ?? null;
     const row = await this.db.run({ ...ctx, scopeId: null }, (m) =>
-      tasksRepository.insert(m, { tenantId: ctx.tenantId, environmentId: ctx.environmentId, scopeId, id: newId() }, item),
+      tasksRepository.insert(m, { tenantId: ctx.tenantId, environmentId: ctx.environmentId, scopeId, id: item.taskId ?? newId() }, item),
     );
     if (row) this.publisher.emit(TaskSubjects.taskCreated, row);
   }
@@ -40,6 +41,7 @@ export class TasksService {
         assigneeId: q.assignee === 'me' ? p.subject : q.assignee,
         workflowId: q.workflow_id,
         executionId: q.execution_id,
+        agentRunId: q.agent_run_id,
         dueBefore: q.due_before,
         afterId: after ? String(after.id) : null,
         limit: q.limit,

@@ -81,6 +81,7 @@ export function readPlatformEvent(pattern: string, data: unknown): PlatformEvent
         execution_id: e.executionId,
         workflow_id: e.workflowId,
         step_path: e.stepPath,
+        agent_run_id: e.agentRunId ?? null,
         assignee: e.assignee ?? null,
         decision: e.decision ?? null,
         completed_by: e.completedBy ?? null,

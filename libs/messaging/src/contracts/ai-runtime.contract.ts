@@ -200,6 +200,8 @@ export interface AgentRunView {
   id: string;
   agent_id: string;
   status: 'running' | 'waiting_approval' | 'succeeded' | 'failed';
+  /** While `waiting_approval`: the task (task service) a person decides; null otherwise. */
+  task_id: string | null;
   input: unknown;
   output: string | null;
   error: { code: string; message: string } | null;

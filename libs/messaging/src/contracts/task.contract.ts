@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsISO8601, IsObject, IsOptional, IsString, IsUUID, Length, MaxLength, Min, ValidateNested } from 'class-validator';
+import { IsIn, IsInt, IsISO8601, IsObject, IsOptional, IsString, IsUUID, Length, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
 import type { WorkQueueSpec } from '../jetstream/work-queue.js';
 
 /** Subjects the task service answers or emits. */
@@ -12,6 +12,8 @@ export const TaskSubjects = {
   taskAssigned: 'task.task.assigned',
   taskCompleted: 'task.task.completed',
   taskExpired: 'task.task.expired',
+  /** Work queue (JetStream): the outcome of an agent run's approval task, for the AI runtime to resume the run with. */
+  agentOutcomes: 'task.agent-outcomes.deliver',
   /** Request: how many tasks are pending in the caller's scope (portal dashboards). */
   tasksCountOpen: 'task.tasks.count_open',
 } as const;
@@ -49,30 +51,62 @@ export class TaskEscalation {
 /** `reject`, `fail` or `{ escalate_to, extend_seconds }`. */
 export type TaskExpiryPolicy = 'reject' | 'fail' | TaskEscalation;
 
+/** The agent run and tool call an approval task was made for (instead of an execution's step). */
+export class AgentApprovalOrigin {
+  @IsUUID()
+  agentRunId!: string;
+
+  @IsUUID()
+  agentId!: string;
+
+  /** The model's id of the tool call: unique per run, so asking twice makes one task. */
+  @IsString()
+  @Length(1, 200)
+  toolCallId!: string;
+}
+
 /**
  * `task.tasks.create`: what the run service enqueues when an execution reaches an approval or
  * form step. The queue's message id and the task's unique key are the execution and step path,
- * so a step that runs again (a redelivered execution) never makes a second task.
+ * so a step that runs again (a redelivered execution) never makes a second task. The AI runtime
+ * enqueues one for an agent's tool call that needs approval: `agentRun` instead of the execution
+ * fields, and `taskId` chosen by the runtime (it shows it while the run waits); unique per run
+ * and tool call.
  */
 export class CreateTaskItem {
+  @ValidateIf((o: CreateTaskItem) => !o.agentRun)
   @IsUUID()
-  executionId!: string;
+  executionId?: string;
 
+  @ValidateIf((o: CreateTaskItem) => !o.agentRun)
   @IsUUID()
-  workflowId!: string;
+  workflowId?: string;
 
+  @IsOptional()
   @IsString()
   @MaxLength(500)
-  workflowName!: string;
+  workflowName?: string;
 
+  @ValidateIf((o: CreateTaskItem) => !o.agentRun)
   @IsString()
   @Length(1, 200)
-  stepId!: string;
+  stepId?: string;
 
   /** The step's path in the execution (`approve`, or `loop/2/approve` inside a loop). */
+  @ValidateIf((o: CreateTaskItem) => !o.agentRun)
   @IsString()
   @Length(1, 1000)
-  stepPath!: string;
+  stepPath?: string;
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => AgentApprovalOrigin)
+  agentRun?: AgentApprovalOrigin;
+
+  /** Agent approvals: the task's id, chosen by the AI runtime. */
+  @IsOptional()
+  @IsUUID()
+  taskId?: string;
 
   @IsIn(HUMAN_TASK_TYPES)
   type!: HumanTaskType;
@@ -149,6 +183,42 @@ export class TaskOutcomeItem {
   failure?: string | null;
 }
 
+/**
+ * The outcome of an agent run's approval task, for the AI runtime: `completed` (approve or
+ * reject, with the form's data: edited `arguments`, a `comment`), `expired` (the deadline passed)
+ * or `cancelled`.
+ */
+export class AgentApprovalOutcomeItem {
+  @IsUUID()
+  taskId!: string;
+
+  @IsUUID()
+  agentRunId!: string;
+
+  @IsString()
+  @Length(1, 200)
+  toolCallId!: string;
+
+  @IsIn(['completed', 'expired', 'cancelled'])
+  status!: 'completed' | 'expired' | 'cancelled';
+
+  @IsOptional()
+  @IsIn(TASK_DECISIONS)
+  decision?: TaskDecision | null;
+
+  @IsOptional()
+  @IsObject()
+  data?: Record<string, unknown> | null;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  completedBy?: string | null;
+
+  @IsISO8601()
+  completedAt!: string;
+}
+
 /** `task.task.created|assigned|completed|expired`: facts for triggers and notifications. */
 export class TaskEvent {
   @IsUUID()
@@ -163,14 +233,22 @@ export class TaskEvent {
   @IsString()
   title!: string;
 
+  /** Null for an agent run's approval task (then `agentRunId` is set). */
+  @IsOptional()
   @IsUUID()
-  executionId!: string;
+  executionId!: string | null;
 
+  @IsOptional()
   @IsUUID()
-  workflowId!: string;
+  workflowId!: string | null;
 
+  @IsOptional()
   @IsString()
-  stepPath!: string;
+  stepPath!: string | null;
+
+  @IsOptional()
+  @IsUUID()
+  agentRunId?: string | null;
 
   @IsOptional()
   assignee?: TaskAssignee | null;
@@ -230,4 +308,15 @@ export const TASK_OUTCOMES_QUEUE: WorkQueueSpec = {
   ackWaitMs: 30_000,
   deadLetterSubject: 'task.outcomes.dead',
   payload: TaskOutcomeItem,
+};
+
+/** Outcomes of agent runs' approval tasks, consumed by the AI runtime (any replica, however long after the decision). */
+export const AGENT_APPROVAL_OUTCOMES_QUEUE: WorkQueueSpec = {
+  stream: 'TASK_AGENT_OUTCOMES',
+  subjects: [TaskSubjects.agentOutcomes],
+  consumer: 'ai-agent-approvals',
+  maxDeliver: 100,
+  ackWaitMs: 30_000,
+  deadLetterSubject: 'task.agent-outcomes.dead',
+  payload: AgentApprovalOutcomeItem,
 };

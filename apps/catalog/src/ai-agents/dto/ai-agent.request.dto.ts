@@ -82,7 +82,7 @@ export class AgentToolDto {
   @IsObject()
   parameters?: Record<string, unknown>;
 
-  @ApiPropertyOptional({ example: false, description: 'A person must approve each call (see docs/ai.md: not available yet, such calls are refused)' })
+  @ApiPropertyOptional({ example: false, description: 'A person must approve each call: the run waits for an approval task (task service), see docs/ai.md' })
   @IsOptional()
   @IsBoolean()
   requires_approval?: boolean;

@@ -40,6 +40,7 @@ class ServiceStep<S extends RequestSubject> implements StepExecutor {
       const answer = await this.bus.request(this.spec.subject, this.spec.build(input, context), message, { timeoutMs: this.spec.timeoutMs ?? 120_000 });
       return this.spec.shape ? this.spec.shape(answer) : answer;
     } catch (error) {
+      if (error instanceof StepError) throw error;
       if (error instanceof BusError && error.code === 'remote' && error.remote) {
         const { status, code, message: text } = error.remote;
         if (status < 500 && status !== 429) throw new StepError(code, text, false, { status });
@@ -104,6 +105,17 @@ export function aiSteps(bus: Bus): StepExecutor[] {
       subject: AiRuntimeSubjects.agentsExecute,
       required: ['agent_id', 'input'],
       build: (i, context) => ({ agentId: str(i.agent_id), input: i.input, executionId: context.executionId }),
+      // An agent that waits for a person's approval is not awaited by the execution (that would
+      // hold a worker for as long as the person takes): the step fails, naming the run and task;
+      // the agent run itself goes on once the task is decided (docs/ai.md).
+      shape: (run) => {
+        if (run.status !== 'waiting_approval') return run;
+        throw new StepError(
+          'agent_waiting_approval',
+          `agent run ${run.id} waits for the approval task ${run.task_id ?? ''}: an ai.agent step does not wait for approvals, give the agent tools without requires_approval here`,
+          false,
+        );
+      },
       // The agent's own time budget bounds it (AI_AGENT_TIME_BUDGET_MS); this only catches a lost answer.
       timeoutMs: 900_000,
     }),

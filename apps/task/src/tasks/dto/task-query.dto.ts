@@ -27,6 +27,15 @@ export class ListTasksQueryDto extends PageQueryDto {
   @IsUUID()
   execution_id?: string;
 
+  @ApiPropertyOptional({
+    format: 'uuid',
+    example: '01937b90-0000-7cc1-9f3e-5b1a2c3d4e5f',
+    description: "Only the approval tasks of this AI agent run (its tool calls that need a person's approval)",
+  })
+  @IsOptional()
+  @IsUUID()
+  agent_run_id?: string;
+
   @ApiPropertyOptional({ format: 'date-time', example: '2026-11-24T00:00:00.000Z', description: 'Only tasks due before this time' })
   @IsOptional()
   @IsISO8601()

@@ -16,6 +16,12 @@ export const TASK_EXAMPLE: TaskResponse = {
   status: 'pending',
   title: 'Approve the refund of order 4711?',
   description: 'The customer asks for a full refund.',
+  origin: {
+    type: 'execution',
+    execution_id: '0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8e03',
+    workflow_id: '0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e',
+    step_path: 'approve',
+  },
   workflow_id: '0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e',
   workflow_name: 'refunds',
   execution_id: '0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8e03',
@@ -46,6 +52,69 @@ export const COMPLETED_TASK_EXAMPLE: TaskResponse = {
   completed_at: '2026-11-23T11:00:00.000Z',
   updated_at: '2026-11-23T11:00:00.000Z',
 };
+
+/** An AI agent's tool call waiting for approval (see docs/ai.md): no workflow, the call in `context`, editable arguments in the form. */
+export const AGENT_TASK_EXAMPLE: TaskResponse = {
+  ...TASK_EXAMPLE,
+  title: 'Approve refund_order for the agent Support assistant',
+  description: 'Refund an order in full',
+  origin: { type: 'agent_run', agent_run_id: '01937b90-0000-7cc1-9f3e-5b1a2c3d4e5f', agent_id: '01937b80-0000-7cc1-9f3e-5b1a2c3d4e5f', tool_call_id: 'call_1' },
+  workflow_id: null,
+  workflow_name: '',
+  execution_id: null,
+  step_id: null,
+  step_path: null,
+  assignee: null,
+  form: {
+    type: 'object',
+    properties: {
+      arguments: {
+        type: 'object',
+        properties: { order: { type: 'string' } },
+        description: 'The arguments the tool is called with (change them to correct the call)',
+      },
+      comment: { type: 'string', 'ui:widget': 'textarea' },
+    },
+  },
+  context: {
+    agent_id: '01937b80-0000-7cc1-9f3e-5b1a2c3d4e5f',
+    agent_name: 'Support assistant',
+    agent_run_id: '01937b90-0000-7cc1-9f3e-5b1a2c3d4e5f',
+    tool: 'refund_order',
+    tool_type: 'workflow',
+    arguments: { order: 'A-17' },
+  },
+  due_at: null,
+  on_expiry: null,
+};
+
+/** What made the task: one of the two sets of ids, by `type`. */
+export class TaskOriginDto {
+  @ApiProperty({
+    enum: ['execution', 'agent_run'],
+    example: 'execution',
+    description: '`execution`: an approval or form step; `agent_run`: an AI agent tool call that needs approval',
+  })
+  type!: string;
+
+  @ApiPropertyOptional({ format: 'uuid', example: TASK_EXAMPLE.execution_id, description: 'execution: the execution waiting on the task' })
+  execution_id?: string;
+
+  @ApiPropertyOptional({ format: 'uuid', example: TASK_EXAMPLE.workflow_id, description: "execution: the execution's workflow" })
+  workflow_id?: string;
+
+  @ApiPropertyOptional({ example: 'approve', description: 'execution: the step path' })
+  step_path?: string;
+
+  @ApiPropertyOptional({ format: 'uuid', example: '01937b90-0000-7cc1-9f3e-5b1a2c3d4e5f', description: 'agent_run: the waiting agent run' })
+  agent_run_id?: string;
+
+  @ApiPropertyOptional({ format: 'uuid', example: '01937b80-0000-7cc1-9f3e-5b1a2c3d4e5f', description: 'agent_run: its agent' })
+  agent_id?: string;
+
+  @ApiPropertyOptional({ example: 'call_1', description: "agent_run: the model's id of the tool call" })
+  tool_call_id?: string;
+}
 
 const ASSIGNEE_SCHEMA = {
   type: 'object',
@@ -83,20 +152,38 @@ export class TaskResponseDto {
   @ApiProperty({ type: String, nullable: true, example: TASK_EXAMPLE.description })
   description!: string | null;
 
-  @ApiProperty({ format: 'uuid', example: TASK_EXAMPLE.workflow_id })
-  workflow_id!: string;
+  @ApiProperty({
+    type: TaskOriginDto,
+    example: TASK_EXAMPLE.origin,
+    description: 'What made the task: an execution step (`execution`), or an AI agent tool call that needs approval (`agent_run`)',
+  })
+  origin!: TaskOriginDto;
 
-  @ApiProperty({ example: 'refunds', description: 'The name of the workflow when the task was made' })
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, example: TASK_EXAMPLE.workflow_id, description: 'null for an agent run approval' })
+  workflow_id!: string | null;
+
+  @ApiProperty({ example: 'refunds', description: 'The name of the workflow when the task was made (empty for an agent run approval)' })
   workflow_name!: string;
 
-  @ApiProperty({ format: 'uuid', example: TASK_EXAMPLE.execution_id, description: 'The execution waiting on the task' })
-  execution_id!: string;
+  @ApiProperty({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    example: TASK_EXAMPLE.execution_id,
+    description: 'The execution waiting on the task (null for an agent run approval)',
+  })
+  execution_id!: string | null;
 
-  @ApiProperty({ example: 'approve', description: 'The id of the approval or form step' })
-  step_id!: string;
+  @ApiProperty({ type: String, nullable: true, example: 'approve', description: 'The id of the approval or form step (null for an agent run approval)' })
+  step_id!: string | null;
 
-  @ApiProperty({ example: 'approve', description: 'The step path in the execution (`loop/2/approve` inside a loop)' })
-  step_path!: string;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'approve',
+    description: 'The step path in the execution (`loop/2/approve` inside a loop; null for an agent run approval)',
+  })
+  step_path!: string | null;
 
   @ApiProperty({ ...ASSIGNEE_SCHEMA, example: TASK_EXAMPLE.assignee })
   assignee!: Record<string, string> | null;
