@@ -114,17 +114,20 @@ export const chunksRepository = {
 
   /**
    * Every searchable chunk with its vector bytes (left out when they are `skipVectorBytes` long:
-   * pgvector serves those) and its tsvector's lexemes with their position counts.
+   * pgvector serves those) and, with `lexemes`, its tsvector's lexemes with their position counts.
    */
   async snapshot(
     m: EntityManager,
     kbId: string,
     skipVectorBytes: number | null,
+    lexemes: boolean,
   ): Promise<{ id: string; document_id: string; embedding: Buffer | null; lexemes: string[] | null; counts: number[] | null }[]> {
+    const lexical = lexemes
+      ? 'cross join lateral (select array_agg(u.lexeme) as lexemes, array_agg(coalesce(cardinality(u.positions), 0)) as counts from unnest(c.tsv) u) l'
+      : 'cross join (select null::text[] as lexemes, null::int[] as counts) l';
     return m.query(
       `select c.id, c.document_id, case when $2::int is null or octet_length(c.embedding) <> $2 then c.embedding end as embedding, l.lexemes, l.counts
-         from kb.chunks c
-         cross join lateral (select array_agg(u.lexeme) as lexemes, array_agg(coalesce(cardinality(u.positions), 0)) as counts from unnest(c.tsv) u) l
+         from kb.chunks c ${lexical}
         where c.knowledge_base_id = $1 and ${live(false)}`,
       [kbId, skipVectorBytes],
     );

@@ -28,6 +28,16 @@ function occurrenceRank(n: number): number {
 }
 const OCCURRENCE_RANK = Array.from({ length: MAX_POSITIONS + 1 }, (_, n) => occurrenceRank(n));
 
+/**
+ * ts_rank(tsv, q) of an OR query of `size` lexemes, of which a chunk contains those with these
+ * position counts (in the lexemes' sorted order): the value `rank` orders ties by.
+ */
+export function tsRankOr(counts: number[], size: number): number {
+  let res = 0;
+  for (const n of counts) res = Math.fround(res + OCCURRENCE_RANK[Math.min(MAX_POSITIONS, n)]);
+  return Math.fround(res / size);
+}
+
 interface Candidate {
   i: number;
   score: number;

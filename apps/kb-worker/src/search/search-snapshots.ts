@@ -34,14 +34,17 @@ export class SearchSnapshots {
   /**
    * The snapshot at `version`, loaded through `m` (the caller's transaction, so RLS applies) when
    * missing or stale. `skipVectorBytes`: vectors of this many bytes are left out (pgvector mode).
+   * A knowledge base of more than KB_VECTOR_CACHE_CHUNKS `chunks` is loaded (vectors only) and not kept.
    */
   async get(
     ctx: TenantContext,
     m: EntityManager,
     kbId: string,
-    version: string,
+    probe: { version: string; chunks: number },
     skipVectorBytes: number | null,
   ): Promise<SearchSnapshot & { cached: boolean }> {
+    const { version } = probe;
+    const cacheable = this.fits(probe.chunks);
     const key = `${ctx.tenantId}/${ctx.environmentId}/${ctx.scopeId ?? ''}/${kbId}`;
     const hit = this.cache.get(key);
     if (hit && hit.version === version) {
@@ -49,7 +52,7 @@ export class SearchSnapshots {
       this.cache.set(key, hit);
       return { ...hit, cached: true };
     }
-    const rows = await chunksRepository.snapshot(m, kbId, skipVectorBytes);
+    const rows = await chunksRepository.snapshot(m, kbId, skipVectorBytes, cacheable);
     const first = rows.find((r) => r.embedding);
     const dims = first?.embedding ? first.embedding.length / 4 : 0;
     const vectors = new Float32Array(dims ? rows.length * dims : 0);
@@ -74,8 +77,13 @@ export class SearchSnapshots {
       norms,
       lexical: LexicalIndex.build(rows),
     };
-    const cached = this.store(key, snapshot);
+    const cached = cacheable && this.store(key, snapshot);
     return { ...snapshot, cached };
+  }
+
+  /** Whether a knowledge base of this many chunks may be kept. */
+  fits(chunks: number): boolean {
+    return chunks <= this.config.KB_VECTOR_CACHE_CHUNKS;
   }
 
   private store(key: string, snapshot: SearchSnapshot): boolean {

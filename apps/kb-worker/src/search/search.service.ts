@@ -1,7 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { TenantDb, type TenantContext } from '@platform/db';
 import { AiRuntimeSubjects, Bus, messageContext, type EmbeddingsResult, type KbChunkHit, type KbQueryResult } from '@platform/messaging';
-import { KB_CONFIG, type KbConfig } from '../config/kb.config.js';
 import { KnowledgeBaseErrors } from '../knowledge-bases/knowledge-bases.errors.js';
 import { knowledgeBasesRepository } from '../knowledge-bases/knowledge-bases.repository.js';
 import { ANSWER_SYSTEM, answerPrompt, citationsOf } from './answer.js';
@@ -32,7 +31,6 @@ export class SearchService {
     private readonly bus: Bus,
     private readonly snapshots: SearchSnapshots,
     private readonly vectorMode: VectorModeProvider,
-    @Inject(KB_CONFIG) private readonly config: KbConfig,
   ) {}
 
   async query(ctx: TenantContext, kbId: string, input: QueryInput): Promise<KbQueryResult> {
@@ -49,17 +47,17 @@ export class SearchService {
         timeoutMs: 30_000,
       });
       embedding.catch(() => undefined); // awaited below; a failure of the reads must not leave it unhandled
-      const { version, chunks, lexemes } = await chunksRepository.probe(m, kbId, input.query);
+      const probe = await chunksRepository.probe(m, kbId, input.query);
       const allowedDocuments = filtered ? await chunksRepository.documentIds(m, kbId, filter) : null;
       // A knowledge base too large for the cache is ranked by SQL, and with pgvector not loaded at all.
-      const fits = chunks <= this.config.KB_VECTOR_CACHE_CHUNKS;
-      const snapshot = fits || !pgvector ? await this.snapshots.get(ctx, m, kbId, version, pgvector ? PGVECTOR_DIMENSIONS * 4 : null) : null;
+      const fits = this.snapshots.fits(probe.chunks);
+      const snapshot = fits || !pgvector ? await this.snapshots.get(ctx, m, kbId, probe, pgvector ? PGVECTOR_DIMENSIONS * 4 : null) : null;
       const allowed = allowedOf(snapshot, allowedDocuments);
       const textHits =
         snapshot?.cached === true
-          ? snapshot.lexical.rank(lexemes, snapshot.ids.length, snapshot.ids, allowed, pool).map((i) => snapshot.ids[i])
+          ? snapshot.lexical.rank(probe.lexemes, snapshot.ids.length, snapshot.ids, allowed, pool).map((i) => snapshot.ids[i])
           : await chunksRepository.fulltext(m, kbId, input.query, filter, pool);
-      return { kb, version, snapshot, allowedDocuments, textHits };
+      return { kb, probe, snapshot, allowedDocuments, textHits };
     });
     const { kb, textHits } = found;
     const vector = (await embedding!).embeddings[0] ?? [];
@@ -67,7 +65,7 @@ export class SearchService {
     if (pgvector && vector.length === PGVECTOR_DIMENSIONS) {
       vectorHits = await this.db.run(ctx, (m) => chunksRepository.nearest(m, kbId, vector, filter, pool));
     } else {
-      const snapshot = found.snapshot ?? (await this.db.run(ctx, (m) => this.snapshots.get(ctx, m, kbId, found.version, null)));
+      const snapshot = found.snapshot ?? (await this.db.run(ctx, (m) => this.snapshots.get(ctx, m, kbId, found.probe, null)));
       vectorHits = nearestExact(snapshot, vector, allowedOf(snapshot, found.allowedDocuments), pool);
     }
     const fused = reciprocalRankFusion([vectorHits, textHits], topK);
