@@ -31,7 +31,7 @@ export class KbConfig {
   @Max(100 * 1024 * 1024)
   KB_MAX_DOCUMENT_BYTES: number = 20 * 1024 * 1024;
 
-  /** Chunk vectors the exact search keeps in memory per replica (all knowledge bases together), about 1.5 KB each. */
+  /** Chunks whose search data (vectors in the exact mode, lexemes for the full text) each replica keeps in memory, all knowledge bases together; about 1.5 KB each with 384-dimension vectors. */
   @IsInt()
   @Min(1000)
   @Max(10_000_000)

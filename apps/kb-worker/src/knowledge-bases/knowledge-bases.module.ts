@@ -5,9 +5,9 @@ import { DocumentsService } from '../documents/documents.service.js';
 import { DocumentSourceReader } from '../indexing/document-source.js';
 import { IndexReconcilerJob } from '../indexing/index-reconciler.job.js';
 import { IndexWorker } from '../indexing/index.worker.js';
-import { ExactVectorIndex } from '../search/exact-index.js';
 import { SearchController } from '../search/search.controller.js';
 import { SearchHandler } from '../search/search.handler.js';
+import { SearchSnapshots } from '../search/search-snapshots.js';
 import { SearchService } from '../search/search.service.js';
 import { VectorModeProvider } from '../search/vector-mode.js';
 import { KnowledgeBasesController } from './knowledge-bases.controller.js';
@@ -22,7 +22,7 @@ import { KnowledgeBasesService } from './knowledge-bases.service.js';
     DocumentsService,
     DocumentSourceReader,
     VectorModeProvider,
-    ExactVectorIndex,
+    SearchSnapshots,
     SearchService,
     IndexWorker,
     IndexReconcilerJob,

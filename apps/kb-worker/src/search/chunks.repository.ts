@@ -97,18 +97,40 @@ export const chunksRepository = {
     return rows[0]?.n ?? 0;
   },
 
-  /** Changes whenever the searchable chunks of the knowledge base change: the exact search's cache key. */
-  async version(m: EntityManager, kbId: string): Promise<string> {
-    const rows = await m.query<{ v: string }[]>(
-      `select count(*)::text || '/' || coalesce(sum(chunk_count), 0)::text || '/' || coalesce(max(indexed_at)::text, '') || '/' || coalesce(max(generation), 0)::text as v
-         from kb.documents where knowledge_base_id = $1 and status = 'ready'`,
-      [kbId],
+  /**
+   * The knowledge base's version (changes whenever its searchable chunks change: the search
+   * snapshot's cache key) and the query's lexemes (English stemming, stopwords out), in one round trip.
+   */
+  async probe(m: EntityManager, kbId: string, query: string): Promise<{ version: string; chunks: number; lexemes: string[] }> {
+    const rows = await m.query<{ v: string; chunks: number; lexemes: string[] }[]>(
+      `select r.n::text || '/' || r.chunks::text || '/' || coalesce(r.last::text, '') || '/' || r.generation::text as v, r.chunks::int as chunks,
+              tsvector_to_array(to_tsvector('english', $2)) as lexemes
+         from (select count(*) as n, coalesce(sum(chunk_count), 0) as chunks, max(indexed_at) as last, coalesce(max(generation), 0) as generation
+                 from kb.documents where knowledge_base_id = $1 and status = 'ready') r`,
+      [kbId, query],
     );
-    return rows[0]?.v ?? '';
+    return { version: rows[0]?.v ?? '', chunks: rows[0]?.chunks ?? 0, lexemes: rows[0]?.lexemes ?? [] };
   },
 
-  async vectors(m: EntityManager, kbId: string): Promise<{ id: string; document_id: string; embedding: Buffer }[]> {
-    return m.query(`select c.id, c.document_id, c.embedding from kb.chunks c where c.knowledge_base_id = $1 and ${live(false)}`, [kbId]);
+  /**
+   * Every searchable chunk with its vector bytes (left out when they are `skipVectorBytes` long:
+   * pgvector serves those) and, with `lexemes`, its tsvector's lexemes with their position counts.
+   */
+  async snapshot(
+    m: EntityManager,
+    kbId: string,
+    skipVectorBytes: number | null,
+    lexemes: boolean,
+  ): Promise<{ id: string; document_id: string; embedding: Buffer | null; lexemes: string[] | null; counts: number[] | null }[]> {
+    const lexical = lexemes
+      ? 'cross join lateral (select array_agg(u.lexeme) as lexemes, array_agg(coalesce(cardinality(u.positions), 0)) as counts from unnest(c.tsv) u) l'
+      : 'cross join (select null::text[] as lexemes, null::int[] as counts) l';
+    return m.query(
+      `select c.id, c.document_id, case when $2::int is null or octet_length(c.embedding) <> $2 then c.embedding end as embedding, l.lexemes, l.counts
+         from kb.chunks c ${lexical}
+        where c.knowledge_base_id = $1 and ${live(false)}`,
+      [kbId, skipVectorBytes],
+    );
   },
 
   async documentIds(m: EntityManager, kbId: string, f: DocumentFilter): Promise<Set<string>> {
@@ -120,7 +142,8 @@ export const chunksRepository = {
   },
 
   /**
-   * Full-text candidates, best first. Every term of the query (English stemming, stopwords out)
+   * Full-text candidates, best first, for a knowledge base too large for the search cache (the
+   * cached ones are ranked the same way in process: lexical-index.ts). Every term of the query (English stemming, stopwords out)
    * counts with its inverse document frequency in this knowledge base, and a chunk scores the sum
    * over the terms it contains: a term most chunks share (a product name in every page) weighs
    * little, a rare one decides. ts_rank breaks ties. Any term matches (OR): a question rarely

@@ -1,11 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { TenantDb, type TenantContext } from '@platform/db';
-import { AiRuntimeSubjects, Bus, messageContext, type KbChunkHit, type KbQueryResult } from '@platform/messaging';
-import { KnowledgeBasesService } from '../knowledge-bases/knowledge-bases.service.js';
+import { AiRuntimeSubjects, Bus, messageContext, type EmbeddingsResult, type KbChunkHit, type KbQueryResult } from '@platform/messaging';
+import { KnowledgeBaseErrors } from '../knowledge-bases/knowledge-bases.errors.js';
+import { knowledgeBasesRepository } from '../knowledge-bases/knowledge-bases.repository.js';
 import { ANSWER_SYSTEM, answerPrompt, citationsOf } from './answer.js';
 import { chunksRepository, type DocumentFilter } from './chunks.repository.js';
-import { ExactVectorIndex } from './exact-index.js';
+import { nearestExact } from './exact-index.js';
 import { reciprocalRankFusion } from './rrf.js';
+import { SearchSnapshots, type SearchSnapshot } from './search-snapshots.js';
 import { PGVECTOR_DIMENSIONS, VectorModeProvider } from './vector-mode.js';
 
 export interface QueryInput {
@@ -15,34 +17,56 @@ export interface QueryInput {
   answer?: boolean;
 }
 
-/** Hybrid retrieval (vector + full text, fused by reciprocal rank) and answers with citations. */
+/**
+ * Hybrid retrieval (vector + full text, fused by reciprocal rank) and answers with citations.
+ * One transaction reads the knowledge base, its version and the query's lexemes while the AI
+ * runtime embeds the query; the full-text ranking and (without pgvector) the vector scan then run
+ * in process over the cached snapshot of the knowledge base, and a second transaction loads the
+ * chosen chunks.
+ */
 @Injectable()
 export class SearchService {
   constructor(
     private readonly db: TenantDb,
     private readonly bus: Bus,
-    private readonly kbs: KnowledgeBasesService,
-    private readonly exact: ExactVectorIndex,
+    private readonly snapshots: SearchSnapshots,
     private readonly vectorMode: VectorModeProvider,
   ) {}
 
   async query(ctx: TenantContext, kbId: string, input: QueryInput): Promise<KbQueryResult> {
-    const kb = await this.kbs.row(ctx, kbId);
     const topK = input.topK ?? 5;
     const pool = Math.max(50, topK * 4);
     const filter = input.filter ?? {};
     const filtered = Boolean(filter.documentIds || filter.contentType || filter.metadata);
-    const [embedding, textHits] = await Promise.all([
-      this.bus.request(AiRuntimeSubjects.embeddings, { model: kb.embedding_model, input: [input.query] }, messageContext(ctx), { timeoutMs: 30_000 }),
-      this.db.run(ctx, (m) => chunksRepository.fulltext(m, kbId, input.query, filter, pool)),
-    ]);
-    const vector = embedding.embeddings[0] ?? [];
+    const pgvector = this.vectorMode.mode === 'pgvector';
+    let embedding: Promise<EmbeddingsResult> | undefined;
+    const found = await this.db.run(ctx, async (m) => {
+      const kb = await knowledgeBasesRepository.get(m, kbId);
+      if (!kb) throw KnowledgeBaseErrors.notFound();
+      embedding = this.bus.request(AiRuntimeSubjects.embeddings, { model: kb.embedding_model, input: [input.query] }, messageContext(ctx), {
+        timeoutMs: 30_000,
+      });
+      embedding.catch(() => undefined); // awaited below; a failure of the reads must not leave it unhandled
+      const probe = await chunksRepository.probe(m, kbId, input.query);
+      const allowedDocuments = filtered ? await chunksRepository.documentIds(m, kbId, filter) : null;
+      // A knowledge base too large for the cache is ranked by SQL, and with pgvector not loaded at all.
+      const fits = this.snapshots.fits(probe.chunks);
+      const snapshot = fits || !pgvector ? await this.snapshots.get(ctx, m, kbId, probe, pgvector ? PGVECTOR_DIMENSIONS * 4 : null) : null;
+      const allowed = allowedOf(snapshot, allowedDocuments);
+      const textHits =
+        snapshot?.cached === true
+          ? snapshot.lexical.rank(probe.lexemes, snapshot.ids.length, snapshot.ids, allowed, pool).map((i) => snapshot.ids[i])
+          : await chunksRepository.fulltext(m, kbId, input.query, filter, pool);
+      return { kb, probe, snapshot, allowedDocuments, textHits };
+    });
+    const { kb, textHits } = found;
+    const vector = (await embedding!).embeddings[0] ?? [];
     let vectorHits: string[];
-    if (this.vectorMode.mode === 'pgvector' && vector.length === PGVECTOR_DIMENSIONS) {
+    if (pgvector && vector.length === PGVECTOR_DIMENSIONS) {
       vectorHits = await this.db.run(ctx, (m) => chunksRepository.nearest(m, kbId, vector, filter, pool));
     } else {
-      const allowed = filtered ? await this.db.run(ctx, (m) => chunksRepository.documentIds(m, kbId, filter)) : null;
-      vectorHits = await this.exact.nearest(ctx, kbId, vector, allowed, pool);
+      const snapshot = found.snapshot ?? (await this.db.run(ctx, (m) => this.snapshots.get(ctx, m, kbId, found.probe, null)));
+      vectorHits = nearestExact(snapshot, vector, allowedOf(snapshot, found.allowedDocuments), pool);
     }
     const fused = reciprocalRankFusion([vectorHits, textHits], topK);
     const details = fused.length
@@ -78,4 +102,10 @@ export class SearchService {
     );
     return { chunks, answer: generated.text, citations: citationsOf(generated.text, chunks), model: generated.model };
   }
+}
+
+/** A query's document filter as a test on snapshot positions; null when every chunk may answer. */
+function allowedOf(snapshot: SearchSnapshot | null, documents: Set<string> | null): ((i: number) => boolean) | null {
+  if (!snapshot || !documents) return null;
+  return (i) => documents.has(snapshot.documents[i]);
 }
