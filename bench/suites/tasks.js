@@ -100,7 +100,7 @@ export async function run({ platform, duration, connections }) {
   };
   const saturated = await measure('saturated', Math.max(1000, duration * 450), connections, duration);
   await sleep(2000);
-  // The target's reading: 300 completions a second offered, and how long each one's execution takes to succeed.
+  // The target's reading: 300 completions a second, evenly spaced, and how long each one's execution takes to succeed.
   const target = await measure('at-300', 300 * duration, connections, duration, 300);
   await sleep(2000);
   // The same path below saturation: what one approval waits when nothing queues.
@@ -110,8 +110,8 @@ export async function run({ platform, duration, connections }) {
     row(`complete (approve), ${connections} conns`, saturated.load),
     `approvals: ${saturated.sent} completed, ${saturated.finished} executions succeeded; ${Math.round(saturated.rate)} approvals/s resumed to succeeded (first complete sent → last execution finished; target ≥ 300/s)`,
     `complete sent → execution succeeded at ${connections} connections: ${figures(saturated)} (target p99 < 200 ms)`,
-    row('complete (approve), offered 300/s', target.load),
-    `complete sent → execution succeeded at an offered 300/s: ${target.finished} executions, ${Math.round(target.rate)}/s resumed; ${figures(target)} (target p99 < 200 ms)`,
+    row('complete (approve), paced 300/s', target.load),
+    `complete sent → execution succeeded at a paced 300/s: ${target.finished} executions, ${Math.round(target.rate)}/s resumed; ${figures(target)} (target p99 < 200 ms)`,
     row('complete (approve), 1 conn', light.load),
     `complete sent → execution succeeded at 1 connection (${Math.round(light.rate)}/s): ${figures(light)}`,
   ];
