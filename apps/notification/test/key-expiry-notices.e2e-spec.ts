@@ -41,7 +41,13 @@ describe('API key expiry notices', () => {
   const createKey = async (name: string, expiresInMs: number) => {
     const res = await gw('/account/api-keys', {
       headers: withKey(tenant.live_key),
-      body: { name, type: 'tenant', scopes: ['data:read'], data_plane_id: tenant.production_data_plane_id, expires_at: new Date(Date.now() + expiresInMs).toISOString() },
+      body: {
+        name,
+        type: 'tenant',
+        scopes: ['data:read'],
+        data_plane_id: tenant.production_data_plane_id,
+        expires_at: new Date(Date.now() + expiresInMs).toISOString(),
+      },
     });
     expect(res.status).toBe(201);
     return res.body as { id: string; key: string; prefix: string; expires_at: string };
@@ -70,14 +76,26 @@ describe('API key expiry notices', () => {
     expect(empty.status).toBe(200);
     expect(empty.body).toEqual({ api_key_expiring: null, updated_at: null });
 
-    const unknown = await gw('/notifications/notices', { method: 'PUT', headers: withKey(tenant.live_key), body: { api_key_expiring: { channel_id: randomUUID() } } });
+    const unknown = await gw('/notifications/notices', {
+      method: 'PUT',
+      headers: withKey(tenant.live_key),
+      body: { api_key_expiring: { channel_id: randomUUID() } },
+    });
     expect(unknown.status).toBe(400);
     expect(JSON.stringify(unknown.body)).toContain('api_key_expiring.channel_id');
     // Another tenant's channel is as unknown as a made-up id.
-    const foreign = await gw('/notifications/notices', { method: 'PUT', headers: withKey(other.live_key), body: { api_key_expiring: { channel_id: channelId } } });
+    const foreign = await gw('/notifications/notices', {
+      method: 'PUT',
+      headers: withKey(other.live_key),
+      body: { api_key_expiring: { channel_id: channelId } },
+    });
     expect(foreign.status).toBe(400);
     expect(JSON.stringify(foreign.body)).toContain('api_key_expiring.channel_id');
-    const malformed = await gw('/notifications/notices', { method: 'PUT', headers: withKey(tenant.live_key), body: { api_key_expiring: { channel_id: 'nope' } } });
+    const malformed = await gw('/notifications/notices', {
+      method: 'PUT',
+      headers: withKey(tenant.live_key),
+      body: { api_key_expiring: { channel_id: 'nope' } },
+    });
     expect(malformed.status).toBe(400);
 
     const set = await gw('/notifications/notices', { method: 'PUT', headers: withKey(tenant.live_key), body: { api_key_expiring: { channel_id: channelId } } });

@@ -78,7 +78,11 @@ export class KeyExpiryNoticeJob extends PeriodicJob {
       const context = messageContext({ tenantId: key.tenant_id, environmentId: key.environment_id, scopeId: null }, { actor: 'system:key-expiry-notice' });
       await enqueueWork(this.nc, AccountSubjects.keyExpiring, announcement(key), `key-expiring-${key.id}-${key.expires_at!.getTime()}`, context);
     }
-    if (keys.length) await markExpiryAnnounced(m, keys.map((k) => k.id));
+    if (keys.length)
+      await markExpiryAnnounced(
+        m,
+        keys.map((k) => k.id),
+      );
     return keys.length;
   }
 }

@@ -25,7 +25,9 @@ export class NoticeSettingsService {
   /** Replaces the settings; every channel named must be one of the environment's (another tenant's is as unknown). */
   async put(p: Principal, dto: PutNoticeSettingsRequestDto): Promise<NoticeSettingsResponse> {
     tenantOnly(p);
-    const settings: NoticeSettings = { api_key_expiring: dto.api_key_expiring ? { channel_id: dto.api_key_expiring.channel_id, to: dto.api_key_expiring.to } : null };
+    const settings: NoticeSettings = {
+      api_key_expiring: dto.api_key_expiring ? { channel_id: dto.api_key_expiring.channel_id, to: dto.api_key_expiring.to } : null,
+    };
     const row = await this.db.run(p, async (m) => {
       for (const [name, target] of Object.entries(settings) as [string, NoticeTarget | null][]) {
         if (target && !(await channelsRepository.get(m, target.channel_id)))

@@ -75,12 +75,9 @@ export class SendLimits implements OnModuleInit, OnModuleDestroy {
   /** The subscription service's answer; undefined when it is not running or does not know the tenant. */
   private async ask(tenantId: string): Promise<TenantLimits | undefined> {
     try {
-      return await this.bus.request(
-        SubscriptionSubjects.limitsGet,
-        { tenantId },
-        messageContext(null, { actor: 'system:notification' }),
-        { timeoutMs: ASK_TIMEOUT_MS },
-      );
+      return await this.bus.request(SubscriptionSubjects.limitsGet, { tenantId }, messageContext(null, { actor: 'system:notification' }), {
+        timeoutMs: ASK_TIMEOUT_MS,
+      });
     } catch {
       return undefined;
     }

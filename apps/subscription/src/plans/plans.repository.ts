@@ -14,7 +14,15 @@ export const plansRepository = {
       `insert into subscription.plans (code, name, currency, base_price_minor, rate_limits, quotas, notification_limits) values ($1, $2, $3, $4, $5, $6, $7)
        on conflict (code) do ${replace ? 'update set name = excluded.name, currency = excluded.currency, base_price_minor = excluded.base_price_minor, rate_limits = excluded.rate_limits, quotas = excluded.quotas, notification_limits = excluded.notification_limits' : 'nothing'}
        returning code`,
-      [plan.code, plan.name, plan.currency, plan.base_price_minor, JSON.stringify(plan.rate_limits), JSON.stringify(plan.quotas), plan.notification_limits ? JSON.stringify(plan.notification_limits) : null],
+      [
+        plan.code,
+        plan.name,
+        plan.currency,
+        plan.base_price_minor,
+        JSON.stringify(plan.rate_limits),
+        JSON.stringify(plan.quotas),
+        plan.notification_limits ? JSON.stringify(plan.notification_limits) : null,
+      ],
     );
     return rows.length === 1;
   },

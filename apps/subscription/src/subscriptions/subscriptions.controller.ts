@@ -79,7 +79,7 @@ export class SubscriptionsController {
   @ApiOperation({
     summary: 'List plans',
     description:
-      'Every plan a tenant can move to: requests per minute for live keys, test keys and users; per metric the amount included, the hard cap (`limit`, null for none) and the price in minor units per `per` units beyond the included amount; `notification_limits`: notifications each environment may send per minute and per UTC day (null: the notification service\'s defaults).',
+      "Every plan a tenant can move to: requests per minute for live keys, test keys and users; per metric the amount included, the hard cap (`limit`, null for none) and the price in minor units per `per` units beyond the included amount; `notification_limits`: notifications each environment may send per minute and per UTC day (null: the notification service's defaults).",
   })
   @ApiOkResponse({ description: 'The plans, cheapest first', schema: { example: { data: [PLAN_EXAMPLE] } } })
   async plans(@CurrentPrincipal() p: Principal): Promise<{ data: PlanResponse[] }> {
