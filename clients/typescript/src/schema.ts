@@ -6916,17 +6916,33 @@ export interface components {
             to?: string[];
         };
         NoticeSettingsResponseDto: {
-            /** @description Where `api_key_expiring` notices go; null: not sent */
+            /**
+             * @description Where `api_key_expiring` notices go; null: not sent
+             * @example {
+             *       "channel_id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8f01",
+             *       "to": [
+             *         "security@example.com"
+             *       ]
+             *     }
+             */
             api_key_expiring: components["schemas"]["NoticeTargetDto"] | null;
             /**
              * Format: date-time
              * @description Last change; null while never set
              * @example 2026-11-24T10:00:00.000Z
              */
-            updated_at: Record<string, never> | null;
+            updated_at: string | null;
         };
         PutNoticeSettingsRequestDto: {
-            /** @description Where `api_key_expiring` notices go (an API key of this environment expires within the notice window); null or left out turns them off. The settings are replaced as a whole. */
+            /**
+             * @description Where `api_key_expiring` notices go (an API key of this environment expires within the notice window); null or left out turns them off. The settings are replaced as a whole.
+             * @example {
+             *       "channel_id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8f01",
+             *       "to": [
+             *         "security@example.com"
+             *       ]
+             *     }
+             */
             api_key_expiring?: components["schemas"]["NoticeTargetDto"] | null;
         };
         ProviderModelDto: {

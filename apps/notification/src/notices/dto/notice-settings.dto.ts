@@ -25,6 +25,7 @@ export class PutNoticeSettingsRequestDto {
   @ApiPropertyOptional({
     type: NoticeTargetDto,
     nullable: true,
+    example: NOTICE_SETTINGS_EXAMPLE.api_key_expiring,
     description:
       'Where `api_key_expiring` notices go (an API key of this environment expires within the notice window); null or left out turns them off. The settings are replaced as a whole.',
   })
@@ -35,9 +36,20 @@ export class PutNoticeSettingsRequestDto {
 }
 
 export class NoticeSettingsResponseDto {
-  @ApiProperty({ type: NoticeTargetDto, nullable: true, description: 'Where `api_key_expiring` notices go; null: not sent' })
+  @ApiProperty({
+    type: NoticeTargetDto,
+    nullable: true,
+    example: NOTICE_SETTINGS_EXAMPLE.api_key_expiring,
+    description: 'Where `api_key_expiring` notices go; null: not sent',
+  })
   api_key_expiring!: NoticeTargetDto | null;
 
-  @ApiProperty({ format: 'date-time', nullable: true, example: NOTICE_SETTINGS_EXAMPLE.updated_at, description: 'Last change; null while never set' })
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    example: NOTICE_SETTINGS_EXAMPLE.updated_at,
+    description: 'Last change; null while never set',
+  })
   updated_at!: string | null;
 }
