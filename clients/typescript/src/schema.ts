@@ -2307,7 +2307,7 @@ export interface paths {
         };
         /**
          * List plans
-         * @description Every plan a tenant can move to: requests per minute for live keys, test keys and users; per metric the amount included, the hard cap (`limit`, null for none) and the price in minor units per `per` units beyond the included amount.
+         * @description Every plan a tenant can move to: requests per minute for live keys, test keys and users; per metric the amount included, the hard cap (`limit`, null for none) and the price in minor units per `per` units beyond the included amount; `notification_limits`: notifications each environment may send per minute and per UTC day (null: the notification service's defaults).
          *
          *     Requires the scope `subscription:read` (a key with `*` has every scope).
          */
@@ -2570,6 +2570,34 @@ export interface paths {
          *     Requires the scope `notifications:write` (a key with `*` has every scope).
          */
         post: operations["notification_channels_test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/notifications/notices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the platform notice settings
+         * @description Where the platform sends its own notices for this environment: `api_key_expiring` (an API key expires within the notice window, 7 days by default). Null: the notice is not sent. Not for customer keys (403).
+         *
+         *     Requires the scope `notifications:read` (a key with `*` has every scope).
+         */
+        get: operations["notification_noticeSettings_get"];
+        /**
+         * Set the platform notice settings
+         * @description Replaces the settings as a whole. `api_key_expiring`: `{ channel_id, to? }` sends the `api_key_expiring` template through that channel of the environment (`to`: email recipients) once per key about to expire, naming the key, its prefix and expiry (never the key); null turns it off. Not for customer keys (403).
+         *
+         *     Requires the scope `notifications:write` (a key with `*` has every scope).
+         */
+        put: operations["notification_noticeSettings_put"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -6924,6 +6952,51 @@ export interface components {
             error: string | null;
             /** @example 182 */
             duration_ms: number;
+        };
+        NoticeTargetDto: {
+            /**
+             * Format: uuid
+             * @description A channel of this environment
+             * @example 0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8f01
+             */
+            channel_id: string;
+            /**
+             * @description email channels: the recipients (default: the channel's `to`)
+             * @example [
+             *       "security@example.com"
+             *     ]
+             */
+            to?: string[];
+        };
+        NoticeSettingsResponseDto: {
+            /**
+             * @description Where `api_key_expiring` notices go; null: not sent
+             * @example {
+             *       "channel_id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8f01",
+             *       "to": [
+             *         "security@example.com"
+             *       ]
+             *     }
+             */
+            api_key_expiring: components["schemas"]["NoticeTargetDto"] | null;
+            /**
+             * Format: date-time
+             * @description Last change; null while never set
+             * @example 2026-11-24T10:00:00.000Z
+             */
+            updated_at: string | null;
+        };
+        PutNoticeSettingsRequestDto: {
+            /**
+             * @description Where `api_key_expiring` notices go (an API key of this environment expires within the notice window); null or left out turns them off. The settings are replaced as a whole.
+             * @example {
+             *       "channel_id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8f01",
+             *       "to": [
+             *         "security@example.com"
+             *       ]
+             *     }
+             */
+            api_key_expiring?: components["schemas"]["NoticeTargetDto"] | null;
         };
         ProviderModelDto: {
             /**
@@ -25844,6 +25917,228 @@ export interface operations {
             };
             /** @description No such channel */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the limit (`BODY_LIMIT_BYTES`, default 10 MiB; uploads `UPLOAD_LIMIT_BYTES`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a media type this route takes (`Content-Type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    notification_noticeSettings_get: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "api_key_expiring": {
+                     *         "channel_id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8f01",
+                     *         "to": [
+                     *           "security@example.com"
+                     *         ]
+                     *       },
+                     *       "updated_at": "2026-11-24T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["NoticeSettingsResponseDto"];
+                };
+            };
+            /** @description With a JWT: X-SELECTED-TENANT header is required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description A customer key, or a key narrowed with X-Scope-Key
+             *
+             *     The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `notifications:read`
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    notification_noticeSettings_put: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
+                "X-SELECTED-TENANT"?: string;
+                /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
+                "X-SELECTED-ENV"?: string;
+                /** @description A customer id: narrows a tenant-wide credential to that customer's rows. A customer key may only repeat its own customer. */
+                "X-Scope-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PutNoticeSettingsRequestDto"];
+            };
+        };
+        responses: {
+            /** @description The settings now in force */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "api_key_expiring": {
+                     *         "channel_id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8f01",
+                     *         "to": [
+                     *           "security@example.com"
+                     *         ]
+                     *       },
+                     *       "updated_at": "2026-11-24T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["NoticeSettingsResponseDto"];
+                };
+            };
+            /**
+             * @description A malformed body, or a channel_id that is not a channel of this environment (`api_key_expiring.channel_id`)
+             *
+             *     With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             *
+             *     The body is not JSON, or nests deeper than 100 levels
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: no credential, a malformed or unknown key, a revoked or expired key, or an invalid JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description A customer key, or a key narrowed with X-Scope-Key
+             *
+             *     The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `notifications:write`
+             */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

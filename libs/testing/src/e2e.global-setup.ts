@@ -20,6 +20,8 @@ export const E2E_ENV: Record<string, string> = {
   LOG_LEVEL: 'warn',
   NODE_ENV: 'test',
   KEY_EXPIRY_SWEEP_MS: '300',
+  // Keys about to expire are announced within half a second (api_key_expiring notices).
+  KEY_EXPIRY_NOTICE_INTERVAL_MS: '500',
   // Quick takeover of a killed worker's executions, and quick wake-ups.
   RUN_LEASE_MS: '3000',
   RUN_RECONCILE_INTERVAL_MS: '250',

@@ -5,11 +5,12 @@ import type { AccountConfig } from '../config/account.config.js';
 import { ApiKeysController } from './api-keys.controller.js';
 import { ApiKeysHandler } from './api-keys.handler.js';
 import { ApiKeysService } from './api-keys.service.js';
+import { KeyExpiryNoticeJob } from './key-expiry-notice.job.js';
 import { KeyExpiryJob } from './key-expiry.job.js';
 import { KeyHasher } from './key-hasher.js';
 import { KeyVerificationService } from './key-verification.service.js';
 
-/** API keys: issue, rotate, revoke, expire, and verification for every service. */
+/** API keys: issue, rotate, revoke, expire (with a notice before), and verification for every service. */
 @Module({
   controllers: [ApiKeysController, ApiKeysHandler],
   providers: [
@@ -17,6 +18,7 @@ import { KeyVerificationService } from './key-verification.service.js';
     ApiKeysService,
     KeyVerificationService,
     KeyExpiryJob,
+    KeyExpiryNoticeJob,
   ],
   exports: [KeyHasher],
 })

@@ -74,3 +74,22 @@ export async function expireDueKeys(m: EntityManager): Promise<string[]> {
   );
   return rows.map((r) => r.id);
 }
+
+/**
+ * Active keys expiring within `windowMs` that were never announced, across tenants (SystemDb),
+ * locked for the announcing transaction. SKIP LOCKED: replicas take different keys, never the same twice.
+ */
+export async function lockKeysToAnnounce(m: EntityManager, windowMs: number, limit: number): Promise<ApiKeyRow[]> {
+  return m.query<ApiKeyRow[]>(
+    `select ${API_KEY_COLUMNS} from account.api_keys
+      where status = 'active' and expires_at is not null and expiry_notice_at is null
+        and expires_at > now() and expires_at <= now() + $1 * interval '1 millisecond'
+      order by expires_at limit $2 for update skip locked`,
+    [windowMs, limit],
+  );
+}
+
+/** Records that these keys' expiry was announced, in the transaction that locked them. */
+export async function markExpiryAnnounced(m: EntityManager, ids: string[]): Promise<void> {
+  await m.query(`update account.api_keys set expiry_notice_at = now() where id = any($1::uuid[])`, [ids]);
+}

@@ -8,4 +8,16 @@ export class AccountConfig extends ServiceConfig {
   @Min(100)
   @Max(3_600_000)
   KEY_EXPIRY_SWEEP_MS: number = 30_000;
+
+  /** Active keys expiring within this many days are announced once (the `api_key_expiring` notice); 0 announces none. */
+  @IsInt()
+  @Min(0)
+  @Max(365)
+  KEY_EXPIRY_NOTICE_DAYS: number = 7;
+
+  /** How often keys entering the notice window are looked for. */
+  @IsInt()
+  @Min(100)
+  @Max(3_600_000)
+  KEY_EXPIRY_NOTICE_INTERVAL_MS: number = 60_000;
 }

@@ -1,13 +1,8 @@
+import { RefreshingCache } from '@platform/common';
 import type { PlanChannel, TenantLimits } from './plan-channel.js';
 
-/** Bounds both maps: a flood of made-up keys or tenants cannot grow the gateway's memory without limit. */
+/** Bounds the callers map: a flood of made-up keys cannot grow the gateway's memory without limit. */
 const MAX_ENTRIES = 100_000;
-
-interface TenantEntry {
-  limits?: TenantLimits;
-  fetchedAt: number;
-  fetching: boolean;
-}
 
 /**
  * What the gateway knows of tenants, all in memory so the hot path makes no extra round trip:
@@ -17,12 +12,10 @@ interface TenantEntry {
  */
 export class PlanDirectory {
   private readonly callers = new Map<string, string>();
-  private readonly tenants = new Map<string, TenantEntry>();
+  private readonly tenants: RefreshingCache<TenantLimits>;
 
-  constructor(
-    private readonly channel: PlanChannel,
-    private readonly refreshMs: number,
-  ) {
+  constructor(channel: PlanChannel, refreshMs: number) {
+    this.tenants = new RefreshingCache({ load: (tenantId) => channel.get(tenantId), refreshMs, maxEntries: MAX_ENTRIES });
     channel.onChange((limits) => this.apply(limits));
   }
 
@@ -36,33 +29,11 @@ export class PlanDirectory {
   /** The caller's tenant limits if known; asks for them in the background when missing or due a refresh. */
   limitsFor(callerId: string, now = Date.now()): TenantLimits | undefined {
     const tenantId = this.callers.get(callerId);
-    if (tenantId === undefined) return undefined;
-    let entry = this.tenants.get(tenantId);
-    if (!entry) {
-      if (this.tenants.size >= MAX_ENTRIES) this.tenants.delete(this.tenants.keys().next().value!);
-      entry = { fetchedAt: -Infinity, fetching: false };
-      this.tenants.set(tenantId, entry);
-    }
-    if (!entry.fetching && now - entry.fetchedAt >= this.refreshMs) this.fetch(tenantId, entry);
-    return entry.limits;
+    return tenantId === undefined ? undefined : this.tenants.peek(tenantId, now);
   }
 
   /** A newer computation replaces an older one, never the reverse (events and answers may cross). */
   apply(limits: TenantLimits): void {
-    const entry = this.tenants.get(limits.tenantId);
-    if (!entry) return; // a tenant this process has not met: nothing to keep current
-    if (entry.limits && entry.limits.computedAt > limits.computedAt) return;
-    entry.limits = limits;
-    entry.fetchedAt = Date.now();
-  }
-
-  private fetch(tenantId: string, entry: TenantEntry): void {
-    entry.fetching = true;
-    void this.channel.get(tenantId).then((limits) => {
-      entry.fetching = false;
-      if (limits) this.apply(limits);
-      // Not answered: try again after a short pause rather than on every request.
-      else entry.fetchedAt = Date.now() - this.refreshMs + 2000;
-    });
+    this.tenants.apply(limits.tenantId, limits);
   }
 }

@@ -51,6 +51,12 @@ export class NotificationConfig {
   @Max(100_000_000)
   NOTIFICATION_LIMIT_PER_DAY: number = 20_000;
 
+  /** How long a tenant's plan limits are used before they are asked for again (plan changes are pushed at once; this is the fallback). */
+  @IsInt()
+  @Min(1000)
+  @Max(3_600_000)
+  NOTIFICATION_PLAN_REFRESH_MS: number = 60_000;
+
   /** Slack's Web API, for channels with a bot token (a stand-in in tests). */
   @IsString()
   NOTIFICATION_SLACK_API_URL: string = 'https://slack.com/api';

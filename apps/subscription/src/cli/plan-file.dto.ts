@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsInt, IsNotEmptyObject, IsString, Matches, Max, Min, ValidateIf, ValidateNested } from 'class-validator';
+import { IsInt, IsNotEmptyObject, IsOptional, IsString, Matches, Max, Min, ValidateIf, ValidateNested } from 'class-validator';
 import type { UsageMetric } from '@platform/messaging';
 
 class RateLimitsDto {
@@ -14,6 +14,18 @@ class RateLimitsDto {
   @IsInt()
   @Min(1)
   user!: number;
+}
+
+class NotificationLimitsDto {
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  per_minute!: number;
+
+  @IsInt()
+  @Min(1)
+  @Max(100_000_000)
+  per_day!: number;
 }
 
 class QuotaTermsDto {
@@ -71,4 +83,10 @@ export class PlanFileDto {
   @ValidateNested()
   @Type(() => QuotasDto)
   quotas!: QuotasDto;
+
+  /** Notifications per minute and per UTC day for each tenant environment; left out, the notification service's settings apply. */
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => NotificationLimitsDto)
+  notification_limits?: NotificationLimitsDto;
 }

@@ -44,6 +44,7 @@ export class LimitsService {
 
 export function limitsOf(subscription: SubscriptionWithPlan, totals: Map<string, number>): TenantLimits {
   const until = subscription.period_end.toISOString();
+  const notification = subscription.plan.notification_limits;
   const exhausted: ExhaustedQuota[] = [];
   for (const [metric, terms] of Object.entries(subscription.plan.quotas) as [UsageMetric, { limit: number | null }][]) {
     if (terms.limit !== null && (totals.get(metric) ?? 0) >= terms.limit) exhausted.push({ metric, limit: terms.limit, until });
@@ -52,6 +53,7 @@ export function limitsOf(subscription: SubscriptionWithPlan, totals: Map<string,
     tenantId: subscription.tenant_id,
     plan: subscription.plan_code,
     rateLimits: subscription.plan.rate_limits,
+    notificationLimits: notification ? { perMinute: notification.per_minute, perDay: notification.per_day } : null,
     exhausted,
     computedAt: new Date().toISOString(),
   };

@@ -10,6 +10,12 @@ export interface QuotaTerms {
   per: number;
 }
 
+/** Notifications one tenant environment may send per minute and per UTC day (stored as the plan's `notification_limits`). */
+export interface NotificationLimitTerms {
+  per_minute: number;
+  per_day: number;
+}
+
 export interface PlanRow {
   code: string;
   name: string;
@@ -17,6 +23,8 @@ export interface PlanRow {
   base_price_minor: string | number;
   rate_limits: PlanRateLimits;
   quotas: Record<UsageMetric, QuotaTerms>;
+  /** Null for a plan that sets none: the notification service's settings apply. */
+  notification_limits: NotificationLimitTerms | null;
   created_at: Date;
 }
 
@@ -27,6 +35,7 @@ export interface PlanResponse {
   base_price_minor: number;
   rate_limits: { live_per_minute: number; test_per_minute: number; user_per_minute: number };
   quotas: Record<UsageMetric, QuotaTerms>;
+  notification_limits: NotificationLimitTerms | null;
 }
 
 export function toPlanResponse(row: PlanRow): PlanResponse {
@@ -37,6 +46,7 @@ export function toPlanResponse(row: PlanRow): PlanResponse {
     base_price_minor: Number(row.base_price_minor),
     rate_limits: { live_per_minute: row.rate_limits.live, test_per_minute: row.rate_limits.test, user_per_minute: row.rate_limits.user },
     quotas: row.quotas,
+    notification_limits: row.notification_limits ?? null,
   };
 }
 

@@ -1,5 +1,5 @@
 import type { PlanRateLimits, UsageMetric } from '@platform/messaging';
-import type { QuotaTerms } from './plan.record.js';
+import type { NotificationLimitTerms, QuotaTerms } from './plan.record.js';
 
 export interface PlanDefinition {
   code: string;
@@ -8,6 +8,8 @@ export interface PlanDefinition {
   base_price_minor: number;
   rate_limits: PlanRateLimits;
   quotas: Record<UsageMetric, QuotaTerms>;
+  /** Optional in a plan file: without it the notification service's settings apply. */
+  notification_limits?: NotificationLimitTerms | null;
 }
 
 const GIB = 1024 ** 3;
@@ -31,6 +33,7 @@ export const SEED_PLANS: readonly PlanDefinition[] = [
     currency: 'USD',
     base_price_minor: 0,
     rate_limits: { live: 600, test: 1200, user: 600 },
+    notification_limits: { per_minute: 600, per_day: 20_000 },
     quotas: {
       runs: capped(1_000),
       ai_tokens: capped(100_000),
@@ -46,6 +49,7 @@ export const SEED_PLANS: readonly PlanDefinition[] = [
     currency: 'USD',
     base_price_minor: 4_900,
     rate_limits: { live: 3_000, test: 6_000, user: 3_000 },
+    notification_limits: { per_minute: 3_000, per_day: 100_000 },
     quotas: {
       runs: billed(50_000, 50, 1_000),
       ai_tokens: billed(5_000_000, 20, 100_000),
@@ -61,6 +65,7 @@ export const SEED_PLANS: readonly PlanDefinition[] = [
     currency: 'USD',
     base_price_minor: 99_900,
     rate_limits: { live: 30_000, test: 60_000, user: 30_000 },
+    notification_limits: { per_minute: 30_000, per_day: 2_000_000 },
     quotas: {
       runs: billed(1_000_000, 20, 1_000),
       ai_tokens: billed(100_000_000, 10, 100_000),

@@ -10,12 +10,12 @@ import { SUBSCRIPTION_EXAMPLE, SubscriptionResponseDto } from './dto/subscriptio
 import type { PlanChangeResponse, SubscriptionResponse } from './subscription.record.js';
 import { SubscriptionsService } from './subscriptions.service.js';
 
-const PLAN_EXAMPLE = toPlanResponse({ ...SEED_PLANS[1], created_at: new Date(0) });
+const PLAN_EXAMPLE = toPlanResponse({ ...SEED_PLANS[1], notification_limits: SEED_PLANS[1].notification_limits ?? null, created_at: new Date(0) });
 
 /** The tenant's plan and billing period. */
 @ApiTag(
   'subscription',
-  "The tenant's subscription: plans (per-minute request limits, monthly quotas and prices), the current plan and period, plan changes, metered usage and invoices.",
+  "The tenant's subscription: plans (per-minute request limits, notification sending limits, monthly quotas and prices), the current plan and period, plan changes, metered usage and invoices.",
 )
 @Controller('subscription')
 export class SubscriptionsController {
@@ -79,7 +79,7 @@ export class SubscriptionsController {
   @ApiOperation({
     summary: 'List plans',
     description:
-      'Every plan a tenant can move to: requests per minute for live keys, test keys and users; per metric the amount included, the hard cap (`limit`, null for none) and the price in minor units per `per` units beyond the included amount.',
+      "Every plan a tenant can move to: requests per minute for live keys, test keys and users; per metric the amount included, the hard cap (`limit`, null for none) and the price in minor units per `per` units beyond the included amount; `notification_limits`: notifications each environment may send per minute and per UTC day (null: the notification service's defaults).",
   })
   @ApiOkResponse({ description: 'The plans, cheapest first', schema: { example: { data: [PLAN_EXAMPLE] } } })
   async plans(@CurrentPrincipal() p: Principal): Promise<{ data: PlanResponse[] }> {

@@ -26,6 +26,12 @@ export const AccountSubjects = {
   keysRevoked: 'account.keys.revoked',
   /** Work queue (JetStream): batches of key uses for usage statistics and the audit log. */
   keysUsed: 'account.keys.used',
+  /**
+   * Work item (JetStream): an active API key expires within the notice window. Published once per
+   * key (the account service records the announcement); the notification service sends the
+   * tenant's `api_key_expiring` notice.
+   */
+  keyExpiring: 'account.keys.expiring',
   /** Request: the tenant's environment for a JWT caller (X-SELECTED-ENV, or production). */
   environmentsResolve: 'account.environments.resolve',
   /** Request: does this customer scope exist in the tenant's environment? */
@@ -281,4 +287,47 @@ export const KEY_USES_QUEUE: WorkQueueSpec = {
   ackWaitMs: 30_000,
   deadLetterSubject: 'account.keys.used.dead',
   payload: KeysUsedBatch,
+};
+
+/** `account.keys.expiring`: which key expires when, for the tenant environment in the item's context. Never the key itself. */
+export class ApiKeyExpiringEvent {
+  @IsUUID()
+  keyId!: string;
+
+  @IsString()
+  @MaxLength(200)
+  name!: string;
+
+  /** The key's public prefix (as listed by `GET /account/api-keys`), so people can tell which one it is. */
+  @IsString()
+  @MaxLength(64)
+  prefix!: string;
+
+  @IsIn(['tenant', 'customer'])
+  type!: 'tenant' | 'customer';
+
+  @IsIn(['live', 'test'])
+  mode!: 'live' | 'test';
+
+  @IsOptional()
+  @IsUUID()
+  customerId?: string | null;
+
+  @IsISO8601()
+  expiresAt!: string;
+}
+
+/**
+ * Expiry notices on their way to the notification service: a work-queue stream (both sides create
+ * it), so a notice published while the notification service is down is sent when it comes back.
+ * The message id is the key's id and expiry, so a repeated publish within the stream's window is dropped.
+ */
+export const KEY_EXPIRY_NOTICES_QUEUE: WorkQueueSpec = {
+  stream: 'ACCOUNT_KEY_NOTICES',
+  subjects: [AccountSubjects.keyExpiring],
+  consumer: 'notification-key-notices',
+  maxDeliver: 20,
+  ackWaitMs: 30_000,
+  deadLetterSubject: 'account.keys.expiring.dead',
+  payload: ApiKeyExpiringEvent,
 };

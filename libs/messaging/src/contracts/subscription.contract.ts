@@ -63,6 +63,15 @@ export interface PlanRateLimits {
   user: number;
 }
 
+/**
+ * Notifications one tenant environment may send per minute and per UTC day under the tenant's
+ * plan (the notification service enforces them); a plan without them leaves the service's settings.
+ */
+export interface PlanNotificationLimits {
+  perMinute: number;
+  perDay: number;
+}
+
 /** A quota of the current period that is used up: live-key requests that would use more are refused until `until`. */
 export interface ExhaustedQuota {
   metric: UsageMetric;
@@ -71,11 +80,13 @@ export interface ExhaustedQuota {
   until: string;
 }
 
-/** What the gateway enforces for one tenant: per-minute limits from its plan and the quotas used up. */
+/** What the gateway (and the notification service) enforce for one tenant: limits from its plan and the quotas used up. */
 export interface TenantLimits {
   tenantId: string;
   plan: string;
   rateLimits: PlanRateLimits;
+  /** The plan's notification sending limits; null when the plan sets none (the notification service's settings apply). */
+  notificationLimits?: PlanNotificationLimits | null;
   exhausted: ExhaustedQuota[];
   /** ISO 8601 time these limits were computed; a cached copy older than a newer one is replaced, never the reverse. */
   computedAt: string;

@@ -1,0 +1,55 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, ArrayMinSize, IsOptional, IsString, IsUUID, MaxLength, ValidateNested } from 'class-validator';
+
+export const NOTICE_SETTINGS_EXAMPLE = {
+  api_key_expiring: { channel_id: '0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8f01', to: ['security@example.com'] },
+  updated_at: '2026-11-24T10:00:00.000Z',
+};
+
+export class NoticeTargetDto {
+  @ApiProperty({ format: 'uuid', example: NOTICE_SETTINGS_EXAMPLE.api_key_expiring.channel_id, description: 'A channel of this environment' })
+  @IsUUID()
+  channel_id!: string;
+
+  @ApiPropertyOptional({ type: [String], example: ['security@example.com'], description: "email channels: the recipients (default: the channel's `to`)" })
+  @IsOptional()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(50)
+  @IsString({ each: true })
+  @MaxLength(320, { each: true })
+  to?: string[];
+}
+
+export class PutNoticeSettingsRequestDto {
+  @ApiPropertyOptional({
+    type: NoticeTargetDto,
+    nullable: true,
+    example: NOTICE_SETTINGS_EXAMPLE.api_key_expiring,
+    description:
+      'Where `api_key_expiring` notices go (an API key of this environment expires within the notice window); null or left out turns them off. The settings are replaced as a whole.',
+  })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => NoticeTargetDto)
+  api_key_expiring?: NoticeTargetDto | null;
+}
+
+export class NoticeSettingsResponseDto {
+  @ApiProperty({
+    type: NoticeTargetDto,
+    nullable: true,
+    example: NOTICE_SETTINGS_EXAMPLE.api_key_expiring,
+    description: 'Where `api_key_expiring` notices go; null: not sent',
+  })
+  api_key_expiring!: NoticeTargetDto | null;
+
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    example: NOTICE_SETTINGS_EXAMPLE.updated_at,
+    description: 'Last change; null while never set',
+  })
+  updated_at!: string | null;
+}
