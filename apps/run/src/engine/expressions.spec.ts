@@ -33,7 +33,8 @@ describe('expression limits', () => {
     } finally {
       clearInterval(timer);
     }
-    expect(ticked).toBeGreaterThan(10);
+    // Blocked for the whole second, the timer could fire at most once; a loaded machine may still delay it many times.
+    expect(ticked).toBeGreaterThan(2);
   });
 
   it('stops runaway recursion and oversized sequences', async () => {

@@ -144,8 +144,27 @@ export class CreateTaskItem {
   onExpiry?: TaskExpiryPolicy | null;
 }
 
+/** Who decided a task, what, and when: part of every task outcome. */
+export class TaskDecisionFields {
+  @IsOptional()
+  @IsIn(TASK_DECISIONS)
+  decision?: TaskDecision | null;
+
+  @IsOptional()
+  @IsObject()
+  data?: Record<string, unknown> | null;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  completedBy?: string | null;
+
+  @IsISO8601()
+  completedAt!: string;
+}
+
 /** The outcome of a task, as the waiting step records it. */
-export class TaskOutcomeItem {
+export class TaskOutcomeItem extends TaskDecisionFields {
   @IsUUID()
   taskId!: string;
 
@@ -160,22 +179,6 @@ export class TaskOutcomeItem {
   @IsIn(['completed', 'expired'])
   status!: 'completed' | 'expired';
 
-  @IsOptional()
-  @IsIn(TASK_DECISIONS)
-  decision?: TaskDecision | null;
-
-  @IsOptional()
-  @IsObject()
-  data?: Record<string, unknown> | null;
-
-  @IsOptional()
-  @IsString()
-  @MaxLength(255)
-  completedBy?: string | null;
-
-  @IsISO8601()
-  completedAt!: string;
-
   /** Set when the step must fail (expiry with the `fail` policy). */
   @IsOptional()
   @IsString()
@@ -188,7 +191,7 @@ export class TaskOutcomeItem {
  * reject, with the form's data: edited `arguments`, a `comment`), `expired` (the deadline passed)
  * or `cancelled`.
  */
-export class AgentApprovalOutcomeItem {
+export class AgentApprovalOutcomeItem extends TaskDecisionFields {
   @IsUUID()
   taskId!: string;
 
@@ -201,22 +204,6 @@ export class AgentApprovalOutcomeItem {
 
   @IsIn(['completed', 'expired', 'cancelled'])
   status!: 'completed' | 'expired' | 'cancelled';
-
-  @IsOptional()
-  @IsIn(TASK_DECISIONS)
-  decision?: TaskDecision | null;
-
-  @IsOptional()
-  @IsObject()
-  data?: Record<string, unknown> | null;
-
-  @IsOptional()
-  @IsString()
-  @MaxLength(255)
-  completedBy?: string | null;
-
-  @IsISO8601()
-  completedAt!: string;
 }
 
 /** `task.task.created|assigned|completed|expired`: facts for triggers and notifications. */
