@@ -14,17 +14,8 @@ export interface ListingRow {
   published_at: Date;
 }
 
-export interface NewListing {
-  id: string;
-  kind: 'connector' | 'template';
-  slug: string;
-  name: string;
-  description: string;
-  publisher: string;
-  version: string;
-  categories: string[];
-  content: Record<string, unknown>;
-}
+/** A listing as published: its install count and publication time are the database's. */
+export type NewListing = Omit<ListingRow, 'installs' | 'published_at'>;
 
 const COLUMNS = 'id, kind, slug, name, description, publisher, version, categories, content, installs, published_at';
 
