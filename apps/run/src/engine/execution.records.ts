@@ -45,8 +45,11 @@ export interface ExecutionRow {
   request_id: string | null;
 }
 
-/** An execution a worker holds the lease of, and what its status was before the claim. */
-export type ClaimedExecution = ExecutionRow & { previous_status: string };
+/**
+ * An execution a worker holds the lease of, what its status was before the claim and, when the
+ * claim read them, the records of its earlier runs.
+ */
+export type ClaimedExecution = ExecutionRow & { previous_status: string; records?: StepRecord[] };
 
 /** Enough of an execution to wake it: its id, tenant and request. */
 export type ExecutionRef = Pick<ExecutionRow, 'id' | 'tenant_id' | 'environment_id' | 'scope_id' | 'request_id'>;

@@ -25,9 +25,6 @@ import { systemExecutionsRepository } from './system-executions.repository.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 const UNIQUE_VIOLATION = '23505';
-// The worker's writes commit asynchronously: if PostgreSQL itself crashed and lost them, the
-// steps would simply run again (at least once), and a crash of this service loses nothing.
-const FAST = { asyncCommit: true };
 
 /** The engine's ExecutionStore: executions in PostgreSQL, each call in its own transaction. */
 @Injectable()
@@ -92,7 +89,7 @@ export class ExecutionStoreService implements ExecutionStore {
   }
 
   claim(ctx: TenantContext, executionId: string, claim: Claim): Promise<ClaimedExecution | undefined> {
-    return this.db.run(ctx, (m) => executionsRepository.claim(m, executionId, claim), FAST);
+    return executionsRepository.claim(this.db, ctx, executionId, claim);
   }
 
   renewLease(execution: ExecutionRow, claim: Claim): Promise<boolean> {

@@ -35,13 +35,16 @@ const START = prepared(
   'run.start_execution',
   `select ${EXECUTION_COLUMNS} from run.start_execution($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
 );
-const RESOLVE_TASK_STEP = prepared('run.resolve_task_step', `select * from run.resolve_task_step($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`);
 
-/** What recording a human task's outcome on its step found: done now, too early (the step not yet waiting), or done before. */
+/**
+ * What recording a human task's outcome on its step found: done now, too early (the step not yet
+ * waiting), or done before; and, when it was done now by a worker that asked, the execution claimed.
+ */
 export interface TaskStepResolution {
   state: 'resolved' | 'early' | 'done';
   scope_id: string | null;
   request_id: string | null;
+  claimed?: ClaimedExecution;
 }
 
 const COMMIT_STEP = prepared('run.commit_step', `select run.commit_step($1, $2, $3, $4, $5, $6, $7, $8, $9) as owned`);
@@ -54,17 +57,35 @@ const RENEW_LEASE = prepared(
 const STEPS = prepared('run.steps', `select ${STEP_COLUMNS} from run.execution_steps where execution_id = $1 order by id`);
 
 const CLAIMED_COLUMNS = EXECUTION_COLUMNS.split(',')
-  .map((c) => `e.${c.trim()}`)
+  .map((c) => `(c.claimed).${c.trim()}`)
   .join(', ');
 const CLAIM = prepared(
-  'run.claim',
-  `update run.executions e set status = 'running', lease_owner = $2, lease_until = now() + make_interval(secs => $3), wake_at = null,
-              started_at = coalesce(e.started_at, now())
-         from (select tenant_id, id, status as previous_status from run.executions where id = $1) p
-        where e.tenant_id = p.tenant_id and e.id = p.id
-          and (e.status = 'queued' or (e.status = 'waiting' and e.wake_at <= now()) or (e.status = 'running' and e.lease_until < now()))
-        returning ${CLAIMED_COLUMNS}, p.previous_status`,
+  'run.claim_execution',
+  `select ${CLAIMED_COLUMNS}, c.prior_status as previous_status, c.step_records from run.claim_execution($1, $2, $3, $4, $5, $6, $7) c`,
 );
+
+const RESOLVE_TASK_STEP = prepared(
+  'run.resolve_task_step',
+  `select r.state as resolution, r.scope_id as resolution_scope_id, r.request_id as resolution_request_id, ${CLAIMED_COLUMNS.replaceAll('(c.claimed)', '(r.claimed)')}, r.prior_status as previous_status, r.step_records
+     from run.resolve_task_step($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) r`,
+);
+
+type ClaimedRow = ExecutionRow & { previous_status: string; step_records: StepJson[] | null };
+
+/** A step record as JSON (run.claim_execution): its times as text. */
+type StepJson = Omit<StepRecord, 'wake_at' | 'started_at' | 'finished_at'> & { wake_at: string | null; started_at: string; finished_at: string | null };
+
+const stepFromJson = (s: StepJson): StepRecord => ({
+  ...s,
+  wake_at: s.wake_at === null ? null : new Date(s.wake_at),
+  started_at: new Date(s.started_at),
+  finished_at: s.finished_at === null ? null : new Date(s.finished_at),
+});
+
+function claimedOf(row: ClaimedRow): ClaimedExecution {
+  const { step_records, ...execution } = row;
+  return step_records ? { ...execution, records: step_records.map(stepFromJson) } : execution;
+}
 
 function startValues(e: NewStart, claim: Claim | null): unknown[] {
   return [
@@ -86,21 +107,31 @@ function startValues(e: NewStart, claim: Claim | null): unknown[] {
 }
 
 export const executionsRepository = {
-  /** A task's outcome on its waiting approval or form step, in one round trip (ResolveTaskStep migration). */
+  /**
+   * A task's outcome on its waiting approval or form step, in one round trip (OneTripResume
+   * migration); with `claim`, the execution it wakes is claimed for that worker in the same statement.
+   */
   async resolveTaskStep(
     db: TenantDb,
     ctx: TenantContext,
     r: { executionId: string; stepPath: string; stepRowId: string; status: 'succeeded' | 'failed'; output: unknown; error: unknown },
+    claim: Claim | null,
   ): Promise<TaskStepResolution | undefined> {
-    const [result] = await db.call<TaskStepResolution>(ctx, RESOLVE_TASK_STEP, [
+    type Row = ClaimedRow & { resolution: TaskStepResolution['state']; resolution_scope_id: string | null; resolution_request_id: string | null };
+    const [row] = await db.call<Row>(ctx, RESOLVE_TASK_STEP, [
       r.executionId,
       r.stepPath,
       r.stepRowId,
       r.status,
       JSON.stringify(r.output),
       json(r.error),
+      claim?.worker ?? null,
+      (claim?.leaseMs ?? 0) / 1000,
     ]);
-    return result;
+    if (!row) return undefined;
+    const { resolution: state, resolution_scope_id: scope_id, resolution_request_id: request_id, ...claimed } = row;
+    // Not claimed: every column of the execution is null.
+    return claimed.id ? { state, scope_id, request_id, claimed: claimedOf(claimed) } : { state, scope_id, request_id };
   },
 
   /**
@@ -161,12 +192,15 @@ export const executionsRepository = {
     );
   },
 
-  /** Takes an execution that is due (queued, waiting and woken, or running with an expired lease); says what it was. */
-  async claim(m: EntityManager, id: string, claim: Claim): Promise<ClaimedExecution | undefined> {
-    // The subquery reads the status before this update (a locking CTE would read nothing once the
-    // row is updated); the WHERE is re-checked on the locked row, so two workers never both claim.
-    const { rows } = await execute<ClaimedExecution>(m, CLAIM, [id, claim.worker, claim.leaseMs / 1000]);
-    return rows[0];
+  /**
+   * Takes an execution that is due (queued, waiting and woken, or running with an expired lease)
+   * in one round trip; says what it was and, unless it was queued, what earlier runs recorded.
+   */
+  async claim(db: TenantDb, ctx: TenantContext, id: string, claim: Claim): Promise<ClaimedExecution | undefined> {
+    // Committed asynchronously: were PostgreSQL itself to crash and lose the claim, the lease
+    // would simply be taken again (a crash of this service loses nothing).
+    const rows = await db.call<ClaimedRow>(ctx, CLAIM, [id, claim.worker, claim.leaseMs / 1000], { asyncCommit: true });
+    return rows[0] ? claimedOf(rows[0]) : undefined;
   },
 
   async renewLease(m: EntityManager, tenantId: string, id: string, claim: Claim): Promise<boolean> {

@@ -126,7 +126,7 @@ export class ExecutionsService {
 
   /**
    * A human task's outcome (approval or form step): recorded on the waiting step, and the execution
-   * woken, in one round trip (run.resolve_task_step). `early`: the step is not waiting yet (the
+   * woken (and claimed here when a slot is free), in one round trip (run.resolve_task_step). `early`: the step is not waiting yet (the
    * task was decided before the wait was committed), so the outcome is delivered again later;
    * `done`: nothing left to do (recorded before, or the execution has finished).
    */
@@ -142,15 +142,16 @@ export class ExecutionsService {
           ...(item.status === 'expired' ? { expired: true } : {}),
         };
     const error = item.failure ? { code: 'task_expired', message: item.failure, step_id, final: true } : null;
-    const result = await executionsRepository.resolveTaskStep(this.db, ctx, {
-      executionId: item.executionId,
-      stepPath: item.stepPath,
-      stepRowId: newId(),
-      status: item.failure ? 'failed' : 'succeeded',
-      output,
-      error,
-    });
-    if (result?.state === 'resolved') {
+    // With a free slot here, the execution is claimed in the statement that records the outcome.
+    const result = await this.dispatcher.resume((claim) =>
+      executionsRepository.resolveTaskStep(
+        this.db,
+        ctx,
+        { executionId: item.executionId, stepPath: item.stepPath, stepRowId: newId(), status: item.failure ? 'failed' : 'succeeded', output, error },
+        claim,
+      ),
+    );
+    if (result?.state === 'resolved' && !result.claimed) {
       // The wake-up travels in the context of the request the execution belongs to.
       const execution = {
         id: item.executionId,

@@ -7,6 +7,7 @@ import { IdempotencyPerScope1764500000000 } from './1764500000000-IdempotencyPer
 import { ResolveTaskStep1766000002000 } from './1766000002000-ResolveTaskStep.js';
 import { ExecutionReports1766100001000 } from './1766100001000-ExecutionReports.js';
 import { MeteredStart1766300001000 } from './1766300001000-MeteredStart.js';
+import { OneTripResume1766400000000 } from './1766400000000-OneTripResume.js';
 import { usageOutboxMigration } from '@platform/service';
 
 /** In order of application; db-setup runs them as the schema's owner. */
@@ -21,4 +22,5 @@ export const migrations = [
   ExecutionReports1766100001000,
   usageOutboxMigration('run'),
   MeteredStart1766300001000,
+  OneTripResume1766400000000,
 ];

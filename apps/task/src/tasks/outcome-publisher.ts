@@ -50,7 +50,7 @@ const tenantOf = (row: TaskRow): TenantContext => ({ tenantId: row.tenant_id, en
 @Injectable()
 export class OutcomePublisher implements OnModuleDestroy {
   private readonly logger = new Logger(OutcomePublisher.name);
-  private marks: string[] = [];
+  private marks: { tenantId: string; id: string }[] = [];
   private flushing?: NodeJS.Timeout;
 
   constructor(
@@ -70,7 +70,7 @@ export class OutcomePublisher implements OnModuleDestroy {
       this.logger.warn(`outcome of task ${row.id} not published yet (the reconciler retries): ${(error as Error).message}`);
       return false;
     }
-    this.marks.push(row.id);
+    this.marks.push({ tenantId: row.tenant_id, id: row.id });
     this.flushing ??= setTimeout(() => void this.flush(), MARK_DELAY_MS);
     return true;
   }
@@ -86,10 +86,10 @@ export class OutcomePublisher implements OnModuleDestroy {
 
   private async flush(): Promise<void> {
     this.flushing = undefined;
-    const ids = this.marks.splice(0, this.marks.length);
-    if (!ids.length) return;
+    const tasks = this.marks.splice(0, this.marks.length);
+    if (!tasks.length) return;
     await this.system
-      .run('task outbox: outcomes delivered', (m) => tasksRepository.outcomeDelivered(m, ids), 'debug')
-      .catch((error: unknown) => this.logger.warn(`could not mark ${ids.length} outcomes delivered: ${(error as Error).message}`));
+      .run('task outbox: outcomes delivered', (m) => tasksRepository.outcomeDelivered(m, tasks), 'debug')
+      .catch((error: unknown) => this.logger.warn(`could not mark ${tasks.length} outcomes delivered: ${(error as Error).message}`));
   }
 }

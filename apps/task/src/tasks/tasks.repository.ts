@@ -165,9 +165,13 @@ export const tasksRepository = {
     return rows[0];
   },
 
-  /** The outcome is on the run service's queue. */
-  async outcomeDelivered(m: EntityManager, ids: string[]): Promise<void> {
-    await m.query(`update task.tasks set outcome_pending = false where id = any($1::uuid[]) and outcome_pending`, [ids]);
+  /** The outcomes are on the run service's queue (by primary key: the ids alone would be a scan of every tenant's tasks). */
+  async outcomeDelivered(m: EntityManager, tasks: { tenantId: string; id: string }[]): Promise<void> {
+    await m.query(
+      `update task.tasks t set outcome_pending = false from unnest($1::uuid[], $2::uuid[]) as d(tenant_id, id)
+        where t.tenant_id = d.tenant_id and t.id = d.id and t.outcome_pending`,
+      [tasks.map((t) => t.tenantId), tasks.map((t) => t.id)],
+    );
   },
 
   /** SystemDb: decided tasks whose outcome has not reached the queue after `graceMs` (the outbox reconciler). */

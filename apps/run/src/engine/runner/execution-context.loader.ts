@@ -28,7 +28,7 @@ export class ExecutionContextLoader {
     const cached = this.definitions.peek(execution.tenant_id, execution.workflow_id, execution.workflow_version);
     const [definition, records] = await Promise.all([
       cached ?? this.definitions.get(tenantOf(execution), execution.workflow_id, execution.workflow_version),
-      fresh ? [] : this.store.steps(execution),
+      fresh ? [] : (execution.records ?? this.store.steps(execution)),
     ]);
     return definition ? { definition, records } : undefined;
   }

@@ -57,6 +57,25 @@ export class RunDispatcher implements OnModuleDestroy {
     }
   }
 
+  /**
+   * Work that can claim the execution it wakes as it goes (a task's outcome recorded): given this
+   * worker's claim when a slot is free here, and what it claimed runs here at once.
+   */
+  async resume<T extends { claimed?: ClaimedExecution }>(work: (claim: Claim | null) => Promise<T | undefined>): Promise<T | undefined> {
+    const here = this.reserve();
+    let handed = false;
+    try {
+      const result = await work(here ? this.worker.claim : null);
+      if (result?.claimed) {
+        this.hand(result.claimed);
+        handed = true;
+      }
+      return result;
+    } finally {
+      if (here && !handed) this.active--;
+    }
+  }
+
   /** A wake-up (a delay's end, a child's end, a decision on an approval, a new child): claimed here when a slot is free, else queued. */
   async wake(execution: ExecutionRef, token: string): Promise<void> {
     if (!this.reserve()) return this.queue.enqueue(execution, token);
