@@ -9,12 +9,20 @@ const NONE = `null::run.executions, null::text, null::jsonb`;
  *   ended, a child finished) used to take two transactions of three round trips each. The step
  *   records come as JSON, only for an execution that ran before (a queued one has none).
  * - run.resolve_task_step, given a worker, also claims the execution it woke: a task's outcome
- *   is recorded and its run taken in the same statement (without a worker, as before).
+ *   is recorded and its run taken in the same statement (without a worker, it wakes it as before).
  */
 export class OneTripResume1766400000000 implements MigrationInterface {
   name = 'OneTripResume1766400000000';
 
   async up(q: QueryRunner): Promise<void> {
+    // Under the caller's RLS context (security invoker), from a function that entered it.
+    await q.query(`create function run.step_records_json(p_id uuid) returns jsonb language plpgsql stable security invoker as $$
+      begin
+        return (select coalesce(jsonb_agg(to_jsonb(s) order by s.id), '[]'::jsonb)
+                  from (select id, path, step_id, type, status, attempt, input, output, error, wake_at, started_at, finished_at
+                          from run.execution_steps where execution_id = p_id) s);
+      end $$`);
+
     await q.query(`create function run.claim_execution(p_tenant uuid, p_env uuid, p_scope uuid, p_async boolean, p_id uuid, p_worker text, p_lease_seconds double precision)
       returns table (claimed run.executions, prior_status text, step_records jsonb) language plpgsql volatile security invoker as $$
       declare
@@ -33,11 +41,7 @@ export class OneTripResume1766400000000 implements MigrationInterface {
           return;
         end if;
         return query
-          select x, v_prior,
-                 case when v_prior = 'queued' then null else (
-                   select coalesce(jsonb_agg(to_jsonb(s) order by s.id), '[]'::jsonb)
-                     from (select id, path, step_id, type, status, attempt, input, output, error, wake_at, started_at, finished_at
-                             from run.execution_steps where execution_id = p_id) s) end
+          select x, v_prior, case when v_prior = 'queued' then null else run.step_records_json(p_id) end
             from run.executions x where x.id = p_id;
       end $$`);
 
@@ -75,15 +79,23 @@ export class OneTripResume1766400000000 implements MigrationInterface {
           return query select 'done'::text, e.scope_id, e.request_id, ${NONE};
           return;
         end if;
-        update run.executions set wake_at = now() where id = p_execution and status = 'waiting';
         if p_worker is null then
+          update run.executions set wake_at = now() where id = p_execution and status = 'waiting';
           return query select 'resolved'::text, e.scope_id, e.request_id, ${NONE};
           return;
         end if;
-        -- Not claimed (another worker runs the execution meanwhile): the claimed columns are null.
-        return query select 'resolved'::text, e.scope_id, e.request_id, c.claimed, c.prior_status, c.step_records
-          from (select 1) one
-          left join lateral run.claim_execution(p_tenant, p_env, p_scope, p_async, p_execution, p_worker, p_lease_seconds) c on true;
+        -- The wait is over, so the execution is due: this worker takes it in the same update (one
+        -- new row version, not one to wake it and another to claim it).
+        update run.executions x set status = 'running', lease_owner = p_worker, lease_until = now() + make_interval(secs => p_lease_seconds),
+               wake_at = null, started_at = coalesce(x.started_at, now())
+         where x.id = p_execution and x.status = 'waiting';
+        if not found then
+          -- Not waiting (another worker runs it meanwhile, or its lease ran out: the caller wakes it).
+          return query select 'resolved'::text, e.scope_id, e.request_id, ${NONE};
+          return;
+        end if;
+        return query select 'resolved'::text, e.scope_id, e.request_id, x, 'waiting'::text, run.step_records_json(p_execution)
+          from run.executions x where x.id = p_execution;
       end $$`);
   }
 
@@ -91,5 +103,6 @@ export class OneTripResume1766400000000 implements MigrationInterface {
     await q.query(`drop function run.resolve_task_step(uuid, uuid, uuid, boolean, uuid, text, uuid, text, jsonb, jsonb, text, double precision)`);
     await new ResolveTaskStep1766000002000().up(q);
     await q.query(`drop function run.claim_execution`);
+    await q.query(`drop function run.step_records_json`);
   }
 }
