@@ -55,7 +55,19 @@ export class EventTriggersConsumer implements OnApplicationBootstrap, OnModuleDe
       return;
     }
     try {
-      const claimed = await this.claim({ tenantId: context.tenantId, environmentId: context.environmentId }, event);
+      const tenant = { tenantId: context.tenantId, environmentId: context.environmentId };
+      // Most events have no trigger listening: one round trip says so, without a transaction.
+      if (
+        !(await triggersRepository.hasListener(
+          this.db,
+          { ...tenant, scopeId: null },
+          event.kind === 'event' ? { eventType: event.type } : { webhookId: event.webhookId },
+        ))
+      ) {
+        msg.ack();
+        return;
+      }
+      const claimed = await this.claim(tenant, event);
       await Promise.all(claimed.map((e) => this.runs.start(e, event.kind)));
       msg.ack();
     } catch (error) {

@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { prepared, type TenantContext, type TenantDb } from '@platform/db';
 import type { ExecutionStatus, TriggerExecutionRow, TriggerRow } from './trigger.record.js';
 
 const TRIGGER_COLUMNS = `tenant_id, environment_id, scope_id, id, name, workflow_id, type, enabled, input, cron, interval_seconds, timezone, start_at, end_at, misfire, event_type, event_filter, webhook_id, next_fire_at, created_at, updated_at`;
@@ -56,7 +57,16 @@ const fieldValues = (f: TriggerFields) => [
 ];
 
 /** Every query on trigger.triggers and trigger.executions; TenantDb managers unless a method says SystemDb. */
+const HAS_LISTENER = prepared('trigger.has_listener', `select trigger.has_listener($1, $2, $3, $4, $5, $6) as listening`);
+
 export const triggersRepository = {
+  /** Whether an enabled trigger listens for this event type or this webhook's deliveries: one round trip (ListenerLookup migration). */
+  async hasListener(db: TenantDb, ctx: TenantContext, on: { eventType: string } | { webhookId: string }): Promise<boolean> {
+    const values = 'webhookId' in on ? [null, on.webhookId] : [on.eventType, null];
+    const [row] = await db.call<{ listening: boolean }>(ctx, HAS_LISTENER, values);
+    return row?.listening === true;
+  },
+
   async insert(
     m: EntityManager,
     owner: { tenantId: string; environmentId: string; scopeId: string | null; id: string },
