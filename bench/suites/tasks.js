@@ -19,7 +19,11 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 const taskLoad = (args) => runScript('suites/task-load.js', args);
 
-/** Starts `count` executions that each wait on an approval, and returns their tasks' ids once all exist. */
+/**
+ * Starts `count` executions that each wait on an approval, and returns their tasks' ids once all
+ * exist and every execution has recorded its wait: the run service asks for the task before it
+ * commits the wait, so a completion in between would measure the early outcome's redelivery.
+ */
 async function waitingTasks(gatewayUrl, headers, workflow, count) {
   let started = 0;
   const starter = async () => {
@@ -32,8 +36,9 @@ async function waitingTasks(gatewayUrl, headers, workflow, count) {
   await Promise.all(Array.from({ length: 32 }, starter));
   for (let tries = 0; tries < 240; tries++) {
     const tasks = await listAll(gatewayUrl, headers, `/tasks?workflow_id=${workflow}`);
-    if (tasks.length >= count) return tasks.map((t) => ({ id: t.id, execution: t.execution_id }));
-    progress(`${tasks.length}/${count} tasks made`);
+    const waiting = tasks.length >= count ? await listAll(gatewayUrl, headers, `/run/executions?workflow_id=${workflow}&status=waiting`) : [];
+    if (waiting.length >= count) return tasks.map((t) => ({ id: t.id, execution: t.execution_id }));
+    progress(`${tasks.length}/${count} tasks made, ${waiting.length} executions waiting`);
     await sleep(1000);
   }
   throw new Error('the tasks were not all made');
