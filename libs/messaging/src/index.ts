@@ -6,6 +6,7 @@ export * from './bus.errors.js';
 export * from './nats.errors.js';
 export * from './contracts/index.js';
 export * from './jetstream/work-queue.js';
+export * from './jetstream/queue-consumer.js';
 export * from './jetstream/namespace-streams.js';
 export * from './messaging.module.js';
 export * from './namespace.js';

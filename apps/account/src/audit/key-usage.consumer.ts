@@ -1,7 +1,7 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { SystemDb } from '@platform/db';
-import { KEY_USES_QUEUE, NATS_CONNECTION, ensureWorkQueue, startWorker, type KeyUse, type KeysUsedBatch, type Worker } from '@platform/messaging';
+import { KEY_USES_QUEUE, NATS_CONNECTION, QueueConsumer, type KeyUse, type KeysUsedBatch, type WorkItem, type WorkResult } from '@platform/messaging';
 import { auditRepository } from './audit.repository.js';
 
 /**
@@ -10,30 +10,17 @@ import { auditRepository } from './audit.repository.js';
  * (each use has its id, inserted once).
  */
 @Injectable()
-export class KeyUsageConsumer implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger(KeyUsageConsumer.name);
-  private worker?: Worker;
-
+export class KeyUsageConsumer extends QueueConsumer<KeysUsedBatch> {
   constructor(
     private readonly system: SystemDb,
-    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
-  ) {}
-
-  async onApplicationBootstrap(): Promise<void> {
-    await ensureWorkQueue(this.nc, KEY_USES_QUEUE);
-    this.worker = await startWorker<KeysUsedBatch>(
-      this.nc,
-      KEY_USES_QUEUE,
-      async (item) => {
-        await this.write(item.data.uses);
-        return { ack: true };
-      },
-      { concurrency: 4, onError: (error) => this.logger.error(`could not record key uses: ${String(error)}`) },
-    );
+    @Inject(NATS_CONNECTION) nc: NatsConnection,
+  ) {
+    super(nc, KEY_USES_QUEUE, { concurrency: 4, failure: 'could not record key uses' });
   }
 
-  async onModuleDestroy(): Promise<void> {
-    await this.worker?.stop();
+  protected async handle(item: WorkItem<KeysUsedBatch>): Promise<WorkResult> {
+    await this.write(item.data.uses);
+    return { ack: true };
   }
 
   async write(uses: KeyUse[]): Promise<void> {

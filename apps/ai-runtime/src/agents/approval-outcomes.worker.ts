@@ -1,13 +1,13 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
 import {
   AGENT_APPROVAL_OUTCOMES_QUEUE,
   NATS_CONNECTION,
-  ensureWorkQueue,
+  QueueConsumer,
   hasTenant,
-  startWorker,
   type AgentApprovalOutcomeItem,
-  type Worker,
+  type WorkItem,
+  type WorkResult,
 } from '@platform/messaging';
 import { AgentRunner } from './agent-runner.service.js';
 
@@ -19,31 +19,18 @@ import { AgentRunner } from './agent-runner.service.js';
  * repeated delivery) is acknowledged and dropped.
  */
 @Injectable()
-export class ApprovalOutcomesWorker implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger(ApprovalOutcomesWorker.name);
-  private worker?: Worker;
-
+export class ApprovalOutcomesWorker extends QueueConsumer<AgentApprovalOutcomeItem> {
   constructor(
-    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
+    @Inject(NATS_CONNECTION) nc: NatsConnection,
     private readonly runner: AgentRunner,
-  ) {}
-
-  async onApplicationBootstrap(): Promise<void> {
-    await ensureWorkQueue(this.nc, AGENT_APPROVAL_OUTCOMES_QUEUE);
-    this.worker = await startWorker<AgentApprovalOutcomeItem>(
-      this.nc,
-      AGENT_APPROVAL_OUTCOMES_QUEUE,
-      async ({ data, context }) => {
-        if (!hasTenant(context)) return { ack: true };
-        const resumed = await this.runner.resume({ tenantId: context.tenantId, environmentId: context.environmentId, scopeId: null }, data);
-        if (!resumed) this.logger.debug(`agent run ${data.agentRunId} was not waiting for call ${data.toolCallId}: outcome of task ${data.taskId} dropped`);
-        return { ack: true };
-      },
-      { concurrency: 16, onError: (error) => this.logger.error(`approval outcome failed: ${String(error)}`) },
-    );
+  ) {
+    super(nc, AGENT_APPROVAL_OUTCOMES_QUEUE, { concurrency: 16, failure: 'approval outcome failed' });
   }
 
-  async onModuleDestroy(): Promise<void> {
-    await this.worker?.stop();
+  protected async handle({ data, context }: WorkItem<AgentApprovalOutcomeItem>): Promise<WorkResult> {
+    if (!hasTenant(context)) return { ack: true };
+    const resumed = await this.runner.resume({ tenantId: context.tenantId, environmentId: context.environmentId, scopeId: null }, data);
+    if (!resumed) this.logger.debug(`agent run ${data.agentRunId} was not waiting for call ${data.toolCallId}: outcome of task ${data.taskId} dropped`);
+    return { ack: true };
   }
 }

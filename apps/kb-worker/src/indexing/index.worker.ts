@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { newId } from '@platform/common';
 import { TenantDb, type TenantContext } from '@platform/db';
@@ -7,14 +7,12 @@ import {
   Bus,
   KB_INDEX_QUEUE,
   NATS_CONNECTION,
-  ensureWorkQueue,
+  QueueConsumer,
   hasTenant,
   messageContext,
-  startWorker,
   type KbIndexItem,
   type WorkItem,
   type WorkResult,
-  type Worker,
 } from '@platform/messaging';
 import { KB_CONFIG, type KbConfig } from '../config/kb.config.js';
 import type { DocumentRow } from '../documents/document.record.js';
@@ -41,32 +39,19 @@ const queue = (config: KbConfig) => ({ ...KB_INDEX_QUEUE, ackWaitMs: config.KB_I
  * running out: the item comes back and the next attempt resumes at the first missing chunk.
  */
 @Injectable()
-export class IndexWorker implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger(IndexWorker.name);
-  private worker?: Worker;
-
+export class IndexWorker extends QueueConsumer<KbIndexItem> {
   constructor(
     private readonly db: TenantDb,
     private readonly bus: Bus,
     private readonly sources: DocumentSourceReader,
     private readonly vectorMode: VectorModeProvider,
     @Inject(KB_CONFIG) private readonly config: KbConfig,
-    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
-  ) {}
-
-  async onApplicationBootstrap(): Promise<void> {
-    await ensureWorkQueue(this.nc, queue(this.config));
-    this.worker = await startWorker<KbIndexItem>(this.nc, queue(this.config), (item) => this.index(item), {
-      concurrency: this.config.KB_INDEX_CONCURRENCY,
-      onError: (error) => this.logger.warn(`indexing attempt failed (redelivered): ${String(error)}`),
-    });
+    @Inject(NATS_CONNECTION) nc: NatsConnection,
+  ) {
+    super(nc, queue(config), { concurrency: config.KB_INDEX_CONCURRENCY, failure: 'indexing attempt failed (redelivered)', level: 'warn' });
   }
 
-  async onModuleDestroy(): Promise<void> {
-    await this.worker?.stop();
-  }
-
-  async index(item: WorkItem<KbIndexItem>): Promise<WorkResult> {
+  protected async handle(item: WorkItem<KbIndexItem>): Promise<WorkResult> {
     if (!hasTenant(item.context)) return { ack: true };
     const ctx: TenantContext = { tenantId: item.context.tenantId, environmentId: item.context.environmentId, scopeId: item.context.scopeId ?? null };
     const { documentId, generation } = item.data;

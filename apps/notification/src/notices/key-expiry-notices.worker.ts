@@ -1,17 +1,15 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { AppError } from '@platform/common';
 import type { TenantContext } from '@platform/db';
 import {
   KEY_EXPIRY_NOTICES_QUEUE,
   NATS_CONNECTION,
-  ensureWorkQueue,
+  QueueConsumer,
   hasTenant,
-  startWorker,
   type ApiKeyExpiringEvent,
   type WorkItem,
   type WorkResult,
-  type Worker,
 } from '@platform/messaging';
 import { NotificationsService } from '../notifications/notifications.service.js';
 import { NoticeSettingsService } from './notice-settings.service.js';
@@ -24,29 +22,16 @@ import { NoticeSettingsService } from './notice-settings.service.js';
  * for good (the channel was deleted or disabled) is logged and dropped; anything else is retried.
  */
 @Injectable()
-export class KeyExpiryNoticesWorker implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger(KeyExpiryNoticesWorker.name);
-  private worker?: Worker;
-
+export class KeyExpiryNoticesWorker extends QueueConsumer<ApiKeyExpiringEvent> {
   constructor(
     private readonly settings: NoticeSettingsService,
     private readonly notifications: NotificationsService,
-    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
-  ) {}
-
-  async onApplicationBootstrap(): Promise<void> {
-    await ensureWorkQueue(this.nc, KEY_EXPIRY_NOTICES_QUEUE);
-    this.worker = await startWorker<ApiKeyExpiringEvent>(this.nc, KEY_EXPIRY_NOTICES_QUEUE, (item) => this.notice(item), {
-      concurrency: 8,
-      onError: (error) => this.logger.warn(`API key expiry notice not sent yet (retried): ${String(error)}`),
-    });
+    @Inject(NATS_CONNECTION) nc: NatsConnection,
+  ) {
+    super(nc, KEY_EXPIRY_NOTICES_QUEUE, { concurrency: 8, failure: 'API key expiry notice not sent yet (retried)', level: 'warn' });
   }
 
-  async onModuleDestroy(): Promise<void> {
-    await this.worker?.stop();
-  }
-
-  async notice(item: WorkItem<ApiKeyExpiringEvent>): Promise<WorkResult> {
+  protected async handle(item: WorkItem<ApiKeyExpiringEvent>): Promise<WorkResult> {
     if (!hasTenant(item.context)) return { ack: true };
     // The environment's notice, whoever owns the key (a customer's key included).
     const ctx: TenantContext = { tenantId: item.context.tenantId, environmentId: item.context.environmentId, scopeId: null };

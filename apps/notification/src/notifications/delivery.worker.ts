@@ -1,17 +1,15 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { TenantBatcher, TenantDb, type TenantContext } from '@platform/db';
 import {
   NATS_CONNECTION,
   NOTIFICATION_DELIVERY_QUEUE,
-  ensureWorkQueue,
+  QueueConsumer,
   hasTenant,
   retryDelayMs,
-  startWorker,
   type NotificationDeliveryItem,
   type WorkItem,
   type WorkResult,
-  type Worker,
 } from '@platform/messaging';
 import { ChannelSecretBox } from '../channels/channel-secrets.js';
 import { ChannelsService } from '../channels/channels.service.js';
@@ -30,9 +28,7 @@ import { notificationsRepository, type AttemptRecord } from './notifications.rep
  * under a short lease: the item comes back and the attempt is made again (at least once).
  */
 @Injectable()
-export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger(DeliveryWorker.name);
-  private worker?: Worker;
+export class DeliveryWorker extends QueueConsumer<NotificationDeliveryItem> {
   private readonly claims: TenantBatcher<string, NotificationRow | undefined>;
   private readonly records: TenantBatcher<AttemptRecord, undefined>;
 
@@ -42,8 +38,13 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly box: ChannelSecretBox,
     private readonly senders: Senders,
     @Inject(NOTIFICATION_CONFIG) private readonly config: NotificationConfig,
-    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
+    @Inject(NATS_CONNECTION) nc: NatsConnection,
   ) {
+    super(nc, NOTIFICATION_DELIVERY_QUEUE, {
+      concurrency: config.NOTIFICATION_CONCURRENCY,
+      failure: 'delivery failed before its outcome was recorded (redelivered)',
+      level: 'warn',
+    });
     const leaseMs = config.NOTIFICATION_SEND_TIMEOUT_MS + 5000;
     this.claims = new TenantBatcher(async (ctx, ids) => {
       // The lease need not survive a database crash: lost, the work item comes back and claims again.
@@ -62,25 +63,13 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
     });
   }
 
-  async onApplicationBootstrap(): Promise<void> {
-    await ensureWorkQueue(this.nc, NOTIFICATION_DELIVERY_QUEUE);
-    this.worker = await startWorker<NotificationDeliveryItem>(this.nc, NOTIFICATION_DELIVERY_QUEUE, (item) => this.deliver(item), {
-      concurrency: this.config.NOTIFICATION_CONCURRENCY,
-      onError: (error) => this.logger.warn(`delivery failed before its outcome was recorded (redelivered): ${String(error)}`),
-    });
-  }
-
-  async onModuleDestroy(): Promise<void> {
-    await this.worker?.stop();
-  }
-
   /**
    * Delivers the notifications an item names, at once. The item is acknowledged when each is
    * delivered or failed for good; while any waits for a retry, the item comes back when the
    * earliest is due (a notification not yet due is left alone, and one another worker holds is
    * that worker's).
    */
-  async deliver(item: WorkItem<NotificationDeliveryItem>): Promise<WorkResult> {
+  protected async handle(item: WorkItem<NotificationDeliveryItem>): Promise<WorkResult> {
     if (!hasTenant(item.context)) return { ack: true };
     const ctx: TenantContext = { tenantId: item.context.tenantId, environmentId: item.context.environmentId, scopeId: item.context.scopeId ?? null };
     const ids = item.data.notificationIds ?? (item.data.notificationId ? [item.data.notificationId] : []);

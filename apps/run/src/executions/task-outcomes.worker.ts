@@ -1,14 +1,14 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
 import {
   NATS_CONNECTION,
+  QueueConsumer,
   TASK_OUTCOMES_QUEUE,
-  ensureWorkQueue,
   hasTenant,
   retryDelayMs,
-  startWorker,
   type TaskOutcomeItem,
-  type Worker,
+  type WorkItem,
+  type WorkResult,
 } from '@platform/messaging';
 import { ExecutionsService } from './executions.service.js';
 
@@ -25,33 +25,20 @@ const EARLY_RETRY = { baseMs: 250, capMs: 10_000 };
  * and an item is acknowledged only once recorded (or found recorded before).
  */
 @Injectable()
-export class TaskOutcomesWorker implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger(TaskOutcomesWorker.name);
-  private worker?: Worker;
-
+export class TaskOutcomesWorker extends QueueConsumer<TaskOutcomeItem> {
   constructor(
-    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
+    @Inject(NATS_CONNECTION) nc: NatsConnection,
     private readonly executions: ExecutionsService,
-  ) {}
-
-  async onApplicationBootstrap(): Promise<void> {
-    await ensureWorkQueue(this.nc, TASK_OUTCOMES_QUEUE);
-    this.worker = await startWorker<TaskOutcomeItem>(
-      this.nc,
-      TASK_OUTCOMES_QUEUE,
-      async ({ data, context, deliveryCount }) => {
-        if (!hasTenant(context)) return { ack: true };
-        const state = await this.executions.resolveTask(
-          { tenantId: context.tenantId, environmentId: context.environmentId, scopeId: context.scopeId ?? null },
-          data,
-        );
-        return state === 'early' ? { retryInMs: retryDelayMs(deliveryCount, EARLY_RETRY.baseMs, EARLY_RETRY.capMs) } : { ack: true };
-      },
-      { concurrency: 64, onError: (error) => this.logger.error(`task outcome failed: ${String(error)}`) },
-    );
+  ) {
+    super(nc, TASK_OUTCOMES_QUEUE, { concurrency: 64, failure: 'task outcome failed' });
   }
 
-  async onModuleDestroy(): Promise<void> {
-    await this.worker?.stop();
+  protected async handle({ data, context, deliveryCount }: WorkItem<TaskOutcomeItem>): Promise<WorkResult> {
+    if (!hasTenant(context)) return { ack: true };
+    const state = await this.executions.resolveTask(
+      { tenantId: context.tenantId, environmentId: context.environmentId, scopeId: context.scopeId ?? null },
+      data,
+    );
+    return state === 'early' ? { retryInMs: retryDelayMs(deliveryCount, EARLY_RETRY.baseMs, EARLY_RETRY.capMs) } : { ack: true };
   }
 }

@@ -1,17 +1,7 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { TenantBatcher, TenantDb, type TenantContext } from '@platform/db';
-import {
-  NATS_CONNECTION,
-  USAGE_FACTS_QUEUE,
-  ensureWorkQueue,
-  hasTenant,
-  startWorker,
-  type UsageFact,
-  type WorkItem,
-  type WorkResult,
-  type Worker,
-} from '@platform/messaging';
+import { NATS_CONNECTION, QueueConsumer, USAGE_FACTS_QUEUE, hasTenant, type UsageFact, type WorkItem, type WorkResult } from '@platform/messaging';
 import { SUBSCRIPTION_CONFIG, type SubscriptionConfig } from '../config/subscription.config.js';
 import { LimitsService } from '../limits/limits.service.js';
 import { periodAt } from '../subscriptions/periods.js';
@@ -28,33 +18,20 @@ import { usageRepository } from './usage.repository.js';
  * across its cap (either way), every gateway is told.
  */
 @Injectable()
-export class UsageWorker implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger(UsageWorker.name);
-  private worker?: Worker;
+export class UsageWorker extends QueueConsumer<UsageFact> {
   private readonly batches: TenantBatcher<UsageFact, undefined>;
 
   constructor(
     private readonly db: TenantDb,
     private readonly limits: LimitsService,
     @Inject(SUBSCRIPTION_CONFIG) private readonly config: SubscriptionConfig,
-    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
+    @Inject(NATS_CONNECTION) nc: NatsConnection,
   ) {
+    super(nc, USAGE_FACTS_QUEUE, { concurrency: config.SUBSCRIPTION_USAGE_CONCURRENCY, failure: 'usage fact not aggregated (redelivered)', level: 'warn' });
     this.batches = new TenantBatcher((ctx, facts) => this.aggregateBatch(ctx, facts));
   }
 
-  async onApplicationBootstrap(): Promise<void> {
-    await ensureWorkQueue(this.nc, USAGE_FACTS_QUEUE);
-    this.worker = await startWorker<UsageFact>(this.nc, USAGE_FACTS_QUEUE, (item) => this.aggregate(item), {
-      concurrency: this.config.SUBSCRIPTION_USAGE_CONCURRENCY,
-      onError: (error) => this.logger.warn(`usage fact not aggregated (redelivered): ${String(error)}`),
-    });
-  }
-
-  async onModuleDestroy(): Promise<void> {
-    await this.worker?.stop();
-  }
-
-  async aggregate(item: WorkItem<UsageFact>): Promise<WorkResult> {
+  protected async handle(item: WorkItem<UsageFact>): Promise<WorkResult> {
     if (!hasTenant(item.context)) {
       this.logger.warn(`usage fact ${item.data.eventId} without a tenant context: dropped`);
       return { ack: true };

@@ -1,15 +1,15 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
 import {
   AGENT_APPROVAL_OUTCOMES_QUEUE,
   NATS_CONNECTION,
   TASK_CREATE_QUEUE,
   TASK_OUTCOMES_QUEUE,
-  ensureWorkQueue,
+  QueueConsumer,
   hasTenant,
-  startWorker,
   type CreateTaskItem,
-  type Worker,
+  type WorkItem,
+  type WorkResult,
 } from '@platform/messaging';
 import { TasksService } from './tasks.service.js';
 
@@ -20,32 +20,18 @@ import { TasksService } from './tasks.service.js';
  * is acknowledged once the task is committed.
  */
 @Injectable()
-export class TaskCreationWorker implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger(TaskCreationWorker.name);
-  private worker?: Worker;
-
+export class TaskCreationWorker extends QueueConsumer<CreateTaskItem> {
   constructor(
-    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
+    @Inject(NATS_CONNECTION) nc: NatsConnection,
     private readonly tasks: TasksService,
-  ) {}
-
-  async onApplicationBootstrap(): Promise<void> {
-    await ensureWorkQueue(this.nc, TASK_OUTCOMES_QUEUE);
-    await ensureWorkQueue(this.nc, AGENT_APPROVAL_OUTCOMES_QUEUE);
-    await ensureWorkQueue(this.nc, TASK_CREATE_QUEUE);
-    this.worker = await startWorker<CreateTaskItem>(
-      this.nc,
-      TASK_CREATE_QUEUE,
-      async ({ data, context }) => {
-        if (!hasTenant(context)) return { ack: true };
-        await this.tasks.create({ tenantId: context.tenantId, environmentId: context.environmentId, scopeId: context.scopeId ?? null }, data);
-        return { ack: true };
-      },
-      { concurrency: 64, onError: (error) => this.logger.error(`task request failed: ${String(error)}`) },
-    );
+  ) {
+    // The outcomes it will publish go to queues that must exist even before their consumers start.
+    super(nc, TASK_CREATE_QUEUE, { concurrency: 64, failure: 'task request failed', ensure: [TASK_OUTCOMES_QUEUE, AGENT_APPROVAL_OUTCOMES_QUEUE] });
   }
 
-  async onModuleDestroy(): Promise<void> {
-    await this.worker?.stop();
+  protected async handle({ data, context }: WorkItem<CreateTaskItem>): Promise<WorkResult> {
+    if (!hasTenant(context)) return { ack: true };
+    await this.tasks.create({ tenantId: context.tenantId, environmentId: context.environmentId, scopeId: context.scopeId ?? null }, data);
+    return { ack: true };
   }
 }

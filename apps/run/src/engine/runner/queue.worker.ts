@@ -1,6 +1,6 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { NATS_CONNECTION, ensureWorkQueue, startWorker, type ExecutionWorkItem, type Worker } from '@platform/messaging';
+import { NATS_CONNECTION, QueueConsumer, type ExecutionWorkItem, type WorkItem, type WorkResult } from '@platform/messaging';
 import { RUN_CONFIG, type RunConfig } from '../../config/run.config.js';
 import { ExecutionQueue } from './execution.queue.js';
 import { RunDispatcher } from './run.dispatcher.js';
@@ -10,31 +10,18 @@ import { RunDispatcher } from './run.dispatcher.js';
  * at a time, and runs each through the dispatcher. An item that fails is redelivered with backoff.
  */
 @Injectable()
-export class QueueWorker implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger(QueueWorker.name);
-  private worker?: Worker;
-
+export class QueueWorker extends QueueConsumer<ExecutionWorkItem> {
   constructor(
-    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
-    private readonly queue: ExecutionQueue,
+    @Inject(NATS_CONNECTION) nc: NatsConnection,
+    queue: ExecutionQueue,
     private readonly dispatcher: RunDispatcher,
-    @Inject(RUN_CONFIG) private readonly config: RunConfig,
-  ) {}
-
-  async onApplicationBootstrap(): Promise<void> {
-    await ensureWorkQueue(this.nc, this.queue.spec);
-    this.worker = await startWorker<ExecutionWorkItem>(
-      this.nc,
-      this.queue.spec,
-      async (item) => {
-        await this.dispatcher.runQueued(item.data, () => item.working());
-        return { ack: true };
-      },
-      { concurrency: this.config.RUN_WORKER_CONCURRENCY, onError: (error) => this.logger.error(`work item failed: ${String(error)}`) },
-    );
+    @Inject(RUN_CONFIG) config: RunConfig,
+  ) {
+    super(nc, queue.spec, { concurrency: config.RUN_WORKER_CONCURRENCY, failure: 'work item failed' });
   }
 
-  async onModuleDestroy(): Promise<void> {
-    await this.worker?.stop();
+  protected async handle(item: WorkItem<ExecutionWorkItem>): Promise<WorkResult> {
+    await this.dispatcher.runQueued(item.data, () => item.working());
+    return { ack: true };
   }
 }
