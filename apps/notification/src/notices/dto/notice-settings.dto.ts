@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsOptional, IsString, IsUUID, MaxLength, ValidateNested } from 'class-validator';
+import { IsOptional, IsUUID, ValidateNested } from 'class-validator';
+import { RecipientsOverride } from '../../notifications/dto/recipients.property.js';
 
 export const NOTICE_SETTINGS_EXAMPLE = {
   api_key_expiring: { channel_id: '0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8f01', to: ['security@example.com'] },
@@ -12,12 +13,7 @@ export class NoticeTargetDto {
   @IsUUID()
   channel_id!: string;
 
-  @ApiPropertyOptional({ type: [String], example: ['security@example.com'], description: "email channels: the recipients (default: the channel's `to`)" })
-  @IsOptional()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(50)
-  @IsString({ each: true })
-  @MaxLength(320, { each: true })
+  @RecipientsOverride(['security@example.com'])
   to?: string[];
 }
 

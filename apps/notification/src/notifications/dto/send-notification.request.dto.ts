@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsIn, IsObject, IsOptional, IsString, IsUUID, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import { IsIn, IsObject, IsOptional, IsString, IsUUID, MaxLength, MinLength, ValidateNested } from 'class-validator';
 import type { ChannelKind } from '../../channels/dto/channel.request.dto.js';
+import { RecipientsOverride } from './recipients.property.js';
 
 /** A destination without a channel: a Slack or Teams webhook URL. */
 export class AdHocDestinationDto {
@@ -30,12 +31,7 @@ export class SendNotificationRequestDto {
   @Type(() => AdHocDestinationDto)
   destination?: AdHocDestinationDto;
 
-  @ApiPropertyOptional({ type: [String], example: ['ops@example.com'], description: "email channels: the recipients (default: the channel's `to`)" })
-  @IsOptional()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(50)
-  @IsString({ each: true })
-  @MaxLength(320, { each: true })
+  @RecipientsOverride(['ops@example.com'])
   to?: string[];
 
   @ApiPropertyOptional({ example: 'Deploy {{version}} finished', description: 'Subject (email) or title (Slack, Teams); a Mustache template' })
