@@ -56,17 +56,19 @@ const RENEW_LEASE = prepared(
 
 const STEPS = prepared('run.steps', `select ${STEP_COLUMNS} from run.execution_steps where execution_id = $1 order by id`);
 
-const CLAIMED_COLUMNS = EXECUTION_COLUMNS.split(',')
-  .map((c) => `(c.claimed).${c.trim()}`)
-  .join(', ');
+/** The columns of the `claimed` execution a function answers, as the row's own (`<alias>` names the function call). */
+const claimedColumns = (alias: string) =>
+  EXECUTION_COLUMNS.split(',')
+    .map((c) => `(${alias}.claimed).${c.trim()}`)
+    .join(', ');
 const CLAIM = prepared(
   'run.claim_execution',
-  `select ${CLAIMED_COLUMNS}, c.prior_status as previous_status, c.step_records from run.claim_execution($1, $2, $3, $4, $5, $6, $7) c`,
+  `select ${claimedColumns('c')}, c.prior_status as previous_status, c.step_records from run.claim_execution($1, $2, $3, $4, $5, $6, $7) c`,
 );
 
 const RESOLVE_TASK_STEP = prepared(
   'run.resolve_task_step',
-  `select r.state as resolution, r.scope_id as resolution_scope_id, r.request_id as resolution_request_id, ${CLAIMED_COLUMNS.replaceAll('(c.claimed)', '(r.claimed)')}, r.prior_status as previous_status, r.step_records
+  `select r.state as resolution, r.scope_id as resolution_scope_id, r.request_id as resolution_request_id, ${claimedColumns('r')}, r.prior_status as previous_status, r.step_records
      from run.resolve_task_step($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) r`,
 );
 
