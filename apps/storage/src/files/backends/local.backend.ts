@@ -28,7 +28,15 @@ export class LocalFileBackend implements FileBackend {
 
   async write(key: string, stream: Readable): Promise<{ size: number }> {
     const target = this.pathOf(key);
-    await mkdir(dirname(target), { recursive: true });
+    // The source may fail while the directory is made, before the pipeline listens: the error stays
+    // on the stream (the pipeline rejects with it) instead of going unhandled.
+    const held = () => undefined;
+    stream.on('error', held);
+    try {
+      await mkdir(dirname(target), { recursive: true });
+    } finally {
+      stream.off('error', held);
+    }
     const temporary = join(dirname(target), `.${key.split('/').pop()}.${randomBytes(6).toString('hex')}.tmp`);
     const out = createWriteStream(temporary, { flags: 'wx' });
     try {
