@@ -1,7 +1,14 @@
 import { CreateSchema1763800000000 } from './1763800000000-CreateSchema.js';
 import { CreateNotifications1765200000000 } from './1765200000000-CreateNotifications.js';
 import { NoticeSettings1766300002000 } from './1766300002000-NoticeSettings.js';
+import { DeliveryByKey1766500000000 } from './1766500000000-DeliveryByKey.js';
 import { usageOutboxMigration } from '@platform/service';
 
 /** In order of application; db-setup runs them as the schema's owner. */
-export const migrations = [CreateSchema1763800000000, CreateNotifications1765200000000, usageOutboxMigration('notification'), NoticeSettings1766300002000];
+export const migrations = [
+  CreateSchema1763800000000,
+  CreateNotifications1765200000000,
+  usageOutboxMigration('notification'),
+  NoticeSettings1766300002000,
+  DeliveryByKey1766500000000,
+];

@@ -16,8 +16,8 @@ import { ChannelsService } from '../channels/channels.service.js';
 import { NOTIFICATION_CONFIG, type NotificationConfig } from '../config/notification.config.js';
 import type { AttemptOutcome } from '../delivery/outcome.js';
 import { Senders, type Destination } from '../delivery/senders.js';
-import type { Attempt, NotificationRow } from './notification.record.js';
-import { notificationsRepository, type AttemptRecord } from './notifications.repository.js';
+import type { Attempt } from './notification.record.js';
+import { notificationsRepository, type AttemptRecord, type ClaimedNotification } from './notifications.repository.js';
 
 /**
  * Delivers queued notifications from the JetStream work queue. Each item takes its row first
@@ -29,7 +29,7 @@ import { notificationsRepository, type AttemptRecord } from './notifications.rep
  */
 @Injectable()
 export class DeliveryWorker extends QueueConsumer<NotificationDeliveryItem> {
-  private readonly claims: TenantBatcher<string, NotificationRow | undefined>;
+  private readonly claims: TenantBatcher<string, ClaimedNotification | undefined>;
   private readonly records: TenantBatcher<AttemptRecord, undefined>;
 
   constructor(
@@ -48,7 +48,7 @@ export class DeliveryWorker extends QueueConsumer<NotificationDeliveryItem> {
     const leaseMs = config.NOTIFICATION_SEND_TIMEOUT_MS + 5000;
     this.claims = new TenantBatcher(async (ctx, ids) => {
       // The lease need not survive a database crash: lost, the work item comes back and claims again.
-      const rows = await this.db.run(ctx, (m) => notificationsRepository.claim(m, ids, leaseMs), { asyncCommit: true });
+      const rows = await notificationsRepository.claim(this.db, ctx, ids, leaseMs);
       const byId = new Map(rows.map((r) => [r.id, r]));
       // A duplicate item in the same batch gets nothing: the first one took the notification.
       return ids.map((id) => {
@@ -58,7 +58,7 @@ export class DeliveryWorker extends QueueConsumer<NotificationDeliveryItem> {
       });
     });
     this.records = new TenantBatcher(async (ctx, records) => {
-      await this.db.run(ctx, (m) => notificationsRepository.recordAttempts(m, records));
+      await notificationsRepository.recordAttempts(this.db, ctx, records);
       return records.map(() => undefined);
     });
   }
@@ -85,7 +85,7 @@ export class DeliveryWorker extends QueueConsumer<NotificationDeliveryItem> {
   }
 
   /** One attempt and its record; answers how long until the retry it leads to, or null when final. */
-  private async deliverOne(ctx: TenantContext, row: NotificationRow): Promise<number | null> {
+  private async deliverOne(ctx: TenantContext, row: ClaimedNotification): Promise<number | null> {
     const outcome = await this.attempt(ctx, row);
     const attemptNo = row.attempt_count + 1;
     const at = new Date().toISOString();
@@ -112,7 +112,7 @@ export class DeliveryWorker extends QueueConsumer<NotificationDeliveryItem> {
     return delay;
   }
 
-  private async attempt(ctx: TenantContext, row: NotificationRow): Promise<AttemptOutcome> {
+  private async attempt(ctx: TenantContext, row: ClaimedNotification): Promise<AttemptOutcome> {
     let destination: Destination;
     try {
       destination = await this.destination(ctx, row);
@@ -122,7 +122,7 @@ export class DeliveryWorker extends QueueConsumer<NotificationDeliveryItem> {
     return this.senders.send(destination, row.content, row.id);
   }
 
-  private async destination(ctx: TenantContext, row: NotificationRow): Promise<Destination> {
+  private async destination(ctx: TenantContext, row: ClaimedNotification): Promise<Destination> {
     const recipients = row.recipients ?? [];
     if (row.channel_id) {
       const channel = await this.channels.open(ctx, row.channel_id).catch((error: Error & { status?: number }) => {
@@ -131,7 +131,7 @@ export class DeliveryWorker extends QueueConsumer<NotificationDeliveryItem> {
       return { kind: row.kind, channel, recipients };
     }
     if (!row.target_iv || !row.target_ciphertext || !row.target_tag) throw new Error('the notification has no destination');
-    const url = this.box.openTarget(row.tenant_id, row.environment_id, row.id, { iv: row.target_iv, ciphertext: row.target_ciphertext, tag: row.target_tag });
+    const url = this.box.openTarget(ctx.tenantId, ctx.environmentId, row.id, { iv: row.target_iv, ciphertext: row.target_ciphertext, tag: row.target_tag });
     return { kind: row.kind, url, recipients };
   }
 

@@ -1,10 +1,20 @@
 import type { EntityManager } from 'typeorm';
 import type { SealedSecret } from '@platform/common';
+import { prepared, type TenantContext, type TenantDb } from '@platform/db';
 import type { Content } from '../delivery/render.js';
 import type { NotificationStatus } from './dto/notification-query.dto.js';
 import type { Attempt, NotificationRow, Source } from './notification.record.js';
 
 const COLUMNS = `tenant_id, environment_id, scope_id, id, channel_id, kind, source, recipients, target_iv, target_ciphertext, target_tag, subject, template, content, status, attempts, attempt_count, next_attempt_at, idempotency_key, request_hash, created_at, updated_at, delivered_at`;
+
+const CLAIM = prepared('notification.claim_deliveries', `select * from notification.claim_deliveries($1, $2, $3, $4, $5, $6)`);
+const RECORD_ATTEMPTS = prepared('notification.record_attempts', `select notification.record_attempts($1, $2, $3, $4, $5, $6, $7::jsonb[], $8)`);
+
+/** What an attempt needs of a claimed notification. */
+export type ClaimedNotification = Pick<
+  NotificationRow,
+  'id' | 'channel_id' | 'kind' | 'recipients' | 'target_iv' | 'target_ciphertext' | 'target_tag' | 'content' | 'attempt_count'
+>;
 
 export interface NewNotification {
   id: string;
@@ -105,16 +115,11 @@ export const notificationsRepository = {
 
   /**
    * Takes notifications for one attempt each: only those owed one (queued, retrying and due, or
-   * sending under a lease that ran out: their worker died). A duplicate work item finds nothing to take.
+   * sending under a lease that ran out: their worker died). A duplicate work item finds nothing to
+   * take. One round trip (DeliveryByKey migration); the lease commits asynchronously.
    */
-  async claim(m: EntityManager, ids: string[], leaseMs: number): Promise<NotificationRow[]> {
-    const [rows] = await m.query<[NotificationRow[], number]>(
-      `update notification.notifications set status = 'sending', lease_until = now() + make_interval(secs => $2::float8 / 1000), updated_at = now()
-        where id = any($1::uuid[]) and (status = 'queued' or (status = 'retrying' and next_attempt_at <= now() + interval '50 milliseconds') or (status = 'sending' and lease_until < now()))
-        returning ${COLUMNS}`,
-      [ids, leaseMs],
-    );
-    return rows;
+  async claim(db: TenantDb, ctx: TenantContext, ids: string[], leaseMs: number): Promise<ClaimedNotification[]> {
+    return db.call<ClaimedNotification>(ctx, CLAIM, [ids, leaseMs], { asyncCommit: true });
   },
 
   /** The earliest retry due among these notifications, if any waits for one (not claimed: not yet due). */
@@ -126,15 +131,14 @@ export const notificationsRepository = {
     return row?.at ?? null;
   },
 
-  /** Records attempts (one per notification) and the status each leads to. */
-  async recordAttempts(m: EntityManager, records: AttemptRecord[]): Promise<void> {
-    await m.query(
-      `update notification.notifications n set status = r.status, attempts = n.attempts || jsonb_build_array(r.attempt), attempt_count = n.attempt_count + 1,
-         next_attempt_at = r.next_attempt_at, lease_until = null, updated_at = now(), delivered_at = case when r.status = 'delivered' then now() else n.delivered_at end
-        from unnest($1::uuid[], $2::text[], $3::jsonb[], $4::timestamptz[]) as r(id, status, attempt, next_attempt_at)
-        where n.id = r.id`,
-      [records.map((r) => r.id), records.map((r) => r.status), records.map((r) => JSON.stringify(r.attempt)), records.map((r) => r.nextAttemptAt)],
-    );
+  /** Records attempts (one per notification) and the status each leads to: one round trip (DeliveryByKey migration). */
+  async recordAttempts(db: TenantDb, ctx: TenantContext, records: AttemptRecord[]): Promise<void> {
+    await db.call(ctx, RECORD_ATTEMPTS, [
+      records.map((r) => r.id),
+      records.map((r) => r.status),
+      records.map((r) => JSON.stringify(r.attempt)),
+      records.map((r) => r.nextAttemptAt),
+    ]);
   },
 
   /** SystemDb: notifications still owed a delivery with no progress for `staleMs` (the reconciler). */
