@@ -3,6 +3,7 @@ import { CreateWebhooks1765000000000 } from './1765000000000-CreateWebhooks.js';
 import { WebhookHotPath1765000001000 } from './1765000001000-WebhookHotPath.js';
 import { DeferredRunStarts1765000002000 } from './1765000002000-DeferredRunStarts.js';
 import { WebhookTriggerLinks1765100000000 } from './1765100000000-WebhookTriggerLinks.js';
+import { StartsByKey1766500001000 } from './1766500001000-StartsByKey.js';
 
 /** In order of application; db-setup runs them as the schema's owner. */
 export const migrations = [
@@ -11,4 +12,5 @@ export const migrations = [
   WebhookHotPath1765000001000,
   DeferredRunStarts1765000002000,
   WebhookTriggerLinks1765100000000,
+  StartsByKey1766500001000,
 ];
