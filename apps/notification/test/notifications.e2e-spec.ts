@@ -210,6 +210,26 @@ describe('notifications through Slack and Teams stand-ins', () => {
     expect(teams.at(path)).toHaveLength(1);
   });
 
+  it('meters each stored send once, with the key mode: a repeated idempotency key is not counted again', async () => {
+    const c = await createTenant(env.gatewayUrl, env.adminToken, 'notify-metered');
+    const to = `${teams.url}/metered-${randomUUID()}`;
+    const keyed = { destination: { kind: 'teams', to }, body: 'metered', idempotency_key: `m-${randomUUID()}` };
+    const answers = await Promise.all([
+      send(c, keyed),
+      send(c, keyed),
+      send(c, { destination: { kind: 'teams', to }, body: 'second' }),
+      send(c, { destination: { kind: 'teams', to }, body: 'live' }, c.live_key),
+    ]);
+    expect(answers.map((x) => x.status)).toEqual([202, 202, 202, 202]);
+    const usage = async () => {
+      const res = await gw('/subscription/usage', { headers: withKey(c.live_key) });
+      return (res.body.metrics as { metric: string; used: number; sandbox_used: number }[]).find((m) => m.metric === 'notifications');
+    };
+    await eventually('the sends to be metered', async () => ((await usage())?.sandbox_used === 2 ? true : undefined));
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(await usage()).toMatchObject({ used: 1, sandbox_used: 2 });
+  });
+
   it('keeps channels and history apart between tenants and customers (404 like an unknown id)', async () => {
     const ch = await channel(a, { name: 'private', kind: 'teams', teams: { webhook_url: `${teams.url}/iso-${randomUUID()}` } });
     const sent = await send(a, { channel_id: ch.id, body: 'mine' });

@@ -1,7 +1,7 @@
 import { CreateSchema1763800000000 } from './1763800000000-CreateSchema.js';
 import { CreateNotifications1765200000000 } from './1765200000000-CreateNotifications.js';
 import { NoticeSettings1766300002000 } from './1766300002000-NoticeSettings.js';
-import { DeliveryByKey1766500000000 } from './1766500000000-DeliveryByKey.js';
+import { NotificationHotPath1766500000000 } from './1766500000000-NotificationHotPath.js';
 import { usageOutboxMigration } from '@platform/service';
 
 /** In order of application; db-setup runs them as the schema's owner. */
@@ -10,5 +10,5 @@ export const migrations = [
   CreateNotifications1765200000000,
   usageOutboxMigration('notification'),
   NoticeSettings1766300002000,
-  DeliveryByKey1766500000000,
+  NotificationHotPath1766500000000,
 ];

@@ -1,12 +1,17 @@
 import type { EntityManager } from 'typeorm';
 import type { SealedSecret } from '@platform/common';
 import { prepared, type TenantContext, type TenantDb } from '@platform/db';
+import { usageOutboxJson, type PendingUsage } from '@platform/service';
 import type { Content } from '../delivery/render.js';
 import type { NotificationStatus } from './dto/notification-query.dto.js';
 import type { Attempt, NotificationRow, Source } from './notification.record.js';
 
 const COLUMNS = `tenant_id, environment_id, scope_id, id, channel_id, kind, source, recipients, target_iv, target_ciphertext, target_tag, subject, template, content, status, attempts, attempt_count, next_attempt_at, idempotency_key, request_hash, created_at, updated_at, delivered_at`;
 
+const ACCEPT = prepared(
+  'notification.accept',
+  `select * from notification.accept($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb[], $10, $11, $12, $13, $14, $15::jsonb[], $16, $17::jsonb[], $18, $19, $20::jsonb)`,
+);
 const CLAIM = prepared('notification.claim_deliveries', `select * from notification.claim_deliveries($1, $2, $3, $4, $5, $6)`);
 const RECORD_ATTEMPTS = prepared('notification.record_attempts', `select notification.record_attempts($1, $2, $3, $4, $5, $6, $7::jsonb[], $8)`);
 
@@ -32,6 +37,12 @@ export interface NewNotification {
   requestHash: string | null;
 }
 
+/** A usage fact and the notification it meters: written only if that notification is stored. */
+export interface MeteredSend {
+  notificationId: string;
+  usage: PendingUsage;
+}
+
 export interface AttemptRecord {
   id: string;
   attempt: Attempt;
@@ -51,46 +62,30 @@ export interface HistoryFilter {
 /** Every query on notification.notifications; managers come from TenantDb (RLS) unless named. */
 export const notificationsRepository = {
   /**
-   * Notifications of one tenant context in one statement; those whose idempotency key exists
-   * already (or repeats within the batch) are not inserted and are missing from the answer.
+   * Stores notifications of one tenant context with the usage facts of those stored, in one round
+   * trip (NotificationHotPath migration); those whose idempotency key exists already (or repeats
+   * within the batch) are not stored, not metered, and missing from the answer.
    */
-  async insertMany(
-    m: EntityManager,
-    ctx: { tenantId: string; environmentId: string; scopeId: string | null },
-    list: NewNotification[],
-  ): Promise<NotificationRow[]> {
+  async accept(db: TenantDb, ctx: TenantContext, list: NewNotification[], usage: MeteredSend[]): Promise<Pick<NotificationRow, 'id' | 'status'>[]> {
     const col = <T>(f: (n: NewNotification) => T) => list.map(f);
-    return m.query<NotificationRow[]>(
-      `insert into notification.notifications (tenant_id, environment_id, scope_id, id, channel_id, kind, source, recipients, target_iv, target_ciphertext, target_tag,
-         subject, template, content, status, attempts, idempotency_key, request_hash, attempt_count)
-       select $1, $2, $3, r.id, r.channel_id, r.kind, r.source, r.recipients, r.target_iv, r.target_ciphertext, r.target_tag,
-              r.subject, r.template, r.content, r.status, r.attempts, r.idempotency_key, r.request_hash, jsonb_array_length(r.attempts)
-         from unnest($4::uuid[], $5::uuid[], $6::text[], $7::text[], $8::jsonb[], $9::bytea[], $10::bytea[], $11::bytea[], $12::text[], $13::text[], $14::jsonb[],
-                     $15::text[], $16::jsonb[], $17::text[], $18::text[])
-           as r(id, channel_id, kind, source, recipients, target_iv, target_ciphertext, target_tag, subject, template, content, status, attempts, idempotency_key, request_hash)
-       on conflict (tenant_id, environment_id, idempotency_key) where idempotency_key is not null do nothing
-       returning ${COLUMNS}`,
-      [
-        ctx.tenantId,
-        ctx.environmentId,
-        ctx.scopeId,
-        col((n) => n.id),
-        col((n) => n.channelId),
-        col((n) => n.kind),
-        col((n) => n.source),
-        col((n) => (n.recipients ? JSON.stringify(n.recipients) : null)),
-        col((n) => n.target?.iv ?? null),
-        col((n) => n.target?.ciphertext ?? null),
-        col((n) => n.target?.tag ?? null),
-        col((n) => n.subject),
-        col((n) => n.template),
-        col((n) => JSON.stringify(n.content)),
-        col((n) => n.status),
-        col((n) => JSON.stringify(n.attempts)),
-        col((n) => n.idempotencyKey),
-        col((n) => n.requestHash),
-      ],
-    );
+    return db.call<Pick<NotificationRow, 'id' | 'status'>>(ctx, ACCEPT, [
+      col((n) => n.id),
+      col((n) => n.channelId),
+      col((n) => n.kind),
+      col((n) => n.source),
+      col((n) => (n.recipients ? JSON.stringify(n.recipients) : null)),
+      col((n) => n.target?.iv ?? null),
+      col((n) => n.target?.ciphertext ?? null),
+      col((n) => n.target?.tag ?? null),
+      col((n) => n.subject),
+      col((n) => n.template),
+      col((n) => JSON.stringify(n.content)),
+      col((n) => n.status),
+      col((n) => JSON.stringify(n.attempts)),
+      col((n) => n.idempotencyKey),
+      col((n) => n.requestHash),
+      JSON.stringify(usage.map((u) => ({ ...usageOutboxJson(u.usage), notification_id: u.notificationId }))),
+    ]);
   },
 
   async byIdempotencyKey(m: EntityManager, key: string): Promise<NotificationRow | undefined> {
@@ -116,7 +111,7 @@ export const notificationsRepository = {
   /**
    * Takes notifications for one attempt each: only those owed one (queued, retrying and due, or
    * sending under a lease that ran out: their worker died). A duplicate work item finds nothing to
-   * take. One round trip (DeliveryByKey migration); the lease commits asynchronously.
+   * take. One round trip (NotificationHotPath migration); the lease commits asynchronously.
    */
   async claim(db: TenantDb, ctx: TenantContext, ids: string[], leaseMs: number): Promise<ClaimedNotification[]> {
     return db.call<ClaimedNotification>(ctx, CLAIM, [ids, leaseMs], { asyncCommit: true });
@@ -131,7 +126,7 @@ export const notificationsRepository = {
     return row?.at ?? null;
   },
 
-  /** Records attempts (one per notification) and the status each leads to: one round trip (DeliveryByKey migration). */
+  /** Records attempts (one per notification) and the status each leads to: one round trip (NotificationHotPath migration). */
   async recordAttempts(db: TenantDb, ctx: TenantContext, records: AttemptRecord[]): Promise<void> {
     await db.call(ctx, RECORD_ATTEMPTS, [
       records.map((r) => r.id),

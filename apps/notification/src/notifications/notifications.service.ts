@@ -35,28 +35,25 @@ export class NotificationsService {
    * usage facts of those stored (usage outbox); after the commit the facts are published and the
    * sends queued for delivery as one work item. The answers wait for the queueing.
    */
-  private readonly inserts = new TenantBatcher<{ notification: NewNotification; usage: PendingUsage | null }, NotificationRow | undefined>(
-    async (ctx, list) => {
-      const { rows, facts } = await this.db.run(ctx, async (m) => {
-        const owner = { tenantId: ctx.tenantId, environmentId: ctx.environmentId, scopeId: ctx.scopeId ?? null };
-        const inserted = await notificationsRepository.insertMany(
-          m,
-          owner,
-          list.map((i) => i.notification),
-        );
-        // A send that lost an idempotency race made no row, and is not metered.
-        const made = new Set(inserted.map((r) => r.id));
-        const metered = list.flatMap((i) => (i.usage && made.has(i.notification.id) ? [i.usage] : []));
-        await this.usage.add(m, metered);
-        return { rows: inserted, facts: metered };
-      });
-      this.usage.publish(facts);
-      const queued = rows.filter((r) => r.status === 'queued').map((r) => r.id);
-      if (queued.length) await this.enqueue(ctx, queued);
-      const byId = new Map(rows.map((r) => [r.id, r]));
-      return list.map((i) => byId.get(i.notification.id));
-    },
-  );
+  private readonly inserts = new TenantBatcher<
+    { notification: NewNotification; usage: PendingUsage | null },
+    Pick<NotificationRow, 'id' | 'status'> | undefined
+  >(async (ctx, list) => {
+    const metered = list.flatMap((i) => (i.usage ? [{ notificationId: i.notification.id, usage: i.usage }] : []));
+    const rows = await notificationsRepository.accept(
+      this.db,
+      ctx,
+      list.map((i) => i.notification),
+      metered,
+    );
+    // A send that lost an idempotency race made no row, and was not metered.
+    const made = new Set(rows.map((r) => r.id));
+    this.usage.publish(metered.filter((m) => made.has(m.notificationId)).map((m) => m.usage));
+    const queued = rows.filter((r) => r.status === 'queued').map((r) => r.id);
+    if (queued.length) await this.enqueue(ctx, queued);
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return list.map((i) => byId.get(i.notification.id));
+  });
 
   constructor(
     private readonly db: TenantDb,

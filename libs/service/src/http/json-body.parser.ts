@@ -1,7 +1,6 @@
-import { AsyncResource } from 'node:async_hooks';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { json } from 'express';
-import { findJsonDepthViolation, MAX_JSON_DEPTH } from '@platform/common';
+import { bindRequestContext, findJsonDepthViolation, MAX_JSON_DEPTH } from '@platform/common';
 
 /** Raised from body-parser's `verify` hook; the error filter answers it with a 400 naming the field. */
 export class JsonTooDeepError extends Error {
@@ -30,6 +29,6 @@ export function jsonBodyParser(limit: number) {
     },
   });
   return (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void): void => {
-    parse(req, res, AsyncResource.bind(next));
+    parse(req, res, bindRequestContext(next));
   };
 }
