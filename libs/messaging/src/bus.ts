@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
-import { NoRespondersError, TimeoutError, RequestError } from '@nats-io/transport-node';
-import { jetstream } from '@nats-io/jetstream';
 import type { EventMap, EventSubject, RequestMap, RequestSubject } from './contracts/index.js';
 import { BusError, isRemoteError } from './bus.errors.js';
 import { envelope, type Envelope, type MessageContext } from './envelope.js';
 import { namespaced } from './namespace.js';
+import { NoReplierError, ReplyTimeoutError, publishDurably, request } from './reply-inbox.js';
 
 export interface RequestOptions {
   timeoutMs?: number;
@@ -18,7 +17,7 @@ const DEFAULT_TIMEOUT_MS = 5000;
  *
  * Packets use the NestJS NATS transport's JSON format (`{ pattern, data, id }` in,
  * `{ id, response | err, isDisposed }` out), so callees are ordinary `@MessagePattern` and
- * `@EventPattern` handlers. Requests go through the connection's shared reply inbox rather than
+ * `@EventPattern` handlers. Requests go through the connection's shared reply inbox (reply-inbox.ts) rather than
  * a subscription per call, which keeps hot calls (key verification) to one round trip.
  */
 export class Bus {
@@ -36,7 +35,7 @@ export class Bus {
     const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     let reply;
     try {
-      reply = await this.connection.request(namespaced(subject), packet, { timeout });
+      reply = await request(this.connection, namespaced(subject), packet, timeout);
     } catch (error) {
       throw this.transportError(subject, error, timeout);
     }
@@ -61,7 +60,7 @@ export class Bus {
    * acknowledgement) a no-op within the stream's duplicate window.
    */
   async emitDurably<S extends EventSubject>(subject: S, data: EventMap[S], context: MessageContext, messageId: string): Promise<void> {
-    await jetstream(this.connection).publish(namespaced(subject), JSON.stringify({ pattern: subject, data: envelope(context, data) }), { msgID: messageId });
+    await publishDurably(this.connection, namespaced(subject), JSON.stringify({ pattern: subject, data: envelope(context, data) }), messageId);
   }
 
   /**
@@ -83,13 +82,8 @@ export class Bus {
   }
 
   private transportError(subject: string, error: unknown, timeout: number): BusError {
-    const cause = error instanceof RequestError ? (error.cause ?? error) : error;
-    if (cause instanceof NoRespondersError || (error instanceof RequestError && error.isNoResponders())) {
-      return new BusError('unavailable', subject, `No service answers ${subject}`);
-    }
-    if (cause instanceof TimeoutError) {
-      return new BusError('timeout', subject, `${subject} did not answer within ${timeout} ms`);
-    }
+    if (error instanceof NoReplierError) return new BusError('unavailable', subject, `No service answers ${subject}`);
+    if (error instanceof ReplyTimeoutError) return new BusError('timeout', subject, `${subject} did not answer within ${timeout} ms`);
     return new BusError('unavailable', subject, `${subject} failed: ${(error as Error).message}`);
   }
 }

@@ -15,6 +15,7 @@ import {
   configureNamespace,
   connectNats,
   enqueueWork,
+  namespaced,
   ensureWorkQueue,
   removeNamespaceStreams,
   startWorker,
@@ -182,6 +183,13 @@ describe('JetStream work queue', () => {
     await new Promise((r) => setTimeout(r, 200));
     await worker.stop();
     expect(seen.sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+  });
+
+  it('refuses a publish no stream captures, at once and naming the subject', async () => {
+    const started = Date.now();
+    const error = await enqueueWork(nc, `test.${run}.uncaptured`, { n: 1 }, 'x-1').catch((e: unknown) => e);
+    expect((error as Error).message).toBe(`no JetStream stream captures ${namespaced(`test.${run}.uncaptured`)}`);
+    expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it('retries a failing item with backoff, then dead-letters it', async () => {

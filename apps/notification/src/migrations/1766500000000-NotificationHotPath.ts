@@ -2,12 +2,12 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { enterTenantFunctionStatements } from '@platform/db';
 
 const USAGE_RECORD = `tenant_id uuid, environment_id uuid, scope_id uuid, event_id uuid, metric text, quantity bigint, key_mode text,
-  occurred_at timestamptz, request_id text, actor text, notification_id uuid`;
+  occurred_at timestamptz, request_id text, actor text, notification_ids uuid[]`;
 
 /**
  * The three writes of every notification as tenant functions (see libs/db tenant-functions): one
  * round trip each instead of a transaction of three or four.
- * - `accept` stores a batch of sends with the usage facts of those it stored (the outbox), and
+ * - `accept` stores a batch of sends with usage facts counting those it stored (the outbox), and
  *   answers the stored ones: a send whose idempotency key exists already is not in the answer.
  * - `claim_deliveries` and `record_attempts` find each row by its whole primary key, one statement
  *   per id. A statement over the id array (`id = any(...)`, or a join with `unnest`) leaves the
@@ -20,7 +20,8 @@ export class NotificationHotPath1766500000000 implements MigrationInterface {
 
   async up(q: QueryRunner): Promise<void> {
     for (const statement of enterTenantFunctionStatements('notification')) await q.query(statement);
-    // p_usage: the facts as usage outbox rows (usageOutboxJson) with the id of the notification each meters.
+    // p_usage: the facts as usage outbox rows (usageOutboxJson), each with the ids of the sends it
+    // counts: its quantity is the number of them stored, and a fact none of them was is not written.
     await q.query(`create function notification.accept(p_tenant uuid, p_env uuid, p_scope uuid, p_async boolean,
         p_ids uuid[], p_channels uuid[], p_kinds text[], p_sources text[], p_recipients jsonb[], p_target_ivs bytea[], p_target_ciphertexts bytea[],
         p_target_tags bytea[], p_subjects text[], p_templates text[], p_contents jsonb[], p_statuses text[], p_attempts jsonb[], p_keys text[],
@@ -44,9 +45,10 @@ export class NotificationHotPath1766500000000 implements MigrationInterface {
             returning n.id, n.status),
           metered as (
             insert into notification.usage_outbox (tenant_id, environment_id, scope_id, event_id, metric, quantity, key_mode, occurred_at, request_id, actor)
-            select u.tenant_id, u.environment_id, u.scope_id, u.event_id, u.metric, u.quantity, u.key_mode, u.occurred_at, u.request_id, u.actor
-              from jsonb_to_recordset(p_usage) as u(${USAGE_RECORD})
-             where u.notification_id in (select i.id from inserted i)
+            select u.tenant_id, u.environment_id, u.scope_id, u.event_id, u.metric, c.stored, u.key_mode, u.occurred_at, u.request_id, u.actor
+              from jsonb_to_recordset(p_usage) as u(${USAGE_RECORD}),
+                   lateral (select count(*) as stored from inserted i where i.id = any(u.notification_ids)) c
+             where c.stored > 0
             on conflict do nothing)
           select i.id, i.status from inserted i;
       end $$`);

@@ -37,9 +37,9 @@ export interface NewNotification {
   requestHash: string | null;
 }
 
-/** A usage fact and the notification it meters: written only if that notification is stored. */
-export interface MeteredSend {
-  notificationId: string;
+/** A usage fact counting sends of a batch: written with the number of them stored, if any is. */
+export interface MeteredSends {
+  ids: string[];
   usage: PendingUsage;
 }
 
@@ -62,11 +62,11 @@ export interface HistoryFilter {
 /** Every query on notification.notifications; managers come from TenantDb (RLS) unless named. */
 export const notificationsRepository = {
   /**
-   * Stores notifications of one tenant context with the usage facts of those stored, in one round
+   * Stores notifications of one tenant context with usage facts counting those stored, in one round
    * trip (NotificationHotPath migration); those whose idempotency key exists already (or repeats
-   * within the batch) are not stored, not metered, and missing from the answer.
+   * within the batch) are not stored, not counted, and missing from the answer.
    */
-  async accept(db: TenantDb, ctx: TenantContext, list: NewNotification[], usage: MeteredSend[]): Promise<Pick<NotificationRow, 'id' | 'status'>[]> {
+  async accept(db: TenantDb, ctx: TenantContext, list: NewNotification[], usage: MeteredSends[]): Promise<Pick<NotificationRow, 'id' | 'status'>[]> {
     const col = <T>(f: (n: NewNotification) => T) => list.map(f);
     return db.call<Pick<NotificationRow, 'id' | 'status'>>(ctx, ACCEPT, [
       col((n) => n.id),
@@ -84,7 +84,7 @@ export const notificationsRepository = {
       col((n) => JSON.stringify(n.attempts)),
       col((n) => n.idempotencyKey),
       col((n) => n.requestHash),
-      JSON.stringify(usage.map((u) => ({ ...usageOutboxJson(u.usage), notification_id: u.notificationId }))),
+      JSON.stringify(usage.map((u) => ({ ...usageOutboxJson(u.usage), notification_ids: u.ids }))),
     ]);
   },
 

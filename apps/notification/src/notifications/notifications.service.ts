@@ -12,13 +12,16 @@ import {
   usageEventId,
   type NotificationQueued,
 } from '@platform/messaging';
-import { UsageOutbox, type PendingUsage } from '@platform/service';
+import { UsageOutbox } from '@platform/service';
 import { ChannelSecretBox } from '../channels/channel-secrets.js';
 import { Composer, type SendInput } from './composer.js';
 import type { NotificationHistoryQueryDto } from './dto/notification-query.dto.js';
 import { toNotificationResponse, type Attempt, type NotificationResponse, type NotificationRow } from './notification.record.js';
 import { NotificationErrors } from './notifications.errors.js';
-import { notificationsRepository, type NewNotification } from './notifications.repository.js';
+import { notificationsRepository, type MeteredSends, type NewNotification } from './notifications.repository.js';
+
+/** The key mode a send is metered under; `none` for sends without an API key (workflow steps, platform notices). */
+type KeyMode = 'live' | 'test' | 'none';
 import { SendLimits } from './send-limits.js';
 
 /**
@@ -31,29 +34,33 @@ import { SendLimits } from './send-limits.js';
 export class NotificationsService {
   private readonly logger = new Logger(NotificationsService.name);
   /**
-   * Sends of one tenant arriving together are stored in one statement and one commit, with the
-   * usage facts of those stored (usage outbox); after the commit the facts are published and the
-   * sends queued for delivery as one work item. The answers wait for the queueing.
+   * Sends of one tenant arriving together are stored in one statement and one commit, with one
+   * usage fact per key mode counting those stored (usage outbox); after the commit the facts are
+   * published and the sends queued for delivery as one work item. The answers wait for the queueing.
    */
-  private readonly inserts = new TenantBatcher<
-    { notification: NewNotification; usage: PendingUsage | null },
-    Pick<NotificationRow, 'id' | 'status'> | undefined
-  >(async (ctx, list) => {
-    const metered = list.flatMap((i) => (i.usage ? [{ notificationId: i.notification.id, usage: i.usage }] : []));
-    const rows = await notificationsRepository.accept(
-      this.db,
-      ctx,
-      list.map((i) => i.notification),
-      metered,
-    );
-    // A send that lost an idempotency race made no row, and was not metered.
-    const made = new Set(rows.map((r) => r.id));
-    this.usage.publish(metered.filter((m) => made.has(m.notificationId)).map((m) => m.usage));
-    const queued = rows.filter((r) => r.status === 'queued').map((r) => r.id);
-    if (queued.length) await this.enqueue(ctx, queued);
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    return list.map((i) => byId.get(i.notification.id));
-  });
+  private readonly inserts = new TenantBatcher<{ notification: NewNotification; metered: KeyMode | null }, Pick<NotificationRow, 'id' | 'status'> | undefined>(
+    async (ctx, list) => {
+      const facts = this.batchFacts(ctx, list);
+      const rows = await notificationsRepository.accept(
+        this.db,
+        ctx,
+        list.map((i) => i.notification),
+        facts,
+      );
+      // A send that lost an idempotency race made no row, and is not counted.
+      const made = new Set(rows.map((r) => r.id));
+      this.usage.publish(
+        facts.flatMap(({ ids, usage }) => {
+          const quantity = ids.filter((id) => made.has(id)).length;
+          return quantity ? [{ ...usage, fact: { ...usage.fact, quantity } }] : [];
+        }),
+      );
+      const queued = rows.filter((r) => r.status === 'queued').map((r) => r.id);
+      if (queued.length) await this.enqueue(ctx, queued);
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      return list.map((i) => byId.get(i.notification.id));
+    },
+  );
 
   constructor(
     private readonly db: TenantDb,
@@ -77,9 +84,8 @@ export class NotificationsService {
       ? null
       : { attempt: 1, at: new Date().toISOString(), outcome: 'rate_limited', status_code: 429, error: `sending limit per ${verdict.period} reached` };
     const id = newId();
-    const keyMode = (ctx as { keyMode?: 'live' | 'test' }).keyMode;
     // A notice recorded as rate limited is not sent, and not metered.
-    const usage = limited ? null : this.usage.fact(ctx, { metric: 'notifications', quantity: 1, eventId: usageEventId('notification', id), keyMode });
+    const metered = limited ? null : ((ctx as { keyMode?: KeyMode }).keyMode ?? 'none');
     const notification: NewNotification = {
       id,
       channelId: composed.channelId,
@@ -95,7 +101,7 @@ export class NotificationsService {
       idempotencyKey: input.idempotencyKey ?? null,
       requestHash: composed.requestHash,
     };
-    const row = await this.inserts.submit(ctx, { notification, usage });
+    const row = await this.inserts.submit(ctx, { notification, metered });
     if (!row) {
       // Another request with the same key won the race.
       const first = await this.db.run(ctx, (m) => notificationsRepository.byIdempotencyKey(m, input.idempotencyKey!));
@@ -143,6 +149,25 @@ export class NotificationsService {
       this.logger.warn(`notifications ${ids.join(', ')} stored but not queued (the reconciler will): ${(error as Error).message}`);
       return false;
     }
+  }
+
+  /**
+   * One fact per key mode for a batch: its event id is derived from the batch's first send of that
+   * mode, so the relay, publishing the row again, repeats the same fact; the quantity written and
+   * published is the number of those sends actually stored.
+   */
+  private batchFacts(ctx: TenantContext, list: { notification: NewNotification; metered: KeyMode | null }[]): MeteredSends[] {
+    const byMode = new Map<KeyMode, string[]>();
+    for (const { notification, metered } of list) if (metered) byMode.set(metered, [...(byMode.get(metered) ?? []), notification.id]);
+    return [...byMode].map(([mode, ids]) => ({
+      ids,
+      usage: this.usage.fact(ctx, {
+        metric: 'notifications',
+        quantity: ids.length,
+        eventId: usageEventId('notification', ids[0]),
+        ...(mode === 'none' ? {} : { keyMode: mode }),
+      }),
+    }));
   }
 
   private repeat(first: NotificationRow, hash: string): NotificationQueued {

@@ -6,6 +6,7 @@ import { runInRequestContext } from '@platform/common';
 import { messageContext, type Envelope, type MessageContext } from '../envelope.js';
 import { currentNamespace, namespaced, streamPrefix } from '../namespace.js';
 import { validatePayload } from '../validate-payload.js';
+import { publishDurably } from '../reply-inbox.js';
 
 export interface WorkQueueSpec {
   /** Stream name, e.g. `RUN_WORK`. */
@@ -125,7 +126,7 @@ export async function enqueueWork(
   context: MessageContext = messageContext(),
 ): Promise<void> {
   const item: Envelope<unknown> = { context, data };
-  await jetstream(nc).publish(namespaced(subject), JSON.stringify(item), msgId ? { msgID: msgId } : undefined);
+  await publishDurably(nc, namespaced(subject), JSON.stringify(item), msgId);
 }
 
 /** A malformed item is dead-lettered at once: redelivering it cannot make it valid. */
