@@ -27,3 +27,4 @@ export * from './platform/platform.tokens.js';
 export * from './platform/platform.module.js';
 export * from './bootstrap/preflight.js';
 export * from './bootstrap/bootstrap.js';
+export * from './bootstrap/service-thread.js';

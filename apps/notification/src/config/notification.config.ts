@@ -4,6 +4,14 @@ import { loadConfig, toBoolean } from '@platform/common';
 
 /** The notification service's own settings (environment variables). */
 export class NotificationConfig {
+  /**
+   * Deliver in a worker thread of the service, with its own event loop, database pool and NATS
+   * connection (true), or in the service's own event loop (false, one core).
+   */
+  @Transform(toBoolean)
+  @IsBoolean()
+  NOTIFICATION_DELIVERY_THREAD: boolean = true;
+
   /** Deliveries in progress at once on each replica (pulled from the JetStream work queue). */
   @IsInt()
   @Min(1)
@@ -76,4 +84,12 @@ export const NOTIFICATION_CONFIG = Symbol('NOTIFICATION_CONFIG');
 
 export function loadNotificationConfig(env: Record<string, string | undefined> = process.env): NotificationConfig {
   return loadConfig(NotificationConfig, env);
+}
+
+/**
+ * NOTIFICATION_DELIVERY_THREAD as the modules are declared, before the settings are loaded and
+ * checked: anything but `false`/`0` means the thread (a bad value is refused when they are).
+ */
+export function deliveryInThread(env: Record<string, string | undefined> = process.env): boolean {
+  return !['false', '0'].includes((env.NOTIFICATION_DELIVERY_THREAD ?? '').trim().toLowerCase());
 }

@@ -1,0 +1,109 @@
+import 'reflect-metadata';
+import { Worker, parentPort, threadId } from 'node:worker_threads';
+import type { Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { configureNamespace } from '@platform/messaging';
+import type { Logger } from 'pino';
+import { createLogger, loadConfig, ServiceConfig, SERVICES, type ServiceName } from '@platform/common';
+import { PinoNestLogger } from '../logging/nest-logger.js';
+import { PlatformModule } from '../platform/platform.module.js';
+import { connectInfrastructure } from './preflight.js';
+
+/** Messages between a service and its thread. */
+type ToThread = 'stop';
+type FromThread = 'ready' | 'stopped';
+
+export interface ServiceThreadOptions {
+  service: ServiceName;
+  /** What the thread runs: its providers start with it (work-queue consumers, jobs); it serves no HTTP. */
+  module: Type<unknown>;
+  /** Names the thread in its log lines. */
+  name: string;
+}
+
+/**
+ * The entry of a service's worker thread (its file is a single call to this): the service's
+ * configuration, its own database pool and NATS connection, and `module` in a Nest application
+ * context. It stops, closing all of these, when the service tells it to.
+ */
+export async function runServiceThread(options: ServiceThreadOptions): Promise<void> {
+  const port = parentPort;
+  if (!port) throw new Error('runServiceThread runs in a worker thread');
+  const definition = SERVICES[options.service];
+  const config = loadConfig(ServiceConfig, process.env, { PORT: definition.port });
+  configureNamespace(config.NATS_NAMESPACE);
+  const logger = createLogger(definition.name, config.LOG_LEVEL).child({ thread: options.name });
+  const infrastructure = await connectInfrastructure(definition, config, []);
+  const app = await NestFactory.createApplicationContext(
+    PlatformModule.forService({ definition, config, logger, dataSource: infrastructure.dataSource, nats: infrastructure.nats, module: options.module }),
+    { logger: new PinoNestLogger(logger), abortOnError: false },
+  );
+  await app.init();
+  port.on('message', (message: ToThread) => {
+    if (message !== 'stop') return;
+    void (async () => {
+      await app.close();
+      await infrastructure.nats.close().catch(() => undefined);
+      port.postMessage('stopped' satisfies FromThread);
+      port.close();
+    })();
+  });
+  logger.info({ thread_id: threadId }, `${options.name} thread started`);
+  port.postMessage('ready' satisfies FromThread);
+}
+
+/**
+ * A worker thread of the service (see runServiceThread), started and stopped with it: work that
+ * needs its own event loop, so that it never slows the service's answers. A thread that dies
+ * ends the process, which its supervisor restarts: a service must not run on without it.
+ */
+export class ServiceThread {
+  private worker?: Worker;
+  private stopping = false;
+
+  constructor(
+    private readonly entry: URL,
+    private readonly name: string,
+    private readonly logger: Pick<Logger, 'error' | 'warn'>,
+  ) {}
+
+  start(): Promise<void> {
+    const worker = new Worker(this.entry);
+    this.worker = worker;
+    return new Promise((resolve, reject) => {
+      let ready = false;
+      worker.on('message', (message: FromThread) => {
+        if (message === 'ready') {
+          ready = true;
+          resolve();
+        }
+      });
+      worker.once('error', (error) => {
+        if (!ready) return reject(error);
+        this.logger.error({ err: error.message }, `${this.name} thread failed: exiting`);
+        process.exit(1);
+      });
+      worker.once('exit', (code) => {
+        if (this.stopping) return;
+        if (!ready) return reject(new Error(`${this.name} thread exited with code ${code} before it was ready`));
+        this.logger.error({ code }, `${this.name} thread exited: exiting`);
+        process.exit(1);
+      });
+    });
+  }
+
+  /** Asks the thread to finish what it is doing and close; ends it after `timeoutMs` regardless. */
+  async stop(timeoutMs: number): Promise<void> {
+    const worker = this.worker;
+    if (!worker || this.stopping) return;
+    this.stopping = true;
+    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    worker.postMessage('stop' satisfies ToThread);
+    const timer = setTimeout(() => {
+      this.logger.warn(`${this.name} thread did not stop within ${timeoutMs} ms: ending it`);
+      void worker.terminate();
+    }, timeoutMs);
+    await exited;
+    clearTimeout(timer);
+  }
+}
