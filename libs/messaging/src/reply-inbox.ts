@@ -57,7 +57,7 @@ class ReplyInbox {
       } catch (error) {
         clearTimeout(timer);
         this.waiting.delete(token);
-        reject(error as Error);
+        reject(error instanceof Error ? error : new Error(String(error)));
       }
     });
   }
@@ -116,7 +116,7 @@ export async function publishDurably(nc: NatsConnection, subject: string, payloa
   try {
     reply = await request(nc, subject, payload, JS_PUBLISH_TIMEOUT_MS, hdrs);
   } catch (error) {
-    if (error instanceof NoReplierError) throw new Error(`no JetStream stream captures ${subject}`);
+    if (error instanceof NoReplierError) throw new Error(`no JetStream stream captures ${subject}`, { cause: error });
     throw error;
   }
   const ack = JSON.parse(decoder.decode(reply.data)) as { stream?: string; error?: { code?: number; description?: string } };
