@@ -17,7 +17,7 @@ export class WebhookConfig {
   @IsInt()
   @Min(1)
   @Max(10_000)
-  WEBHOOK_BURST_START_CONCURRENCY: number = 2;
+  WEBHOOK_BURST_START_CONCURRENCY: number = 1;
 
   /** Deliveries per second, on one replica, from which arrivals count as a burst. */
   @IsInt()
