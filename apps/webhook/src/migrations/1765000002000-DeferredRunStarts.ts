@@ -1,6 +1,18 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { RECORD_DELIVERY_V1, RECORD_START_V1 } from './1765000001000-WebhookHotPath.js';
 
+/** Recording run starts as this migration made it (StartsByKey replaces it, and restores it on the way down). */
+export const RECORD_STARTS_BY_JOIN = `create or replace function webhook.record_starts(p_tenant uuid, p_env uuid, p_scope uuid, p_async boolean, p_ids uuid[], p_errors text[])
+      returns void language plpgsql volatile security invoker as $$
+      begin
+        perform webhook.enter_tenant(p_tenant, p_env, p_scope, p_async);
+        update webhook.deliveries d
+           set started_at = case when s.error is null then coalesce(d.started_at, now()) else d.started_at end,
+               start_error = s.error, start_attempts = d.start_attempts + 1
+          from unnest(p_ids, p_errors) as s(id, error)
+         where d.id = s.id;
+      end $$`;
+
 /**
  * Intake answers after one round trip, and runs start behind it.
  *
@@ -74,16 +86,7 @@ export class DeferredRunStarts1765000002000 implements MigrationInterface {
       end $$`);
 
     // Many starts at once: a null error marks the run started, an error records why it never will.
-    await q.query(`create function webhook.record_starts(p_tenant uuid, p_env uuid, p_scope uuid, p_async boolean, p_ids uuid[], p_errors text[])
-      returns void language plpgsql volatile security invoker as $$
-      begin
-        perform webhook.enter_tenant(p_tenant, p_env, p_scope, p_async);
-        update webhook.deliveries d
-           set started_at = case when s.error is null then coalesce(d.started_at, now()) else d.started_at end,
-               start_error = s.error, start_attempts = d.start_attempts + 1
-          from unnest(p_ids, p_errors) as s(id, error)
-         where d.id = s.id;
-      end $$`);
+    await q.query(RECORD_STARTS_BY_JOIN);
   }
 
   async down(q: QueryRunner): Promise<void> {

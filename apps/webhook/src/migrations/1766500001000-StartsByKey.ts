@@ -1,4 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { RECORD_STARTS_BY_JOIN } from './1765000002000-DeferredRunStarts.js';
 
 const UPDATE_BY_KEY = `create or replace function webhook.record_starts(p_tenant uuid, p_env uuid, p_scope uuid, p_async boolean, p_ids uuid[], p_errors text[])
       returns void language plpgsql volatile security invoker as $$
@@ -10,17 +11,6 @@ const UPDATE_BY_KEY = `create or replace function webhook.record_starts(p_tenant
                  start_error = p_errors[i], start_attempts = d.start_attempts + 1
            where d.tenant_id = p_tenant and d.id = p_ids[i];
         end loop;
-      end $$`;
-
-const UPDATE_BY_JOIN = `create or replace function webhook.record_starts(p_tenant uuid, p_env uuid, p_scope uuid, p_async boolean, p_ids uuid[], p_errors text[])
-      returns void language plpgsql volatile security invoker as $$
-      begin
-        perform webhook.enter_tenant(p_tenant, p_env, p_scope, p_async);
-        update webhook.deliveries d
-           set started_at = case when s.error is null then coalesce(d.started_at, now()) else d.started_at end,
-               start_error = s.error, start_attempts = d.start_attempts + 1
-          from unnest(p_ids, p_errors) as s(id, error)
-         where d.id = s.id;
       end $$`;
 
 /**
@@ -37,6 +27,6 @@ export class StartsByKey1766500001000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query(UPDATE_BY_JOIN);
+    await q.query(RECORD_STARTS_BY_JOIN);
   }
 }
