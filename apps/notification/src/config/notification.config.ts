@@ -87,9 +87,14 @@ export function loadNotificationConfig(env: Record<string, string | undefined> =
 }
 
 /**
- * NOTIFICATION_DELIVERY_THREAD as the modules are declared, before the settings are loaded and
- * checked: anything but `false`/`0` means the thread (a bad value is refused when they are).
+ * NOTIFICATION_DELIVERY_THREAD as the modules are declared, before the settings are loaded for
+ * the providers: settings that do not load mean the default here, and are refused with a clear
+ * message when the providers load them.
  */
 export function deliveryInThread(env: Record<string, string | undefined> = process.env): boolean {
-  return !['false', '0'].includes((env.NOTIFICATION_DELIVERY_THREAD ?? '').trim().toLowerCase());
+  try {
+    return loadNotificationConfig(env).NOTIFICATION_DELIVERY_THREAD;
+  } catch {
+    return true;
+  }
 }

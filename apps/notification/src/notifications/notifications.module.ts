@@ -11,14 +11,16 @@ import { NotificationsHandler } from './notifications.handler.js';
 import { NotificationsService } from './notifications.service.js';
 import { SendLimits } from './send-limits.js';
 
+const inThread = deliveryInThread();
+
 /**
  * Sending: accepting notifications, their durable delivery with retries (in the delivery thread,
  * or here with NOTIFICATION_DELIVERY_THREAD=false), and the history.
  */
 @Module({
-  imports: [ChannelsModule, UsageOutboxModule, ...(deliveryInThread() ? [] : [DeliveryModule])],
+  imports: [ChannelsModule, UsageOutboxModule, ...(inThread ? [] : [DeliveryModule])],
   controllers: [NotificationsController, NotificationsHandler],
-  providers: [Composer, SendLimits, NotificationsService, DeliveryReconcilerJob, ...(deliveryInThread() ? [DeliveryThreadHost] : [])],
+  providers: [Composer, SendLimits, NotificationsService, DeliveryReconcilerJob, ...(inThread ? [DeliveryThreadHost] : [])],
   exports: [NotificationsService],
 })
 export class NotificationsModule {}

@@ -19,10 +19,10 @@ import type { NotificationHistoryQueryDto } from './dto/notification-query.dto.j
 import { toNotificationResponse, type Attempt, type NotificationResponse, type NotificationRow } from './notification.record.js';
 import { NotificationErrors } from './notifications.errors.js';
 import { notificationsRepository, type MeteredSends, type NewNotification } from './notifications.repository.js';
+import { SendLimits } from './send-limits.js';
 
 /** The key mode a send is metered under; `none` for sends without an API key (workflow steps, platform notices). */
 type KeyMode = 'live' | 'test' | 'none';
-import { SendLimits } from './send-limits.js';
 
 /**
  * Accepting notifications and reading their history. A send is checked and rendered, counted
@@ -158,7 +158,12 @@ export class NotificationsService {
    */
   private batchFacts(ctx: TenantContext, list: { notification: NewNotification; metered: KeyMode | null }[]): MeteredSends[] {
     const byMode = new Map<KeyMode, string[]>();
-    for (const { notification, metered } of list) if (metered) byMode.set(metered, [...(byMode.get(metered) ?? []), notification.id]);
+    for (const { notification, metered } of list) {
+      if (!metered) continue;
+      const ids = byMode.get(metered);
+      if (ids) ids.push(notification.id);
+      else byMode.set(metered, [notification.id]);
+    }
     return [...byMode].map(([mode, ids]) => ({
       ids,
       usage: this.usage.fact(ctx, {

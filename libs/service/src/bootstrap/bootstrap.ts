@@ -11,7 +11,7 @@ import { JsonBodyInterceptor } from '../http/json-body.interceptor.js';
 import { jsonBodyParser } from '../http/json-body.parser.js';
 import { RequestContextInterceptor } from '../http/request-context.interceptor.js';
 import { PlatformModule } from '../platform/platform.module.js';
-import { connectInfrastructure, InfrastructureError } from './preflight.js';
+import { connectInfrastructure, InfrastructureError, type Infrastructure } from './preflight.js';
 import {
   accessLogMiddleware,
   ConfigError,
@@ -20,9 +20,11 @@ import {
   type PlannedRoute,
   requestIdMiddleware,
   ServiceConfig,
+  type ServiceDefinition,
   type ServiceName,
   SERVICES,
 } from '@platform/common';
+import type { Logger as PinoLogger } from 'pino';
 import { createValidationPipe } from '../errors/validation.pipe.js';
 import { PinoNestLogger } from '../logging/nest-logger.js';
 import type { ClassType } from '@platform/db';
@@ -52,12 +54,27 @@ function fail(service: string, lines: string[]): never {
   process.exit(1);
 }
 
-/** The one start-up path of every service; main.ts is a single call to it. */
-export async function bootstrapService<C extends ServiceConfig>(options: BootstrapOptions<C>): Promise<RunningService> {
-  const definition = SERVICES[options.service];
+/** What a service's process and each of its threads start from: checked settings, a logger, the database and NATS. */
+export interface PreparedService<C extends ServiceConfig = ServiceConfig> {
+  definition: ServiceDefinition;
+  config: C;
+  logger: PinoLogger;
+  infrastructure: Infrastructure;
+}
+
+/**
+ * Loads and checks the service's settings and connects to its database and NATS; a problem ends
+ * the process with a message a person can act on.
+ */
+export async function prepareService<C extends ServiceConfig>(
+  service: ServiceName,
+  configClass?: new () => C,
+  entities: ClassType[] = [],
+): Promise<PreparedService<C>> {
+  const definition = SERVICES[service];
   let config: C;
   try {
-    config = loadConfig((options.config ?? ServiceConfig) as new () => C, process.env, { PORT: definition.port } as Partial<Record<keyof C, unknown>>);
+    config = loadConfig((configClass ?? ServiceConfig) as new () => C, process.env, { PORT: definition.port } as Partial<Record<keyof C, unknown>>);
     if (config.AUTH_MODE === 'bench-static' && config.NODE_ENV === 'production') {
       throw new ConfigError(["AUTH_MODE: 'bench-static' turns authentication off and is refused when NODE_ENV=production"]);
     }
@@ -67,15 +84,18 @@ export async function bootstrapService<C extends ServiceConfig>(options: Bootstr
   }
   configureNamespace(config.NATS_NAMESPACE);
   const logger = createLogger(definition.name, config.LOG_LEVEL);
-  const nestLogger = new PinoNestLogger(logger);
-
-  let infrastructure;
   try {
-    infrastructure = await connectInfrastructure(definition, config, options.entities ?? []);
+    return { definition, config, logger, infrastructure: await connectInfrastructure(definition, config, entities) };
   } catch (error) {
     if (error instanceof InfrastructureError) fail(definition.name, error.problems);
     throw error;
   }
+}
+
+/** The one start-up path of every service; main.ts is a single call to it. */
+export async function bootstrapService<C extends ServiceConfig>(options: BootstrapOptions<C>): Promise<RunningService> {
+  const { definition, config, logger, infrastructure } = await prepareService(options.service, options.config, options.entities);
+  const nestLogger = new PinoNestLogger(logger);
 
   let app: NestExpressApplication;
   try {

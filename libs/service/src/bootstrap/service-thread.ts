@@ -2,16 +2,15 @@ import 'reflect-metadata';
 import { Worker, parentPort, threadId } from 'node:worker_threads';
 import type { Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { configureNamespace } from '@platform/messaging';
 import type { Logger } from 'pino';
-import { createLogger, loadConfig, ServiceConfig, SERVICES, type ServiceName } from '@platform/common';
+import type { ServiceName } from '@platform/common';
 import { PinoNestLogger } from '../logging/nest-logger.js';
 import { PlatformModule } from '../platform/platform.module.js';
-import { connectInfrastructure } from './preflight.js';
+import { prepareService } from './bootstrap.js';
 
 /** Messages between a service and its thread. */
 type ToThread = 'stop';
-type FromThread = 'ready' | 'stopped';
+type FromThread = 'ready';
 
 export interface ServiceThreadOptions {
   service: ServiceName;
@@ -29,11 +28,9 @@ export interface ServiceThreadOptions {
 export async function runServiceThread(options: ServiceThreadOptions): Promise<void> {
   const port = parentPort;
   if (!port) throw new Error('runServiceThread runs in a worker thread');
-  const definition = SERVICES[options.service];
-  const config = loadConfig(ServiceConfig, process.env, { PORT: definition.port });
-  configureNamespace(config.NATS_NAMESPACE);
-  const logger = createLogger(definition.name, config.LOG_LEVEL).child({ thread: options.name });
-  const infrastructure = await connectInfrastructure(definition, config, []);
+  const prepared = await prepareService(options.service);
+  const { definition, config, infrastructure } = prepared;
+  const logger = prepared.logger.child({ thread: options.name });
   const app = await NestFactory.createApplicationContext(
     PlatformModule.forService({ definition, config, logger, dataSource: infrastructure.dataSource, nats: infrastructure.nats, module: options.module }),
     { logger: new PinoNestLogger(logger), abortOnError: false },
@@ -44,7 +41,7 @@ export async function runServiceThread(options: ServiceThreadOptions): Promise<v
     void (async () => {
       await app.close();
       await infrastructure.nats.close().catch(() => undefined);
-      port.postMessage('stopped' satisfies FromThread);
+      // The service waits for the thread's exit: with its port closed, nothing keeps it alive.
       port.close();
     })();
   });
