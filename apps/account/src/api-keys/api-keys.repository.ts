@@ -30,7 +30,10 @@ export const apiKeysRepository = {
 
   async list(m: EntityManager, filter: KeyListFilter): Promise<ApiKeyRow[]> {
     const f = new SqlFilter();
-    if (filter.status) f.add('status = ?', filter.status);
+    // The status a record shows (an active key past its date is expired before the sweep stores it).
+    if (filter.status === 'expired') f.add(`(status = ? or (status = 'active' and expires_at <= now()))`, 'expired');
+    else if (filter.status === 'active') f.add(`status = ? and (expires_at is null or expires_at > now())`, 'active');
+    else if (filter.status) f.add('status = ?', filter.status);
     if (filter.type) f.add('type = ?', filter.type);
     if (filter.dataPlaneId) f.add('environment_id = ?', filter.dataPlaneId);
     if (filter.customerId) f.add('customer_id = ?', filter.customerId);
