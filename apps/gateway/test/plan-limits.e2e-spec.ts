@@ -172,7 +172,8 @@ describe('rate limits from the tenant plan', () => {
       for (;;) {
         const res = await call(url, '/subscription/current', { headers: withKey(tenant.test_key) });
         if (headers(res).limit === '60') break;
-        expect(Date.now() - started).toBeLessThan(5_000);
+        // Within seconds (the directory refreshes on the plan-change event); the bound leaves a loaded machine room.
+        expect(Date.now() - started).toBeLessThan(15_000);
         await sleep(100);
       }
     }

@@ -220,9 +220,9 @@ describe('gateway rate limits with Redis unavailable', () => {
         ['/catalog/connectors', { 'x-api-key': key }],
         ['/no/such/path', {}],
       ] as const) {
-        const started = Date.now();
-        const res = await call(url, path, { headers, timeoutMs: 2_000 });
-        expect(Date.now() - started).toBeLessThan(2_000);
+        // Promptly: a refused Redis connection must not hold the request; 10 s is far above any
+        // loaded machine's delay and far below a request held until the proxy's 30 s time-out.
+        const res = await call(url, path, { headers, timeoutMs: 10_000 });
         expect(res.status).not.toBe(429);
         if (path === '/no/such/path') expect(res.status).toBe(404);
         expect(limitHeaders(res)).toEqual({ limit: null, remaining: null, reset: null });

@@ -161,8 +161,9 @@ describe('notifications through Slack and Teams stand-ins', () => {
     for (let i = 0; i < 24; i++) {
       const hits = slack.at(`/${i % 2 ? 'flaky' : 'fine'}-${run}-${i}`).map((r) => r.at);
       expect(hits).toHaveLength(i % 2 ? 3 : 1);
-      // The retry after Retry-After: 1 comes from its own item's schedule, not from the (5 s) reconciler.
-      if (i % 2) expect(hits[1] - hits[0]).toBeLessThan(3000);
+      // The retry after Retry-After: 1 comes from its own item's schedule, not from the reconciler,
+      // which takes an item over only 5 s after its last attempt; the rest is room for a loaded machine.
+      if (i % 2) expect(hits[1] - hits[0]).toBeLessThan(4500);
     }
   });
 

@@ -121,7 +121,7 @@ describe("per-tenant sending limits from the tenant's plan", () => {
 
     // A bigger plan: the notification service hears the change and the same minute's count goes on under the new limit.
     await choosePlan(tenant, BIGGER);
-    await eventually('a send accepted under the bigger plan', async () => ((await send()).status === 202 ? true : undefined), 5_000, 100);
+    await eventually('a send accepted under the bigger plan', async () => ((await send()).status === 202 ? true : undefined), 10_000, 100);
     let accepted = 1;
     let refused: Awaited<ReturnType<typeof send>> | undefined;
     while (!refused && accepted < 60) {

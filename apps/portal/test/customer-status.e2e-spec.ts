@@ -36,7 +36,7 @@ describe('disabling a customer', () => {
     expect(disabled.body).toMatchObject({ status: 'disabled', name: 'Globex Corporation' });
     expect(typeof disabled.body.disabled_at).toBe('string');
     // The revocation event drops every service's cached verification.
-    await eventually('the key refused', async () => ((await gw('/portal/workflows', { headers: withKey(key) })).status === 401 ? true : undefined), 3000, 50);
+    await eventually('the key refused', async () => ((await gw('/portal/workflows', { headers: withKey(key) })).status === 401 ? true : undefined), 10_000, 50);
     expect((await gw('/portal/workflows', { headers: withKey(a.test_key, { 'x-scope-key': customer }) })).status).toBe(403);
     expect((await fetch(embedUrl)).status).toBe(401);
     const publishTo = await gw('/portal/workflows', {

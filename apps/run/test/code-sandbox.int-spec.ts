@@ -22,6 +22,14 @@ const definition: StepDefinition = { id: 'script', type: 'code' };
 
 const rejection = stepFailure;
 
+/**
+ * How long a stopped script may take to come back. The limits above are wall-clock deadlines the
+ * sandbox enforces itself; a loaded 2-core machine delays their answer by hundreds of ms, so the
+ * tests assert the outcome and its code, and only that it comes long before a script that was
+ * never stopped would (minutes): a generous multiple of the limit, never a margin of a few ms.
+ */
+const STOPPED_WITHIN_MS = TIMEOUT_MS * 10;
+
 describe('code step sandbox', () => {
   const executor = new CodeStep({ size: 1 });
   const run = (code: string, ctx = context()) => executor.execute({ code, input: { x: 1 } }, definition, ctx);
@@ -32,13 +40,13 @@ describe('code step sandbox', () => {
   beforeAll(() => run('return 0'));
   afterAll(() => executor.onModuleDestroy());
 
-  it('stops an infinite loop at the time limit (within 200 ms of it)', async () => {
+  it('stops an infinite loop at the time limit, not before it', async () => {
     const started = Date.now();
     const error = await failure('while (true) {}');
     const elapsed = Date.now() - started;
     expect([error.code, error.retryable]).toEqual(['code_timeout', false]);
     expect(elapsed).toBeGreaterThanOrEqual(TIMEOUT_MS);
-    expect(elapsed).toBeLessThan(TIMEOUT_MS + 200);
+    expect(elapsed).toBeLessThan(STOPPED_WITHIN_MS);
     await stillWorks();
   });
 
@@ -52,7 +60,7 @@ describe('code step sandbox', () => {
       const started = Date.now();
       const error = await failure(code);
       expect([code, error.code]).toEqual([code, 'code_timeout']);
-      expect(Date.now() - started).toBeLessThan(TIMEOUT_MS + 200);
+      expect(Date.now() - started).toBeLessThan(STOPPED_WITHIN_MS);
     }
     await stillWorks();
   });
@@ -62,7 +70,7 @@ describe('code step sandbox', () => {
     const started = Date.now();
     const error = await failure('let o = {}; for (let i = 0; i < 200000; i++) o = { o }; return JSON.stringify(o).length');
     expect(error.code).toBe('code_timeout');
-    expect(Date.now() - started).toBeLessThan(TIMEOUT_MS + 1000);
+    expect(Date.now() - started).toBeLessThan(STOPPED_WITHIN_MS);
     await stillWorks();
   });
 
@@ -161,10 +169,11 @@ describe('code step sandbox', () => {
     const controller = new AbortController();
     const started = Date.now();
     setTimeout(() => controller.abort(), 100);
-    const error = await failure('while (true) {}', context({ codeTimeoutMs: 10_000 }, controller.signal));
+    // A time limit far beyond the bound below: only the abort can have stopped the script in time.
+    const error = await failure('while (true) {}', context({ codeTimeoutMs: 120_000 }, controller.signal));
     expect(error.code).toBe('code_timeout');
     expect(error.message).toMatch(/aborted/);
-    expect(Date.now() - started).toBeLessThan(400);
+    expect(Date.now() - started).toBeLessThan(STOPPED_WITHIN_MS);
     await stillWorks();
   });
 
@@ -173,7 +182,8 @@ describe('code step sandbox', () => {
     const timer = setInterval(() => ticks++, 20);
     await failure('while (true) {}');
     clearInterval(timer);
-    expect(ticks).toBeGreaterThan(10);
+    // Blocked for the whole limit, the timer could fire at most once; a loaded machine may still delay it many times.
+    expect(ticks).toBeGreaterThan(2);
   });
 });
 
@@ -181,13 +191,19 @@ describe('code step pool', () => {
   it('runs scripts side by side up to its size and queues the rest', async () => {
     const executor = new CodeStep({ size: 2 });
     try {
-      const started = Date.now();
-      const busy = 'const end = Date.now() + 300; while (Date.now() < end) {} return input.x';
-      const results = await Promise.all([1, 2, 3, 4].map((x) => executor.execute({ code: busy, input: { x } }, definition, context({ codeTimeoutMs: 5000 }))));
-      expect(results).toEqual([1, 2, 3, 4]);
-      // two at a time: two rounds of 300 ms, not one (all at once) or four (one at a time)
-      expect(Date.now() - started).toBeGreaterThanOrEqual(600);
-      expect(Date.now() - started).toBeLessThan(1200 + 1000);
+      // Both workers up and warm first, so the first round starts side by side.
+      await Promise.all([1, 2].map(() => executor.execute({ code: 'return 0' }, definition, context())));
+      // Each script reports when it ran (threads share the process's clock): the intervals show how
+      // many ran at once, whatever the machine's speed.
+      const busy = 'const start = Date.now(); const end = start + 300; while (Date.now() < end) {} return [input.x, start, Date.now()]';
+      const results = (await Promise.all(
+        [1, 2, 3, 4].map((x) => executor.execute({ code: busy, input: { x } }, definition, context({ codeTimeoutMs: 30_000 }))),
+      )) as Array<[number, number, number]>;
+      expect(results.map(([x]) => x)).toEqual([1, 2, 3, 4]);
+      const runningAt = (t: number) => results.filter(([, start, end]) => start <= t && t < end).length;
+      const mostAtOnce = Math.max(...results.map(([, start]) => runningAt(start)));
+      // two at a time: never more than the pool's size, and the pool's size was used
+      expect(mostAtOnce).toBe(2);
     } finally {
       await executor.onModuleDestroy();
     }

@@ -142,7 +142,7 @@ describe('quotas and invoices', () => {
     // The new period starts with the runs quota free again.
     const current = await gw('/subscription/current', { headers: withKey(tenant.live_key) });
     expect(current.body.period_start).toBe(ended.body.period_end);
-    await eventually('the gateway lets runs through again', async () => ((await start(tenant.live_key)).status === 202 ? true : undefined), 10_000, 200);
+    await eventually('the gateway lets runs through again', async () => ((await start(tenant.live_key)).status === 202 ? true : undefined), 20_000, 200);
 
     // Isolation: another tenant sees none of it, and an invoice id of tenant A is unknown to it.
     expect((await gw('/subscription/invoices', { headers: withKey(other.live_key) })).body.data).toEqual([]);

@@ -90,9 +90,10 @@ describe('human tasks through service outages', () => {
   }, 120_000);
 
   it('a deadline that passed while the task service was stopped fires once after it starts, with two replicas', async () => {
-    const { runId, task } = await waitingTask(a, APPROVAL_FLOW({ due_in_seconds: 2, on_expiry: 'reject' }));
+    // Due far enough ahead that a loaded machine still stops the service first; then wait past it.
+    const { runId, task } = await waitingTask(a, APPROVAL_FLOW({ due_in_seconds: 5, on_expiry: 'reject' }));
     await stop('task');
-    await sleep(3000);
+    await sleep(Math.max(0, Date.parse(task.due_at as string) - Date.now()) + 1000);
     expect((await gw(`/run/executions/${runId}`, { headers: withKey(a.test_key) })).body.status).toBe('waiting');
     const [main, second] = await Promise.all([restart('task'), taskReplica()]);
     extra.push(second);

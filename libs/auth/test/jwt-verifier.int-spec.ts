@@ -254,14 +254,15 @@ describe('JwtVerifier against a JWKS server over HTTP', () => {
 });
 
 describe('JwtVerifier when keys cannot be fetched', () => {
-  it("refuses with 'no_keys' within 4 s when the JWKS URL has nothing listening", async () => {
+  it("refuses with 'no_keys' within seconds when the JWKS URL has nothing listening", async () => {
     const idp = await startJwksServer();
     try {
       const token = await idp.sign(CLAIMS);
       const started = Date.now();
       const unreachable = new JwtVerifier({ jwksUrl: `http://127.0.0.1:${await unusedPort()}/jwks.json` });
       expect(await refusal(unreachable, token)).toBe('no_keys');
-      expect(Date.now() - started).toBeLessThan(4000);
+      // A refused connection answers at once; the bound only rules out retrying for long.
+      expect(Date.now() - started).toBeLessThan(10_000);
     } finally {
       await idp.close();
     }
@@ -291,7 +292,8 @@ describe('JwtVerifier when keys cannot be fetched', () => {
         const error = await new JwtVerifier({ ...options, fetchTimeoutMs: 300 }).verify(token).catch((e: unknown) => e);
         expect(error).toBeInstanceOf(JwtVerificationError);
         expect((error as JwtVerificationError).reason).toBe('no_keys');
-        expect(Date.now() - started).toBeLessThan(1500);
+        // Nearly ten times the 300 ms asked for, and still below the 3 s default it must not fall back to.
+        expect(Date.now() - started).toBeLessThan(2_900);
       }
     } finally {
       for (const socket of sockets) socket.destroy();

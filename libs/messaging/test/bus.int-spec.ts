@@ -126,9 +126,10 @@ describe('Bus over real NATS against a NestJS microservice', () => {
 
   it('says unavailable at once when nobody subscribes', async () => {
     const started = Date.now();
-    const error = await bus.request(`test.${run}.nobody.ask` as RequestSubject, {}, { requestId: 'r' }, { timeoutMs: 3000 }).catch((e: unknown) => e);
+    // With a 60 s time-out, only an immediate 'no responders' answers within the bound.
+    const error = await bus.request(`test.${run}.nobody.ask` as RequestSubject, {}, { requestId: 'r' }, { timeoutMs: 60_000 }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'unavailable' });
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it('fans an event out to every subscriber', async () => {
@@ -188,8 +189,9 @@ describe('JetStream work queue', () => {
   it('refuses a publish no stream captures, at once and naming the subject', async () => {
     const started = Date.now();
     const error = await enqueueWork(nc, `test.${run}.uncaptured`, { n: 1 }, 'x-1').catch((e: unknown) => e);
+    // The message is the 'no responders' answer's, not a time-out's; the bound rules out waiting for the ack time-out.
     expect((error as Error).message).toBe(`no JetStream stream captures ${namespaced(`test.${run}.uncaptured`)}`);
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it('retries a failing item with backoff, then dead-letters it', async () => {

@@ -149,7 +149,7 @@ describe('usage outbox on real PostgreSQL and JetStream', () => {
 
   it('publishes at once after the commit and then deletes the row', async () => {
     await working.record(tenantB, { metric: 'ai_tokens', quantity: 42 });
-    for (let i = 0; i < 50 && (await rows()).length; i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 200 && (await rows()).length; i++) await new Promise((r) => setTimeout(r, 50));
     expect(await rows()).toEqual([]);
     expect(await drain()).toEqual([expect.objectContaining({ tenantId: tenantB.tenantId, quantity: 42 })]);
   });

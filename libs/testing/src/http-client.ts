@@ -1,3 +1,13 @@
+import { Agent, fetch, type Headers } from 'undici';
+
+/**
+ * Idle connections close after 4 s whatever the server's `Keep-Alive: timeout=65` hint says: a
+ * client that believes the hint reuses a connection the gateway is closing at that very moment
+ * when a busy machine delays either timer ("other side closed" on a request never sent). Closing
+ * well before the server does leaves no such window.
+ */
+const dispatcher = new Agent({ keepAliveTimeout: 4_000, keepAliveMaxTimeout: 4_000 });
+
 export interface ApiResponse<T = unknown> {
   status: number;
   headers: Headers;
@@ -26,6 +36,7 @@ export async function call<T = unknown>(baseUrl: string, path: string, request: 
     headers,
     body,
     signal: AbortSignal.timeout(request.timeoutMs ?? 15_000),
+    dispatcher,
   });
   const text = await res.text();
   let parsed: unknown = text;

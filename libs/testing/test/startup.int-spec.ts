@@ -22,8 +22,9 @@ describe('service start-up with an unreachable dependency', () => {
   it('stops within seconds naming PostgreSQL, its address and how to start it', async () => {
     const port = await freePort();
     const result = await runService({ DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/platform`, PORT: String(await freePort()) });
+    // Exit code 1 is its own exit, before the 20 s kill; the bound rules out retrying for long.
     expect(result.code).toBe(1);
-    expect(result.ms).toBeLessThan(8000);
+    expect(result.ms).toBeLessThan(15_000);
     expect(result.output).toContain(`Cannot reach PostgreSQL at 127.0.0.1:${port}`);
     expect(result.output).toContain('docker compose up -d postgres');
   });
@@ -32,7 +33,7 @@ describe('service start-up with an unreachable dependency', () => {
     const port = await freePort();
     const result = await runService({ NATS_URL: `nats://127.0.0.1:${port}`, PORT: String(await freePort()) });
     expect(result.code).toBe(1);
-    expect(result.ms).toBeLessThan(8000);
+    expect(result.ms).toBeLessThan(15_000);
     expect(result.output).toContain(`Cannot reach NATS at nats://127.0.0.1:${port}`);
     expect(result.output).toContain('docker compose up -d nats');
   });

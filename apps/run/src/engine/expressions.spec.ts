@@ -22,7 +22,8 @@ describe('expression limits', () => {
     const { error, ms } = await failure('( $f := function($n){ $f($n + 1) }; $f(0) )');
     expect(error).toBeInstanceOf(ExpressionError);
     expect(error.message).toMatch(/^input\.value: Evaluation timeout after 1000 milliseconds/);
-    expect(ms).toBeLessThan(5000);
+    // Stopped by the limit, not run on: a generous multiple of it, since a loaded machine delays the check.
+    expect(ms).toBeLessThan(10_000);
   });
 
   it('lets timers and I/O run while a long expression evaluates', async () => {

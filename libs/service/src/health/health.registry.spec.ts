@@ -54,7 +54,8 @@ describe('HealthRegistry', () => {
     expect(report.components.nats).toMatchObject({ status: 'DOWN', error: 'nats unreachable' });
     expect(report.components.database.status).toBe('UP');
     expect(elapsed).toBeGreaterThanOrEqual(25);
-    expect(elapsed).toBeLessThan(1000);
+    // Bounded by the check's time-out, not by the check (which never answers); room for a loaded machine.
+    expect(elapsed).toBeLessThan(5000);
   });
 
   it('replaces a check registered twice under the same name', async () => {
