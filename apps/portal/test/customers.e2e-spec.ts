@@ -94,10 +94,47 @@ describe('customers and customer scopes end to end', () => {
     expect((await gw('/portal/customers', { headers: withKey(a.live_key) })).body.data).toEqual([]);
   });
 
-  it('refuses to delete a customer that still has keys, and deletes one that has none', async () => {
-    expect((await gw(`/portal/customers/${c1}`, { method: 'DELETE', headers: withKey(a.test_key) })).status).toBe(409);
-    const spare = await gw('/portal/customers', { headers: withKey(a.test_key), body: { name: 'Spare' } });
-    expect((await gw(`/portal/customers/${spare.body.id as string}`, { method: 'DELETE', headers: withKey(a.test_key) })).status).toBe(204);
-    expect((await gw(`/portal/customers/${spare.body.id as string}`, { headers: withKey(a.test_key) })).status).toBe(404);
+  it('deleting a customer revokes its keys everywhere (a rotated one in its grace period too), keeps their records, then deletes it', async () => {
+    const tenant = withKey(a.test_key);
+    const issue = async (name: string) => {
+      const res = await gw('/account/api-keys', {
+        headers: tenant,
+        body: { name, type: 'customer', customer_id: c1, scopes: ['portal:read'], data_plane_id: a.sandbox_data_plane_id },
+      });
+      expect(res.status).toBe(201);
+      return res.body as Body & { id: string; key: string };
+    };
+    const spare = await issue('globex-spare');
+    const rotating = await issue('globex-rotating');
+    const rotated = await gw(`/account/api-keys/${rotating.id}/rotate`, { headers: tenant, body: { transition_period_seconds: 3600 } });
+    expect(rotated.status).toBe(201);
+    const successor = rotated.body as Body & { id: string; key: string };
+    const keys = [customerKey, spare.key, rotating.key, successor.key];
+    // Every key works in several services first (so their verifications are cached there).
+    const paths = ['/account/me', '/portal/customers', '/catalog/connectors', '/kb/knowledge-bases'];
+    for (const key of keys) for (const path of paths) expect((await gw(path, { headers: withKey(key) })).status).not.toBe(401);
+
+    expect((await gw(`/portal/customers/${c1}`, { method: 'DELETE', headers: tenant })).status).toBe(204);
+    expect((await gw(`/portal/customers/${c1}`, { headers: tenant })).status).toBe(404);
+    for (const key of keys)
+      for (const path of paths) expect([key.slice(0, 12), path, (await gw(path, { headers: withKey(key) })).status]).toEqual([key.slice(0, 12), path, 401]);
+
+    // The records stay, revoked, and the customer's keys can still be listed by its id.
+    const listed = await gw(`/account/api-keys?customer_id=${c1}&limit=200`, { headers: tenant });
+    expect(listed.status).toBe(200);
+    const states: Record<string, unknown> = Object.fromEntries((listed.body.data ?? []).map((k) => [k.id as string, k.status]));
+    for (const id of [spare.id, rotating.id, successor.id]) expect(states[id]).toBe('revoked');
+    expect(Object.values(states).every((s) => s === 'revoked')).toBe(true);
+    // A new key for the deleted customer is refused like one for an unknown customer.
+    const again = await gw('/account/api-keys', {
+      headers: tenant,
+      body: { name: 'late', type: 'customer', customer_id: c1, scopes: ['portal:read'], data_plane_id: a.sandbox_data_plane_id },
+    });
+    expect(again.status).toBe(400);
+    // Another tenant's customer is not found, and a customer that never had a key is deleted as before.
+    expect((await gw(`/portal/customers/${c2}`, { method: 'DELETE', headers: withKey(b.test_key) })).status).toBe(404);
+    const other = await gw('/portal/customers', { headers: tenant, body: { name: 'Spare' } });
+    expect((await gw(`/portal/customers/${other.body.id as string}`, { method: 'DELETE', headers: tenant })).status).toBe(204);
+    expect((await gw(`/portal/customers/${c2}`, { headers: tenant })).status).toBe(200);
   });
 });

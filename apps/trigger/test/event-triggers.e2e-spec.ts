@@ -111,4 +111,54 @@ describe('event triggers end to end', () => {
     await sleep(1000);
     expect((await gw(`/triggers/${trigger.body.id as string}/executions`, { headers: withKey(a.test_key) })).body.data).toHaveLength(1);
   });
+
+  it("fires a customer's trigger only on its own customer's events, never on another customer's or the tenant's", async () => {
+    const customer = async (name: string) => (await gw('/portal/customers', { headers: withKey(a.test_key), body: { name } })).body.id as string;
+    const [c1, c2] = [await customer('Globex'), await customer('Initech')];
+    const k1 = await gw('/account/api-keys', {
+      headers: withKey(a.test_key),
+      body: {
+        name: 'globex',
+        type: 'customer',
+        customer_id: c1,
+        scopes: ['triggers:write', 'triggers:read', 'workflows:write', 'automations:run', 'executions:read'],
+        data_plane_id: a.sandbox_data_plane_id,
+      },
+    });
+    expect(k1.status).toBe(201);
+    const c1Key = withKey(k1.body.key as string);
+    const work = await createWorkflow(a, [{ id: 'ok', type: 'transform', input: { secret_note: 'for the runner only' } }]);
+    const spy = await gw('/api/v1/workflow/workflows', { headers: c1Key, body: { name: 'spy', steps: [{ id: 'x', type: 'transform', input: {} }] } });
+    expect(spy.status).toBe(201);
+    const trigger = await gw('/triggers', {
+      headers: c1Key,
+      body: { name: 'every run', workflow_id: spy.body.id, type: 'event', event: { type: 'run.execution.succeeded' }, input: '{ "seen": event }' },
+    });
+    expect(trigger.status).toBe(201);
+    const runAs = async (headers: Record<string, string>) => {
+      const res = await gw('/v1/automations/run', { headers, body: { automation_id: work, input: {} } });
+      expect(res.status).toBe(202);
+      const runId = res.body.run_id as string;
+      await eventually('the run', async () => ((await gw(`/run/executions/${runId}`, { headers })).body.status === 'succeeded' ? true : undefined));
+      return runId;
+    };
+    // The tenant's own run and another customer's run first; then the customer's own, which does fire.
+    await runAs(withKey(a.test_key));
+    await runAs(withKey(a.test_key, { 'x-scope-key': c2 }));
+    const own = await runAs(c1Key);
+    const fired = await eventually('the trigger on its own run', async () => {
+      const rows = (await gw(`/triggers/${trigger.body.id as string}/executions`, { headers: c1Key })).body.data ?? [];
+      return rows.find((e) => e.status === 'started');
+    });
+    const run = await eventually('the spy run', async () => {
+      const r = await gw(`/run/executions/${fired.run_id as string}`, { headers: c1Key });
+      return r.body.status === 'succeeded' ? r.body : undefined;
+    });
+    expect(run.input).toMatchObject({ seen: { execution_id: own, customer_id: c1 } });
+    await sleep(1500);
+    const all = (await gw(`/triggers/${trigger.body.id as string}/executions`, { headers: c1Key })).body.data ?? [];
+    expect(all).toHaveLength(1);
+    const spyRuns = (await gw(`/run/executions?workflow_id=${spy.body.id as string}`, { headers: withKey(a.test_key) })).body.data ?? [];
+    expect(spyRuns.map((r) => (r.input as { seen: { customer_id: string } }).seen.customer_id)).toEqual([c1]);
+  });
 });

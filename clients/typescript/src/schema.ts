@@ -63,7 +63,7 @@ export interface paths {
         put?: never;
         /**
          * Create an API key
-         * @description The account service form of key creation, with `data_plane_id` in the body. The value (`key`) is returned only in this answer; only a keyed hash is stored.
+         * @description The account service form of key creation, with `data_plane_id` in the body. The value (`key`) is returned only in this answer; only a keyed hash is stored. The scopes must be within the caller's own, and a customer's caller creates only keys of its customer.
          *
          *     Requires the scope `api_keys:manage` (a key with `*` has every scope).
          */
@@ -151,7 +151,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate an API key
-         * @description Issues a new key with the same name, type and scopes; the old one becomes `rotated` (with `replaced_by`), keeps working for `transition_period_seconds` (0 to 30 days), then stops.
+         * @description Issues a new key with the same name, type and scopes; the old one becomes `rotated` (with `replaced_by`), keeps working for `transition_period_seconds` (0 to 30 days), then stops. Rotating is issuing: the key's scopes must be within the caller's own (`*` only from `*`), and a customer's caller rotates only its customer's keys; otherwise 403 and nothing changes.
          *
          *     Requires the scope `api_keys:manage` (a key with `*` has every scope).
          */
@@ -173,7 +173,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate an API key
-         * @description Issues a new key with the same name, type and scopes; the old one becomes `rotated` (with `replaced_by`), keeps working for `transition_period_seconds` (0 to 30 days), then stops.
+         * @description Issues a new key with the same name, type and scopes; the old one becomes `rotated` (with `replaced_by`), keeps working for `transition_period_seconds` (0 to 30 days), then stops. Rotating is issuing: the key's scopes must be within the caller's own (`*` only from `*`), and a customer's caller rotates only its customer's keys; otherwise 403 and nothing changes.
          *
          *     Requires the scope `api_keys:manage` (a key with `*` has every scope).
          */
@@ -822,7 +822,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a customer
-         * @description Deletes a customer that no longer has API keys (revoke them first).
+         * @description Deletes the customer and revokes its API keys: they fail with 401 in every service at once; their records stay, `revoked`. The customer's embed tokens stop working.
          *
          *     Requires the scope `portal:write` (a key with `*` has every scope).
          */
@@ -12714,15 +12714,6 @@ export interface operations {
             };
             /** @description No such resource for this caller (its tenant, environment and customer scope) */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The customer still has API keys; revoke and remove them first */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };

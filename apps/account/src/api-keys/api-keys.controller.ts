@@ -90,7 +90,7 @@ export class ApiKeysController {
   @ApiOperation({
     summary: 'Create an API key',
     description:
-      'The account service form of key creation, with `data_plane_id` in the body. The value (`key`) is returned only in this answer; only a keyed hash is stored.',
+      "The account service form of key creation, with `data_plane_id` in the body. The value (`key`) is returned only in this answer; only a keyed hash is stored. The scopes must be within the caller's own, and a customer's caller creates only keys of its customer.",
   })
   @ApiCreatedResponse({
     type: CreatedApiKeyResponseDto,
@@ -122,7 +122,7 @@ export class ApiKeysController {
   @ApiOperation({
     summary: 'Rotate an API key',
     description:
-      'Issues a new key with the same name, type and scopes; the old one becomes `rotated` (with `replaced_by`), keeps working for `transition_period_seconds` (0 to 30 days), then stops.',
+      "Issues a new key with the same name, type and scopes; the old one becomes `rotated` (with `replaced_by`), keeps working for `transition_period_seconds` (0 to 30 days), then stops. Rotating is issuing: the key's scopes must be within the caller's own (`*` only from `*`), and a customer's caller rotates only its customer's keys; otherwise 403 and nothing changes.",
   })
   @ApiCreatedResponse({
     type: CreatedApiKeyResponseDto,

@@ -60,11 +60,15 @@ export const apiKeysRepository = {
   },
 };
 
-/** The verification lookup: by hash, across tenants, so only through SystemDb. A disabled customer's keys are not found. */
+/**
+ * The verification lookup: by hash, across tenants, so only through SystemDb. A customer key is
+ * found only while its customer exists and is enabled (a deleted customer's keys are revoked too).
+ */
 export async function findKeyByHash(m: EntityManager, hash: Buffer): Promise<ApiKeyRow | undefined> {
   const rows = await m.query<ApiKeyRow[]>(
     `select ${API_KEY_COLUMNS} from account.api_keys k where key_hash = $1
-        and not exists (select 1 from account.customers c where c.tenant_id = k.tenant_id and c.id = k.customer_id and c.disabled_at is not null)`,
+        and (k.customer_id is null
+          or exists (select 1 from account.customers c where c.tenant_id = k.tenant_id and c.id = k.customer_id and c.disabled_at is null))`,
     [hash],
   );
   return rows[0];

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { displayPrefix, forbidden, generateApiKey, hasScopes, type Principal } from '@platform/auth';
-import { decodeCursor, newId, toPage, type Page } from '@platform/common';
+import type { Principal } from '@platform/auth';
+import { decodeCursor, toPage, type Page } from '@platform/common';
 import { TenantDb } from '@platform/db';
 import { AccountSubjects, Bus, messageContext } from '@platform/messaging';
 import type { EntityManager } from 'typeorm';
@@ -12,6 +12,7 @@ import { apiKeysRepository } from './api-keys.repository.js';
 import type { CreateApiKeyRequestDto } from './dto/create-api-key.request.dto.js';
 import type { ListApiKeysQueryDto } from './dto/list-api-keys.query.dto.js';
 import { KeyHasher } from './key-hasher.js';
+import { assertMayIssue, issueKey, issuerOf, type KeyToIssue } from './key-issuing.js';
 
 export type CreatedApiKey = ApiKeyResponse & { key: string };
 
@@ -32,20 +33,20 @@ export class ApiKeysService {
     const customerId = dto.customer_id ?? null;
     if (dto.type === 'customer' && !customerId) throw ApiKeyErrors.customerIdRequired();
     if (dto.type === 'tenant' && customerId) throw ApiKeyErrors.customerIdForbidden();
-    // No escalation: a key can grant only what its creator holds, and a customer only for itself.
-    if (!hasScopes(principal, dto.scopes)) throw forbidden();
-    if (principal.scopeId && (dto.type !== 'customer' || customerId !== principal.scopeId)) throw forbidden();
+    const scopes = [...new Set(dto.scopes)];
+    // Refused before the database is asked; issue() holds the same rule for every path.
+    assertMayIssue(principal, { type: dto.type, customerId, scopes });
 
     return this.db.run(principal, async (m) => {
       const mode = await environmentsRepository.mode(m, dataPlaneId);
       if (!mode) throw ApiKeyErrors.dataPlaneNotFound();
-      if (customerId && !(await customersRepository.get(m, customerId))) throw ApiKeyErrors.customerNotFound();
+      if (customerId && !(await customersRepository.get(m, customerId, true))) throw ApiKeyErrors.customerNotFound();
       return this.issue(m, principal, {
         name: dto.name,
         type: dto.type,
         mode,
         customerId,
-        scopes: [...new Set(dto.scopes)],
+        scopes,
         expiresAt: dto.expires_at ? new Date(dto.expires_at) : null,
       });
     });
@@ -77,6 +78,7 @@ export class ApiKeysService {
     return toApiKeyResponse(row);
   }
 
+  /** The successor is issued under the same rule as a new key: rotating a key the caller could not have created is 403. */
   async rotate(principal: Principal, keyId: string, transitionSeconds: number): Promise<CreatedApiKey> {
     const created = await this.db.run(principal, async (m) => {
       const old = await this.activeKey(m, keyId);
@@ -115,20 +117,11 @@ export class ApiKeysService {
     return row;
   }
 
-  private async issue(
-    m: EntityManager,
-    principal: Principal,
-    key: { name: string; type: 'tenant' | 'customer'; mode: 'live' | 'test'; customerId: string | null; scopes: string[]; expiresAt: Date | null },
-  ): Promise<CreatedApiKey> {
-    const value = generateApiKey(key.mode);
-    const row = await apiKeysRepository.insert(m, {
+  private async issue(m: EntityManager, principal: Principal, key: Omit<KeyToIssue, 'tenantId' | 'environmentId'>): Promise<CreatedApiKey> {
+    const { row, value } = await issueKey(m, this.hasher, issuerOf(principal), {
       tenantId: principal.tenantId,
       environmentId: principal.environmentId,
-      id: newId(),
       ...key,
-      prefix: displayPrefix(value),
-      hash: this.hasher.hash(value),
-      createdBy: `${principal.kind}:${principal.subject}`,
     });
     return { ...toApiKeyResponse(row), key: value };
   }

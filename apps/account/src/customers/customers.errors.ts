@@ -5,16 +5,10 @@ export const CustomerErrors = {
   /** A customer-scoped caller manages only itself. */
   forbidden: () => new AppError('forbidden', 403, "You don't have permission to access this resource"),
   duplicateExternalId: () => new ConflictError('duplicate_external_id', 'A customer with this external_id already exists'),
-  inUse: () => new ConflictError('customer_in_use', 'The customer still has API keys; revoke and remove them first'),
 };
 
 const UNIQUE_VIOLATION = '23505';
-const FOREIGN_KEY_VIOLATION = '23503';
 
 export function isUniqueViolation(error: unknown): boolean {
   return (error as { code?: string })?.code === UNIQUE_VIOLATION;
-}
-
-export function isForeignKeyViolation(error: unknown): boolean {
-  return (error as { code?: string })?.code === FOREIGN_KEY_VIOLATION;
 }

@@ -43,8 +43,9 @@ export const customersRepository = {
     return rows[0];
   },
 
-  async get(m: EntityManager, id: string): Promise<CustomerRow | undefined> {
-    return (await m.query<CustomerRow[]>(`select ${COLUMNS} from account.customers where id = $1`, [id]))[0];
+  /** `forShare`: for issuing a key to it, which a concurrent deletion (FOR UPDATE) then waits for. */
+  async get(m: EntityManager, id: string, forShare = false): Promise<CustomerRow | undefined> {
+    return (await m.query<CustomerRow[]>(`select ${COLUMNS} from account.customers where id = $1${forShare ? ' for share' : ''}`, [id]))[0];
   },
 
   async list(m: EntityManager, f: { afterId: string | null; externalId?: string; status?: string; name?: string; limit: number }): Promise<CustomerRow[]> {
@@ -80,6 +81,21 @@ export const customersRepository = {
       [id, changes.name ?? null, changes.external_id !== undefined, changes.external_id ?? null, changes.metadata ?? null, changes.status ?? null],
     );
     return rows[0];
+  },
+
+  /** Revokes every key of the customer that still verifies (active, or rotated within its grace); answers their ids. */
+  async revokeKeys(m: EntityManager, id: string): Promise<string[]> {
+    const [rows] = await m.query<[{ id: string }[], number]>(
+      `update account.api_keys set status = 'revoked', revoked_at = now(), grace_until = null
+        where customer_id = $1 and status in ('active', 'rotated') returning id`,
+      [id],
+    );
+    return rows.map((r) => r.id);
+  },
+
+  /** Locks the customer against a key being issued for it meanwhile (issuing reads it FOR SHARE). */
+  async lock(m: EntityManager, id: string): Promise<boolean> {
+    return (await m.query<{ id: string }[]>(`select id from account.customers where id = $1 for update`, [id])).length > 0;
   },
 
   async delete(m: EntityManager, id: string): Promise<boolean> {

@@ -11,7 +11,7 @@ import {
   type ListCustomersRequest,
   type UpdateCustomerRequest,
 } from '@platform/messaging';
-import { CustomerErrors, isForeignKeyViolation, isUniqueViolation } from './customers.errors.js';
+import { CustomerErrors, isUniqueViolation } from './customers.errors.js';
 import { customersRepository, toCustomerRecord } from './customers.repository.js';
 
 /** Customers are tenancy, so account stores them; the portal service serves them over HTTP. */
@@ -79,15 +79,22 @@ export class CustomersService {
     }
   }
 
+  /**
+   * Deleting a customer revokes its keys first (their records stay, as every revoked key's does),
+   * and every service drops its cached verification of them once the deletion has committed.
+   */
   async delete(ctx: TenantContext, id: string): Promise<{ deleted: true }> {
     if (ctx.scopeId) throw CustomerErrors.forbidden();
-    try {
-      const deleted = await this.db.run(ctx, (m) => customersRepository.delete(m, id));
-      if (!deleted) throw CustomerErrors.notFound();
-      return { deleted: true };
-    } catch (error) {
-      if (isForeignKeyViolation(error)) throw CustomerErrors.inUse();
-      throw error;
+    const keyIds = await this.db.run(ctx, async (m) => {
+      if (!(await customersRepository.lock(m, id))) throw CustomerErrors.notFound();
+      const revoked = await customersRepository.revokeKeys(m, id);
+      await customersRepository.delete(m, id);
+      return revoked;
+    });
+    if (keyIds.length) {
+      this.bus.emit(AccountSubjects.keysRevoked, { keyIds }, messageContext(ctx));
+      await this.bus.connection.flush();
     }
+    return { deleted: true };
   }
 }

@@ -1,8 +1,7 @@
-import { displayPrefix, generateApiKey } from '@platform/auth';
 import { newId } from '@platform/common';
 import type { EntityManager } from 'typeorm';
-import { apiKeysRepository } from '../api-keys/api-keys.repository.js';
 import type { KeyHasher } from '../api-keys/key-hasher.js';
+import { issueKey, PLATFORM_ISSUER } from '../api-keys/key-issuing.js';
 import { tenantsRepository } from './tenants.repository.js';
 
 export interface ProvisionInput {
@@ -52,20 +51,15 @@ export async function provisionTenant(m: EntityManager, hasher: KeyHasher, input
       ['live', production],
       ['test', sandbox],
     ] as const) {
-      const value = generateApiKey(mode);
-      await apiKeysRepository.insert(m, {
+      const { value } = await issueKey(m, hasher, PLATFORM_ISSUER, {
         tenantId,
         environmentId,
-        id: newId(),
         name: `${mode === 'live' ? 'Production' : 'Sandbox'} owner key`,
         type: 'tenant',
         mode,
         customerId: null,
         scopes: ['*'],
-        prefix: displayPrefix(value),
-        hash: hasher.hash(value),
         expiresAt: null,
-        createdBy: 'system:provisioning',
       });
       if (mode === 'live') result.live_key = value;
       else result.test_key = value;

@@ -52,6 +52,7 @@ export class ConnectorsService {
 
   /** A tenant's own connector: checked against the definition JSON Schema; a built-in's id is taken. */
   async saveCustom(p: Principal, body: unknown): Promise<ConnectorView> {
+    if (p.scopeId) throw ConnectorErrors.customerScoped();
     const problems = validateDefinition(body);
     if (problems.length) throw new ValidationFailedError(problems);
     const def = body as ConnectorDefinition;
@@ -64,6 +65,7 @@ export class ConnectorsService {
 
   /** Removes an installed or custom connector from the environment (built-ins stay). */
   async remove(p: Principal, id: string): Promise<void> {
+    if (p.scopeId) throw ConnectorErrors.customerScoped();
     if (this.registry.builtIn(id)) throw new ConflictError('built_in_connector', `${id} is built in and cannot be removed`);
     if (!(await this.installed.remove(p, id))) throw ConnectorErrors.notFound();
   }

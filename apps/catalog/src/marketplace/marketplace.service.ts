@@ -4,6 +4,7 @@ import { AppError, decodeCursor, newId, NotFoundError, toPage, type Page } from 
 import { SystemDb } from '@platform/db';
 import type { ConnectorDefinition } from '@platform/messaging';
 import { ConnectorRegistry } from '../connectors/connector-registry.js';
+import { ConnectorErrors } from '../connectors/connectors.errors.js';
 import { validateDefinition } from '../connectors/definition.validator.js';
 import { InstalledConnectors } from '../connectors/installed-connectors.js';
 import { BUILT_IN_TEMPLATES } from '../templates/builtin-templates.js';
@@ -67,6 +68,7 @@ export class MarketplaceService implements OnApplicationBootstrap {
     let answer: InstallResponseDto;
     let counted = true;
     if (row.kind === 'connector') {
+      if (p.scopeId) throw ConnectorErrors.customerScoped();
       const def = row.content as unknown as ConnectorDefinition;
       if (validateDefinition(def).length) throw new AppError('invalid_listing', 409, 'The listed connector definition is not valid');
       counted = await this.installed.install(p, row.id, def);

@@ -7,6 +7,7 @@ import { KbWorkerSubjects, NATS_CONNECTION, enqueueWork, messageContext, type Kb
 import { KB_CONFIG, type KbConfig } from '../config/kb.config.js';
 import { CONTENT_TYPES, detectFormat, isKnownContentType } from '../indexing/extract.js';
 import { KnowledgeBaseErrors } from '../knowledge-bases/knowledge-bases.errors.js';
+import { changeableKnowledgeBase } from '../knowledge-bases/changeable-knowledge-base.js';
 import { knowledgeBasesRepository } from '../knowledge-bases/knowledge-bases.repository.js';
 import { toDocumentResponse, type DocumentResponse, type DocumentSource } from './document.record.js';
 import { DocumentErrors } from './documents.errors.js';
@@ -45,7 +46,7 @@ export class DocumentsService {
     const contentType = dto.content_type ?? (content ? CONTENT_TYPES[detectFormat(null, name, content)] : null);
 
     const row = await this.db.run(p, async (m) => {
-      if (!(await knowledgeBasesRepository.get(m, kbId))) throw KnowledgeBaseErrors.notFound();
+      await changeableKnowledgeBase(m, p, kbId);
       return documentsRepository.insert(m, {
         tenantId: p.tenantId,
         environmentId: p.environmentId,
@@ -80,12 +81,18 @@ export class DocumentsService {
 
   /** Deletes the document and its chunks (cascade): they leave every later query at once. */
   async delete(p: Principal, kbId: string, id: string): Promise<void> {
-    const deleted = await this.db.run(p, (m) => documentsRepository.delete(m, kbId, id));
+    const deleted = await this.db.run(p, async (m) => {
+      await changeableKnowledgeBase(m, p, kbId);
+      return documentsRepository.delete(m, kbId, id);
+    });
     if (!deleted) throw DocumentErrors.notFound();
   }
 
   async reindex(p: Principal, kbId: string, id: string): Promise<{ id: string; status: 'queued' }> {
-    const row = await this.db.run(p, (m) => documentsRepository.requeue(m, kbId, id));
+    const row = await this.db.run(p, async (m) => {
+      await changeableKnowledgeBase(m, p, kbId);
+      return documentsRepository.requeue(m, kbId, id);
+    });
     if (!row) throw DocumentErrors.notFound();
     await this.enqueue(p, row.id, row.generation);
     return { id: row.id, status: 'queued' };

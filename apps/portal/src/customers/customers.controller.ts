@@ -71,9 +71,12 @@ export class CustomersController {
   @Delete(':id')
   @HttpCode(204)
   @RequireScopes('portal:write')
-  @ApiOperation({ summary: 'Delete a customer', description: 'Deletes a customer that no longer has API keys (revoke them first).' })
+  @ApiOperation({
+    summary: 'Delete a customer',
+    description:
+      "Deletes the customer and revokes its API keys: they fail with 401 in every service at once; their records stay, `revoked`. The customer's embed tokens stop working.",
+  })
   @ApiNoContentResponse({ description: 'Deleted' })
-  @ApiConflictResponse({ description: 'The customer still has API keys; revoke and remove them first' })
   async delete(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string): Promise<void> {
     await this.bus.request(AccountSubjects.customersDelete, { id }, messageContext(p));
   }

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { DashboardsModule } from '../dashboards/dashboards.module.js';
 import { EmbedsModule } from '../embeds/embeds.module.js';
 import { PublishingModule } from '../publishing/publishing.module.js';
+import { DataPlaneModes } from './data-plane-modes.js';
 import { PublicViewsController } from './public-views.controller.js';
 import { PublicViewsService } from './public-views.service.js';
 import { SubmissionLimits } from './submission-limits.js';
@@ -10,6 +11,6 @@ import { SubmissionLimits } from './submission-limits.js';
 @Module({
   imports: [PublishingModule, DashboardsModule, EmbedsModule],
   controllers: [PublicViewsController],
-  providers: [PublicViewsService, SubmissionLimits],
+  providers: [PublicViewsService, SubmissionLimits, DataPlaneModes],
 })
 export class PublicViewsModule {}

@@ -6,6 +6,7 @@ import { DashboardsService } from '../dashboards/dashboards.service.js';
 import { EmbedAccess, type EmbedGrant } from '../embeds/embed-access.js';
 import { PortalErrors } from '../publishing/portal.errors.js';
 import { PublishedWorkflowsService } from '../publishing/published-workflows.service.js';
+import { DataPlaneModes } from './data-plane-modes.js';
 import { formFields, readSubmission } from './form-fields.js';
 import { dashboardPage, formPage, resultPage, runsPage } from './html.js';
 import { SubmissionLimits } from './submission-limits.js';
@@ -25,6 +26,7 @@ export class PublicViewsService {
     private readonly dashboards: DashboardsService,
     private readonly limits: SubmissionLimits,
     private readonly bus: Bus,
+    private readonly modes: DataPlaneModes,
   ) {}
 
   async form(id: string, token: string | undefined): Promise<ViewAnswer> {
@@ -56,7 +58,9 @@ export class PublicViewsService {
       const html = formPage({ title: p.title, description: p.description, action: formPath(id, token!), submissionId, fields, values, errors });
       return { status: 400, html, frameAncestors: grant.embed.allowed_origins };
     }
-    const run = await this.published.start(grant.ctx, p, input, `portal-form:${grant.embed.id}:${submissionId.toLowerCase()}`);
+    // Metered as the link's data plane: a link made with a test key starts sandbox runs.
+    const keyMode = await this.modes.of(grant.ctx);
+    const run = await this.published.start(grant.ctx, p, input, `portal-form:${grant.embed.id}:${submissionId.toLowerCase()}`, keyMode);
     return {
       status: 303,
       location: `/portal/public/forms/${id}/runs/${run.run_id}?token=${encodeURIComponent(token!)}`,

@@ -67,7 +67,7 @@ export class EventTriggersConsumer implements OnApplicationBootstrap, OnModuleDe
         msg.ack();
         return;
       }
-      const claimed = await this.claim(tenant, event);
+      const claimed = await this.claim(tenant, context.scopeId ?? null, event);
       await Promise.all(claimed.map((e) => this.runs.start(e, event.kind)));
       msg.ack();
     } catch (error) {
@@ -76,12 +76,18 @@ export class EventTriggersConsumer implements OnApplicationBootstrap, OnModuleDe
     }
   }
 
-  private claim(tenant: { tenantId: string; environmentId: string }, event: PlatformEvent): Promise<TriggerExecutionRow[]> {
+  /**
+   * `eventScope` is the customer the event happened for (null: the tenant's own). A tenant-wide
+   * trigger sees every event of its environment; a customer's trigger only its own customer's,
+   * or it would hand other customers' runs, files and tasks to that customer's workflow.
+   */
+  private claim(tenant: { tenantId: string; environmentId: string }, eventScope: string | null, event: PlatformEvent): Promise<TriggerExecutionRow[]> {
     return this.db.run({ ...tenant, scopeId: null }, async (m) => {
       const triggers =
         event.kind === 'event' ? await triggersRepository.eventTriggers(m, event.type) : await triggersRepository.webhookTriggers(m, event.webhookId);
       const claimed: TriggerExecutionRow[] = [];
       for (const trigger of triggers) {
+        if (trigger.scope_id !== null && trigger.scope_id !== eventScope) continue;
         const firing = await this.firing(trigger, event);
         if (!firing) continue;
         const row = await executionsRepository.claim(m, {

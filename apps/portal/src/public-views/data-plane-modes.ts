@@ -1,0 +1,33 @@
+import { Injectable } from '@nestjs/common';
+import { AccountSubjects, Bus, messageContext, type TenantRef } from '@platform/messaging';
+
+/** Bounded: a data plane's mode never changes, so entries are never stale, only many. */
+const MAX_ENTRIES = 10_000;
+
+/**
+ * Whether a data plane is live (production) or test (sandbox), asked of the account service once
+ * per data plane. A public form has no key of its own: its run is metered by the data plane of
+ * the link, which is the data plane of the key that made it (a test key's link is sandbox usage).
+ */
+@Injectable()
+export class DataPlaneModes {
+  private readonly modes = new Map<string, 'live' | 'test'>();
+
+  constructor(private readonly bus: Bus) {}
+
+  async of(plane: TenantRef): Promise<'live' | 'test'> {
+    const key = `${plane.tenantId}/${plane.environmentId}`;
+    const known = this.modes.get(key);
+    if (known) return known;
+    const answer = await this.bus.request(
+      AccountSubjects.environmentsResolve,
+      { tenantId: plane.tenantId, environmentId: plane.environmentId },
+      messageContext(null, { actor: 'portal-form' }),
+    );
+    // An embed's data plane always exists; were it gone, nothing is left to bill: metered as a test plane's.
+    const mode = answer.found ? answer.mode : 'test';
+    if (this.modes.size >= MAX_ENTRIES) this.modes.clear();
+    this.modes.set(key, mode);
+    return mode;
+  }
+}
