@@ -103,7 +103,9 @@ export async function startProcess(spec: ProcessSpec): Promise<ManagedProcess> {
     },
   };
   try {
-    await waitForHealth(spec.healthUrl, spec.startTimeoutMs ?? 30_000, () => alive);
+    // A process that dies fails at once (isAlive); the deadline is for one that hangs, and leaves a
+    // loaded 2-core machine starting fourteen processes room (seen: 30 s was not enough).
+    await waitForHealth(spec.healthUrl, spec.startTimeoutMs ?? 90_000, () => alive);
   } catch (error) {
     await managed.kill();
     throw new Error(`${spec.name} did not start: ${(error as Error).message}\n--- last output ---\n${managed.tail()}`, { cause: error });
