@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { DataPlaneModes } from '@platform/service';
 import { SUBSCRIPTION_CONFIG, loadSubscriptionConfig } from './config/subscription.config.js';
 import { BillingController } from './invoices/billing.controller.js';
 import { BillingJob } from './invoices/billing.job.js';
@@ -23,6 +24,7 @@ import { UsageWorker } from './usage/usage.worker.js';
     SubscriptionsService,
     UsageService,
     UsageWorker,
+    DataPlaneModes,
     InvoicesService,
     BillingService,
     BillingJob,

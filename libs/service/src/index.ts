@@ -10,6 +10,7 @@ export * from './http/request-context.interceptor.js';
 export * from './pagination/page-query.dto.js';
 export * from './health/health.registry.js';
 export * from './jobs/periodic-job.js';
+export * from './usage/data-plane-modes.js';
 export * from './usage/pending-usage.js';
 export * from './usage/usage-outbox.js';
 export * from './usage/usage-outbox.migration.js';

@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
+import { DataPlaneModes } from '@platform/service';
 import { DashboardsModule } from '../dashboards/dashboards.module.js';
 import { EmbedsModule } from '../embeds/embeds.module.js';
 import { PublishingModule } from '../publishing/publishing.module.js';
-import { DataPlaneModes } from './data-plane-modes.js';
 import { PublicViewsController } from './public-views.controller.js';
 import { PublicViewsService } from './public-views.service.js';
 import { SubmissionLimits } from './submission-limits.js';

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { TenantBatcher, TenantDb, type TenantContext } from '@platform/db';
 import { NATS_CONNECTION, QueueConsumer, USAGE_FACTS_QUEUE, hasTenant, type UsageFact, type WorkItem, type WorkResult } from '@platform/messaging';
+import { DataPlaneModes } from '@platform/service';
 import { SUBSCRIPTION_CONFIG, type SubscriptionConfig } from '../config/subscription.config.js';
 import { LimitsService } from '../limits/limits.service.js';
 import { periodAt } from '../subscriptions/periods.js';
@@ -26,6 +27,7 @@ export class UsageWorker extends QueueConsumer<UsageFact> {
     private readonly limits: LimitsService,
     @Inject(SUBSCRIPTION_CONFIG) private readonly config: SubscriptionConfig,
     @Inject(NATS_CONNECTION) nc: NatsConnection,
+    private readonly modes: DataPlaneModes,
   ) {
     super(nc, USAGE_FACTS_QUEUE, { concurrency: config.SUBSCRIPTION_USAGE_CONCURRENCY, failure: 'usage fact not aggregated (redelivered)', level: 'warn' });
     this.batches = new TenantBatcher((ctx, facts) => this.aggregateBatch(ctx, facts));
@@ -43,7 +45,10 @@ export class UsageWorker extends QueueConsumer<UsageFact> {
 
   private async aggregateBatch(ctx: TenantContext, batch: UsageFact[]): Promise<undefined[]> {
     // A fact delivered twice in one batch is added once (the second would conflict with the first).
-    const facts = [...new Map(batch.map((f) => [f.eventId.toLowerCase(), f])).values()];
+    const unique = [...new Map(batch.map((f) => [f.eventId.toLowerCase(), f])).values()];
+    // A fact no key started (a schedule's, an event's or a webhook's run) counts as its data plane: sandbox on a test plane.
+    const planeMode = unique.some((f) => !f.keyMode) ? await this.modes.of(ctx) : undefined;
+    const facts = planeMode ? unique.map((f) => (f.keyMode ? f : { ...f, keyMode: planeMode })) : unique;
     const crossed = await this.db.run(ctx, async (m) => {
       const subscription = await subscriptionsRepository.ensure(m, ctx.tenantId, this.config.SUBSCRIPTION_DEFAULT_PLAN, periodAt(new Date()), 'share');
       const result = await usageRepository.aggregate(m, { ...ctx, scopeId: ctx.scopeId ?? null }, facts, subscription.period_start);

@@ -6,8 +6,8 @@ const MAX_ENTRIES = 10_000;
 
 /**
  * Whether a data plane is live (production) or test (sandbox), asked of the account service once
- * per data plane. A public form has no key of its own: its run is metered by the data plane of
- * the link, which is the data plane of the key that made it (a test key's link is sandbox usage).
+ * per data plane. Work that no key started (a public form, a schedule, an event, a webhook) is
+ * metered by its data plane: a test plane's is sandbox usage, whatever path started it.
  */
 @Injectable()
 export class DataPlaneModes {
@@ -24,7 +24,7 @@ export class DataPlaneModes {
       { tenantId: plane.tenantId, environmentId: plane.environmentId },
       messageContext(null, { actor: 'portal-form' }),
     );
-    // An embed's data plane always exists; were it gone, nothing is left to bill: metered as a test plane's.
+    // A data plane that does work exists; were it gone, nothing is left to bill: metered as a test plane's.
     const mode = answer.found ? answer.mode : 'test';
     if (this.modes.size >= MAX_ENTRIES) this.modes.clear();
     this.modes.set(key, mode);
