@@ -93,9 +93,8 @@ export class OperationsService {
     // The remote side may echo the credentials it was sent (in an error, a body, a header it reflects): whatever
     // comes back, answered or thrown, is redacted before it is logged or leaves the service.
     let redactor = credentialRedactor(opened);
-    let credentials = opened;
     try {
-      credentials = await this.usable(row, opened);
+      let credentials = await this.usable(row, opened);
       redactor = redactor.with([credentials.access_token, credentials.refresh_token]);
       let result = await this.drivers.run({ definition, operation, connection: row, credentials, input, idempotencyKey });
       if (result.status === 401 && this.tokens.isOAuth(row) && credentials.access_token) {
