@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { call, createTenant, e2eEnvironment, withKey, type TestTenant } from '@platform/testing';
+import { SecretWatch, call, createTenant, e2eEnvironment, withKey, type TestTenant } from '@platform/testing';
 import { OpenAiStandIn } from './openai-stand-in.js';
 
 const env = e2eEnvironment();
@@ -14,6 +14,8 @@ describe('AI runtime: providers, generate, chat, embeddings', () => {
   const standIn = new OpenAiStandIn();
   const key = () => withKey(tenant.test_key);
   let provider: string;
+  const watch = new SecretWatch();
+  const [apiKey] = watch.add(`sk-test-${randomUUID()}`);
 
   beforeAll(async () => {
     await standIn.start();
@@ -24,17 +26,19 @@ describe('AI runtime: providers, generate, chat, embeddings', () => {
       body: {
         name: provider,
         base_url: standIn.url,
-        api_key: 'sk-test-secret-123',
+        api_key: apiKey,
         models: ['echo', 'fail', 'limited', 'slow', 'tools'].map((id) => ({ id, kind: 'chat' })).concat([{ id: 'embed', kind: 'embedding' }]),
       },
     });
     expect(created.status).toBe(201);
     expect(created.body.has_api_key).toBe(true);
-    expect(JSON.stringify(created.body)).not.toContain('sk-test-secret-123');
+    expect(JSON.stringify(created.body)).not.toContain(apiKey);
   });
 
   afterAll(async () => {
     await standIn.stop();
+    // Every answer of this suite, and every log line of the platform: the provider key is in none.
+    expect(await watch.leaks()).toEqual([]);
   });
 
   it('lists the local models and the configured ones', async () => {
@@ -54,7 +58,7 @@ describe('AI runtime: providers, generate, chat, embeddings', () => {
       usage: { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 },
     });
     const seen = standIn.seen[standIn.seen.length - 1];
-    expect(seen.headers.authorization).toBe('Bearer sk-test-secret-123');
+    expect(seen.headers.authorization).toBe(`Bearer ${apiKey}`);
     expect(seen.body).toMatchObject({
       model: 'echo',
       max_tokens: 20,

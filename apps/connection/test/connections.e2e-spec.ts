@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { TestTenant } from '@platform/testing';
 import { PrivatePlatform, type Json } from './private-platform.js';
@@ -164,6 +165,34 @@ describe('connections', () => {
       status: 401,
       message: expect.stringContaining('Invalid API Key'),
     });
+  });
+
+  it('never shows the credentials a remote side echoes back, in any auth scheme, failed or answered', async () => {
+    const secrets = {
+      token: `tok-${randomBytes(8).toString('hex')}`,
+      password: `pw ${randomBytes(6).toString('hex')}/+&`,
+      key: `key-${randomBytes(8).toString('hex')}`,
+    };
+    const auths = [
+      { type: 'bearer', token: secrets.token },
+      { type: 'basic', username: 'echo-user', password: secrets.password },
+      { type: 'api_key', key: secrets.key, in: 'query', name: 'api_key' },
+    ];
+    for (const auth of auths) {
+      const refused = await create(a, { name: `echo ${auth.type}`, connector_id: 'http', auth, settings: { base_url: `${stand.base}/echo` } });
+      expect(refused.status).toBe(201);
+      const tested = await p.gw(`/connections/${refused.body.id as string}/test`, { headers: p.as(a.test_key), method: 'POST' });
+      expect(tested.body).toMatchObject({ ok: false, status: 401, message: expect.stringContaining('[redacted]') });
+      const answered = await create(a, { name: `echo-ok ${auth.type}`, connector_id: 'http', auth, settings: { base_url: `${stand.base}/echo-ok` } });
+      const wf = await p.workflow(a, [
+        { id: 'call', type: 'connector', input: { connection_id: answered.body.id, operation: 'request', params: { path: '/x' } } },
+      ]);
+      const run = await p.run(a, wf);
+      expect(JSON.stringify(run)).toContain('[redacted]');
+    }
+    // The stand-in did get them: what came back is what was redacted.
+    expect(stand.to('/echo').some((r) => r.authorization === `Bearer ${secrets.token}`)).toBe(true);
+    expect(p.leaks(Object.values(secrets))).toEqual([]);
   });
 
   it('refuses bad input with 400 naming the field, and writes nothing', async () => {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { SecretRedactor } from '@platform/common';
 import {
   call,
   createTenant,
@@ -108,9 +109,15 @@ export class PrivatePlatform {
     throw new Error(`run ${id} did not finish within ${timeoutMs} ms`);
   }
 
-  /** Every place a credential must never appear: answers, execution records and logs (kept by gw), process output. */
+  /**
+   * Every place a credential must never appear: answers, execution records and logs (kept by gw),
+   * process output; in any form the platform's redactor knows (URL-encoded, base64, …).
+   */
   leaks(secrets: string[]): string[] {
     const haystacks = [...this.responses, ...this.lines];
-    return secrets.filter((s) => haystacks.some((h) => h.includes(s)));
+    return secrets.filter((s) => {
+      const one = new SecretRedactor([s]);
+      return haystacks.some((h) => one.whole(h) !== h);
+    });
   }
 }

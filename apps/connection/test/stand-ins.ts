@@ -18,6 +18,8 @@ export const STRIPE_KEY = 'sk_test_goodStripeKey5b8a0c';
 /**
  * One local server standing in for Slack (/slack), GitHub (/github) and Stripe (/stripe), as real
  * HTTP: it records every request (with its Authorization header) and answers the way each API does.
+ * Under /echo it refuses every request with 401, echoing the path, every header and the body it
+ * got (as careless APIs do); under /echo-ok it answers 200 with the same.
  */
 export class StandIns {
   readonly requests: Recorded[] = [];
@@ -38,6 +40,12 @@ export class StandIns {
           body,
           at: Date.now(),
         });
+        if (path.startsWith('/echo')) {
+          const echo = `you sent ${req.method ?? ''} ${path} with ${JSON.stringify(req.headers)} and ${body}`;
+          const ok = path.startsWith('/echo-ok');
+          res.writeHead(ok ? 200 : 401, { 'content-type': 'application/json' }).end(JSON.stringify(ok ? { echo } : { error: { message: echo } }));
+          return;
+        }
         const [status, payload, headers] = this.answer(req.method ?? 'GET', path, req.headers.authorization, body);
         res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(payload));
       });

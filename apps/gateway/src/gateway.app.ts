@@ -6,6 +6,7 @@ import type { GatewayConfig } from './config/gateway.config.js';
 import { docsRoutes } from './docs/docs.routes.js';
 import { aggregateHealth } from './health/aggregate-health.js';
 import { createProxy, type GatewayRequest } from './proxy/proxy.js';
+import { RouteTimeouts } from './proxy/route-timeouts.js';
 import { natsPlanChannel } from './plan-limits/plan-channel.js';
 import { PlanDirectory } from './plan-limits/plan-directory.js';
 import { createRateLimiter } from './rate-limit/rate-limiter.js';
@@ -32,7 +33,7 @@ export function createGatewayApp({ config, upstreams, logger }: GatewayDeps) {
   const plans = channel && new PlanDirectory(channel, config.PLAN_LIMITS_REFRESH_MS);
   const proxy = createProxy({
     upstreams,
-    timeoutMs: config.UPSTREAM_TIMEOUT_MS,
+    timeouts: new RouteTimeouts(config),
     bodyLimit: config.BODY_LIMIT_BYTES,
     uploadLimit: config.UPLOAD_LIMIT_BYTES,
     logger,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { call, createTenant, e2eEnvironment, eventually, withKey, type TestTenant } from '@platform/testing';
+import { SecretWatch, call, createTenant, e2eEnvironment, eventually, withKey, type TestTenant } from '@platform/testing';
 import { StandIn } from './stand-ins.js';
 
 const env = e2eEnvironment();
@@ -17,16 +17,29 @@ describe('notifications through Slack and Teams stand-ins', () => {
       return n === 1 ? { status: 429, headers: { 'retry-after': '1' }, body: 'rate_limited' } : n === 2 ? { status: 500 } : undefined;
     if (path.startsWith('/down')) return { status: 500, body: 'internal' };
     if (path.startsWith('/bad')) return { status: 400, body: 'invalid_payload' };
+    // Echoes the secret part of the URL it was called on, as many servers' 404 pages do.
+    if (path.startsWith('/echo')) return { status: 404, body: `no hook at ${path}` };
     return undefined;
   });
   const teams = new StandIn();
+  // Every webhook URL and token this suite gives the platform: none may come back in an answer or a log line.
+  const watch = new SecretWatch();
+  const secretsOf = (body: Record<string, unknown>): string[] =>
+    [body.slack, body.teams, body.email, body.destination]
+      .flatMap((part) => Object.entries((part ?? {}) as Record<string, unknown>))
+      .filter(([name, value]) => ['webhook_url', 'bot_token', 'password', 'to'].includes(name) && typeof value === 'string')
+      .map(([, value]) => value as string);
 
   const channel = async (tenant: TestTenant, body: Record<string, unknown>, key = tenant.test_key): Promise<Json> => {
+    watch.add(...secretsOf(body));
     const res = await gw('/notifications/channels', { headers: withKey(key), body });
     expect(res.status).toBe(201);
     return res.body;
   };
-  const send = (tenant: TestTenant, body: Record<string, unknown>, key = tenant.test_key) => gw('/notifications/send', { headers: withKey(key), body });
+  const send = (tenant: TestTenant, body: Record<string, unknown>, key = tenant.test_key) => {
+    watch.add(...secretsOf(body));
+    return gw('/notifications/send', { headers: withKey(key), body });
+  };
   const settled = (tenant: TestTenant, id: string, key = tenant.test_key) =>
     eventually(
       `notification ${id} to settle`,
@@ -44,6 +57,19 @@ describe('notifications through Slack and Teams stand-ins', () => {
 
   afterAll(async () => {
     await Promise.all([slack.stop(), teams.stop()]);
+    expect(await watch.leaks()).toEqual([]);
+  });
+
+  it('records what a receiver echoes of the webhook URL redacted, in the history and the test send', async () => {
+    const path = `/echo/T${randomUUID().slice(0, 8)}/${randomUUID()}`;
+    const ch = await channel(a, { name: 'echoing', kind: 'slack', slack: { webhook_url: `${slack.url}${path}` } });
+    const sent = await send(a, { channel_id: ch.id, body: 'hello' });
+    const done = await settled(a, sent.body.id as string);
+    expect(done.status).toBe('failed');
+    expect((done.attempts ?? [])[0]).toMatchObject({ status_code: 404, error: 'HTTP 404: no hook at [redacted]' });
+    const tested = await gw(`/notifications/channels/${ch.id as string}/test`, { method: 'POST', headers: withKey(a.test_key), body: {} });
+    expect(tested.text).toContain('no hook at [redacted]');
+    expect(slack.at(path)).toHaveLength(2);
   });
 
   it('manages channels without ever returning their credentials, and seals them at rest', async () => {

@@ -21,3 +21,4 @@ export * from './health/component-health.schema.js';
 export * from './outbound/address-policy.js';
 export * from './outbound/send-request.js';
 export * from './outbound/public-fetch.js';
+export * from './secrets/secret-redactor.js';

@@ -8,6 +8,8 @@ export interface E2eEnvironment {
   serviceUrls: Record<ServiceName, string>;
   serviceEnv: Record<ServiceName, Record<string, string>>;
   pidDir: string;
+  /** Where every platform process's output is written, one `<name>.log` each. */
+  logDir: string;
   /** PLATFORM_ADMIN_TOKEN of the run, for system routes (tenant creation). */
   adminToken: string;
   jwt: { signUrl: string; issuer: string; audience: string };

@@ -75,6 +75,7 @@ export default async function setup(): Promise<void> {
     serviceUrls: platform.serviceUrls,
     serviceEnv: platform.serviceEnv,
     pidDir,
+    logDir,
     adminToken,
     jwt: { signUrl: issuer.signUrl, issuer: issuer.jwks.issuer, audience: E2E_AUDIENCE },
   });

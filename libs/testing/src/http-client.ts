@@ -23,6 +23,15 @@ export interface ApiRequest {
   timeoutMs?: number;
 }
 
+type ResponseListener = (baseUrl: string, path: string, response: ApiResponse) => void;
+const listeners = new Set<ResponseListener>();
+
+/** Hears every answer `call` receives from now on (a SecretWatch keeps them); answers the function that stops it. */
+export function observeResponses(listener: ResponseListener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
 /** Calls the platform as a client would: real HTTP, JSON parsed when the answer is JSON. */
 export async function call<T = unknown>(baseUrl: string, path: string, request: ApiRequest = {}): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { ...(request.headers ?? {}) };
@@ -41,5 +50,7 @@ export async function call<T = unknown>(baseUrl: string, path: string, request: 
   const text = await res.text();
   let parsed: unknown = text;
   if ((res.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);
-  return { status: res.status, headers: res.headers, body: parsed as T, text };
+  const response = { status: res.status, headers: res.headers, body: parsed as T, text };
+  for (const listener of listeners) listener(baseUrl, path, response);
+  return response;
 }

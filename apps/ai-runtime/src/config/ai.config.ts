@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsInt, Max, Min } from 'class-validator';
-import { loadConfig, toBoolean } from '@platform/common';
+import { SERVICE_TIME_LIMITS, loadConfig, toBoolean } from '@platform/common';
 
 /** The AI runtime's own settings (environment variables). */
 export class AiConfig {
@@ -9,11 +9,11 @@ export class AiConfig {
   @IsBoolean()
   AI_ALLOW_PRIVATE_NETWORKS: boolean = false;
 
-  /** How long one provider call may take before it is answered 504. */
+  /** How long one provider call may take before it is answered 504 (the gateway waits this long plus a margin on the AI routes). */
   @IsInt()
   @Min(500)
   @Max(600_000)
-  AI_PROVIDER_TIMEOUT_MS: number = 60_000;
+  AI_PROVIDER_TIMEOUT_MS: number = SERVICE_TIME_LIMITS.AI_PROVIDER_TIMEOUT_MS;
 
   /** Model and tool calls one agent run may make at most. */
   @IsInt()
@@ -25,7 +25,7 @@ export class AiConfig {
   @IsInt()
   @Min(1000)
   @Max(86_400_000)
-  AI_AGENT_TIME_BUDGET_MS: number = 300_000;
+  AI_AGENT_TIME_BUDGET_MS: number = SERVICE_TIME_LIMITS.AI_AGENT_TIME_BUDGET_MS;
 }
 
 export const AI_CONFIG = Symbol('AI_CONFIG');

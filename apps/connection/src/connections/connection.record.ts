@@ -1,3 +1,4 @@
+import { SecretRedactor } from '@platform/common';
 import type { ConnectorAuthType } from '@platform/messaging';
 
 export type ConnectionStatus = 'active' | 'pending_authorization' | 'needs_reauth';
@@ -49,6 +50,17 @@ export interface Credentials {
   client_secret?: string;
   access_token?: string;
   refresh_token?: string;
+}
+
+/**
+ * Everything of these credentials that a remote side may echo back: each secret value, and the
+ * `user:password` pair a Basic header carries (base64-encoded; the redactor matches that form).
+ * The user name alone is not secret.
+ */
+export function credentialRedactor(credentials: Credentials): SecretRedactor {
+  const { username, ...secret } = credentials;
+  const pair = username !== undefined && credentials.password !== undefined ? `${username}:${credentials.password}` : undefined;
+  return SecretRedactor.of(secret).with([pair]);
 }
 
 export interface ConnectionResponse {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import * as oauth from 'oauth4webapi';
-import { AppError } from '@platform/common';
+import { AppError, SecretRedactor } from '@platform/common';
 import type { AuthSettings } from '../connections/connection.record.js';
 import { Outbound } from '../operations/outbound.js';
 
@@ -59,6 +59,7 @@ export class OAuthClient {
       throw new GrantRefused((error as Error).message);
     }
     return this.grant(
+      [secret],
       () => oauth.authorizationCodeGrantRequest(as, client, this.auth(secret), checked, p.redirectUri, p.verifier, this.options()),
       (r) => oauth.processAuthorizationCodeResponse(as, client, r, { requireIdToken: false }),
     );
@@ -68,6 +69,7 @@ export class OAuthClient {
     const as = this.server(settings);
     const client: oauth.Client = { client_id: settings.client_id ?? '' };
     return this.grant(
+      [secret, refreshToken],
       () => oauth.refreshTokenGrantRequest(as, client, this.auth(secret), refreshToken, this.options()),
       (r) => oauth.processRefreshTokenResponse(as, client, r),
     );
@@ -79,22 +81,27 @@ export class OAuthClient {
     const params = new URLSearchParams();
     if (settings.scopes?.length) params.set('scope', settings.scopes.join(' '));
     return this.grant(
+      [secret],
       () => oauth.clientCredentialsGrantRequest(as, client, this.auth(secret), params, this.options()),
       (r) => oauth.processClientCredentialsResponse(as, client, r),
     );
   }
 
-  private async grant(request: () => Promise<Response>, process: (r: Response) => Promise<oauth.TokenEndpointResponse>): Promise<TokenSet> {
+  /**
+   * One token request with `secrets` (the client secret, the refresh token) in play: the reason a
+   * refusal gives is kept on the connection and shown, so what the provider echoes of them is
+   * redacted first.
+   */
+  private async grant(
+    secrets: (string | undefined)[],
+    request: () => Promise<Response>,
+    process: (r: Response) => Promise<oauth.TokenEndpointResponse>,
+  ): Promise<TokenSet> {
     let response: oauth.TokenEndpointResponse;
     try {
       response = await process(await request());
     } catch (error) {
-      if (error instanceof AppError) throw error;
-      if (error instanceof oauth.ResponseBodyError) {
-        if (error.status >= 500) throw new AppError('oauth_provider_unavailable', 502, `The token endpoint answered ${error.status}`);
-        throw new GrantRefused(`${error.error}${error.error_description ? `: ${error.error_description}` : ''}`);
-      }
-      throw new GrantRefused(`the token response was refused: ${(error as Error).message}`);
+      throw new SecretRedactor(secrets).error(refusal(error));
     }
     return {
       access_token: response.access_token,
@@ -119,4 +126,13 @@ export class OAuthClient {
   private options(): oauth.TokenEndpointRequestOptions {
     return { [oauth.customFetch]: this.outbound.fetch, [oauth.allowInsecureRequests]: this.outbound.allowPrivate };
   }
+}
+
+function refusal(error: unknown): Error {
+  if (error instanceof AppError) return error;
+  if (error instanceof oauth.ResponseBodyError) {
+    if (error.status >= 500) return new AppError('oauth_provider_unavailable', 502, `The token endpoint answered ${error.status}`);
+    return new GrantRefused(`${error.error}${error.error_description ? `: ${error.error_description}` : ''}`);
+  }
+  return new GrantRefused(`the token response was refused: ${(error as Error).message}`);
 }

@@ -4,7 +4,7 @@ import { AppError } from '@platform/common';
 import { TenantDb, type TenantContext } from '@platform/db';
 import type { ConnectorDefinition, ConnectorOperation, ExecuteOperationRequest, ExecuteOperationResult } from '@platform/messaging';
 import { ConnectorDefinitions } from '../connectors/connector-definitions.js';
-import type { ConnectionRow, Credentials } from '../connections/connection.record.js';
+import { credentialRedactor, type ConnectionRow, type Credentials } from '../connections/connection.record.js';
 import { ConnectionErrors } from '../connections/connections.errors.js';
 import { connectionsRepository } from '../connections/connections.repository.js';
 import { ConnectionsService } from '../connections/connections.service.js';
@@ -90,17 +90,23 @@ export class OperationsService {
     idempotencyKey?: string,
   ): Promise<OperationResult> {
     const started = Date.now();
-    let credentials = await this.usable(row, opened);
+    // The remote side may echo the credentials it was sent (in an error, a body, a header it reflects): whatever
+    // comes back, answered or thrown, is redacted before it is logged or leaves the service.
+    let redactor = credentialRedactor(opened);
     try {
+      let credentials = await this.usable(row, opened);
+      redactor = redactor.with([credentials.access_token, credentials.refresh_token]);
       let result = await this.drivers.run({ definition, operation, connection: row, credentials, input, idempotencyKey });
       if (result.status === 401 && this.tokens.isOAuth(row) && credentials.access_token) {
         // Refused before its expiry (revoked, rotated elsewhere): one refresh, one more try.
         credentials = await this.usable(row, credentials, credentials.access_token);
+        redactor = redactor.with([credentials.access_token, credentials.refresh_token]);
         result = await this.drivers.run({ definition, operation, connection: row, credentials, input, idempotencyKey });
       }
       this.logger.debug(`${definition.id}.${operation.id} on connection ${row.id}: ${result.status} in ${Date.now() - started} ms`);
-      return result;
+      return redactor.redact(result);
     } catch (error) {
+      redactor.error(error);
       this.logger.warn(`${definition.id}.${operation.id} on connection ${row.id} failed in ${Date.now() - started} ms: ${(error as Error).message}`);
       throw error;
     }

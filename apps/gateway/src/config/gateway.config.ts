@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsInt, Matches, Max, Min } from 'class-validator';
-import { ConfigError, ProcessConfig, SERVICE_NAMES, SERVICES, envStem, loadConfig, toBoolean, type ServiceName } from '@platform/common';
+import { ConfigError, ProcessConfig, SERVICE_NAMES, SERVICE_TIME_LIMITS, SERVICES, envStem, loadConfig, toBoolean, type ServiceName } from '@platform/common';
 
 /** Gateway settings; the upstream of each service comes from `<NAME>_URL` (see upstreamUrls). */
 export class GatewayConfig extends ProcessConfig {
@@ -13,6 +13,26 @@ export class GatewayConfig extends ProcessConfig {
   @IsInt()
   @Min(100)
   UPSTREAM_TIMEOUT_MS: number = 30_000;
+
+  /**
+   * On a long route (the catalogue's `longRoutes`: AI generate, chat, embeddings, agent runs) the
+   * gateway waits for the service's own limit plus this, so the service's timeout answer
+   * (`504 provider_timeout`) reaches the client rather than the gateway's.
+   */
+  @IsInt()
+  @Min(0)
+  UPSTREAM_TIMEOUT_MARGIN_MS: number = 5_000;
+
+  /** The AI runtime's settings of the same name: its long routes' limits (set them for both). */
+  @IsInt()
+  @Min(500)
+  @Max(600_000)
+  AI_PROVIDER_TIMEOUT_MS: number = SERVICE_TIME_LIMITS.AI_PROVIDER_TIMEOUT_MS;
+
+  @IsInt()
+  @Min(1000)
+  @Max(86_400_000)
+  AI_AGENT_TIME_BUDGET_MS: number = SERVICE_TIME_LIMITS.AI_AGENT_TIME_BUDGET_MS;
 
   @IsInt()
   @Min(100)

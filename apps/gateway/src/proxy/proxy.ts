@@ -7,7 +7,8 @@ import type { RouteMatch } from '../routing/route-table.js';
 
 export interface ProxyOptions {
   upstreams: Record<ServiceName, URL>;
-  timeoutMs: number;
+  /** How long to wait for each answer's headers, and between its body's chunks. */
+  timeouts: { of(method: string | undefined, route: RouteMatch): number };
   bodyLimit: number;
   uploadLimit: number;
   logger: Logger;
@@ -82,8 +83,6 @@ export function createProxy(options: ProxyOptions) {
         connections: 512,
         pipelining: 1,
         keepAliveTimeout: 4_000,
-        headersTimeout: options.timeoutMs,
-        bodyTimeout: options.timeoutMs,
       });
       pools.set(service, pool);
     }
@@ -116,8 +115,9 @@ export function createProxy(options: ProxyOptions) {
       res.once('close', () => {
         if (!res.writableFinished) abort.abort();
       });
+      const timeoutMs = options.timeouts.of(req.method, route);
       poolOf(route.service).stream(
-        { path: route.upstreamPath, method: req.method as 'GET', headers, body, signal: abort.signal },
+        { path: route.upstreamPath, method: req.method as 'GET', headers, body, signal: abort.signal, headersTimeout: timeoutMs, bodyTimeout: timeoutMs },
         ({ statusCode, headers: answer }) => {
           for (const name of HOP_BY_HOP) delete answer[name];
           const tenant = answer[TENANT_HEADER];

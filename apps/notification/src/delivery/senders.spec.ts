@@ -21,6 +21,9 @@ describe('Senders against a local Slack stand-in', () => {
         const answer = (json: unknown, status = 200, headers: Record<string, string> = {}) =>
           res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(json));
         if (req.url === '/hook-429') return answer({}, 429, { 'retry-after': '7' });
+        // A receiver that echoes what it got: the path it was called on, every header, the body.
+        if (req.url?.startsWith('/echo') || body.channel === '#echo')
+          return answer({ error: `refused ${req.url ?? ''} ${JSON.stringify(req.headers)} ${raw}` }, 403);
         if (body.channel === '#busy') return answer({ ok: false, error: 'ratelimited' }, 200, { 'retry-after': '3' });
         if (body.channel === '#gone') return answer({ ok: false, error: 'channel_not_found' });
         answer({ ok: true });
@@ -53,6 +56,24 @@ describe('Senders against a local Slack stand-in', () => {
       outcome: 'permanent',
       error: 'Slack: channel_not_found',
     });
+  });
+
+  it('never records the webhook URL or bot token a receiver echoes back', async () => {
+    const token = 'xoxb-7731-echo-token-5b1e';
+    const echoBot: OpenChannel = { id: 'c', kind: 'slack', config: { mode: 'bot', channel: '#echo' }, secrets: { bot_token: token } };
+    const byBot = await senders(true).send({ kind: 'slack', channel: echoBot, recipients: [] }, content, 'n-echo-1');
+    expect(byBot).toMatchObject({ outcome: 'permanent', statusCode: 403 });
+    const hook = `${base}/echo/T0001/B0002/s3cr3tP4thPart?sig=Zm9vYmFyYmF6cXV4`;
+    const hookChannel: OpenChannel = { id: 'c', kind: 'slack', config: { mode: 'webhook' }, secrets: { webhook_url: hook } } as OpenChannel;
+    const byHook = await senders(true).send({ kind: 'slack', channel: hookChannel, recipients: [] }, content, 'n-echo-2');
+    const adHoc = await senders(true).send({ kind: 'teams', url: hook, recipients: [] }, render('teams', 'T', 'x'), 'n-echo-3');
+    for (const outcome of [byBot, byHook, adHoc]) {
+      const error = (outcome as { error: string }).error;
+      expect(error).toContain('[redacted]');
+      for (const secret of [token, 's3cr3tP4thPart', 'Zm9vYmFyYmF6cXV4']) expect(error).not.toContain(secret);
+    }
+    // They were sent: the echo is what is redacted.
+    expect(seen.some((s) => s.headers.authorization === `Bearer ${token}`)).toBe(true);
   });
 
   it('reads Retry-After of a webhook answer', async () => {

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createTransport } from 'nodemailer';
+import { SecretRedactor } from '@platform/common';
 import type { ChannelKind } from '../channels/dto/channel.request.dto.js';
 import type { EmailConfig, OpenChannel, SlackConfig } from '../channels/channel.record.js';
 import { NOTIFICATION_CONFIG, type NotificationConfig } from '../config/notification.config.js';
@@ -28,7 +29,20 @@ const TRANSIENT_SLACK = new Set(['ratelimited', 'internal_error', 'fatal_error',
 export class Senders {
   constructor(@Inject(NOTIFICATION_CONFIG) private readonly config: NotificationConfig) {}
 
+  /**
+   * The outcome's error is recorded in the history, shown and logged: what the receiver echoes of
+   * the destination's secrets (its webhook URL, bot token, SMTP password) is redacted first.
+   */
   async send(dest: Destination, content: Content, notificationId: string): Promise<AttemptOutcome> {
+    const outcome = await this.attempt(dest, content, notificationId);
+    if (outcome.outcome === 'delivered') return outcome;
+    const login = (dest.channel?.config as EmailConfig | undefined)?.username;
+    // SMTP AUTH PLAIN sends `\0user\0password` base64-encoded; a server may echo that whole.
+    const plain = login && dest.channel?.secrets.password ? `\u0000${login}\u0000${dest.channel.secrets.password}` : undefined;
+    return { ...outcome, error: SecretRedactor.of(dest.channel?.secrets).with([dest.url, plain]).text(outcome.error) };
+  }
+
+  private async attempt(dest: Destination, content: Content, notificationId: string): Promise<AttemptOutcome> {
     try {
       switch (dest.kind) {
         case 'email':

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { Redactor, referencedSecrets } from './redaction.js';
+import { SecretRedactor } from '@platform/common';
+import { referencedSecrets } from './redaction.js';
 
 const names = (expression: string) => referencedSecrets([{ id: 'a', type: 'transform', input: { v: `{% ${expression} %}` } }]).sort();
 
@@ -42,9 +43,9 @@ describe('referencedSecrets', () => {
   });
 });
 
-describe('Redactor', () => {
+describe('secret redaction in runs', () => {
   it('redacts the value of a secret named with - and .', () => {
-    const redactor = new Redactor({ 'stripe-key': 'sk_live_123', 'db.password': 'hunter22' });
+    const redactor = SecretRedactor.of({ 'stripe-key': 'sk_live_123', 'db.password': 'hunter22' });
     expect(redactor.redact({ h: 'Bearer sk_live_123', p: ['hunter22'] })).toEqual({ h: 'Bearer [redacted]', p: ['[redacted]'] });
   });
 });

@@ -13,6 +13,30 @@ export interface PlannedRoute {
   scopes?: string[];
 }
 
+/**
+ * Settings of services that bound how long one of their requests may take (waiting on a model
+ * provider, an agent's run), with their defaults. The services and the gateway both read them
+ * (the same environment variables), so the gateway waits for the service's own answer.
+ */
+export const SERVICE_TIME_LIMITS = {
+  AI_PROVIDER_TIMEOUT_MS: 60_000,
+  AI_AGENT_TIME_BUDGET_MS: 300_000,
+} as const;
+
+export type ServiceTimeLimit = keyof typeof SERVICE_TIME_LIMITS;
+
+/**
+ * A route that may rightly take longer than the gateway's UPSTREAM_TIMEOUT_MS: the service waits on
+ * a third party under its own limit and answers its own timeout error (`504 provider_timeout`).
+ * The gateway waits for the sum of `bounds` plus UPSTREAM_TIMEOUT_MARGIN_MS on it.
+ */
+export interface LongRoute {
+  method: HttpMethod;
+  /** Matched against the short path (without the query, after the `/api/v1/workflow` form is stripped). */
+  path: RegExp;
+  bounds: readonly ServiceTimeLimit[];
+}
+
 export interface ServiceDefinition {
   /** Folder under apps/ and the name used in logs, docs and health. */
   name: ServiceName;
@@ -32,6 +56,7 @@ export interface ServiceDefinition {
    * harness, docker-compose, Kubernetes): the same process everywhere.
    */
   nodeArgs?: readonly string[];
+  longRoutes?: readonly LongRoute[];
 }
 
 export const SERVICE_NAMES = [
@@ -151,6 +176,11 @@ export const SERVICES: Readonly<Record<ServiceName, ServiceDefinition>> = {
     schema: 'ai',
     title: 'AI Runtime',
     description: 'LLM execution, AI agents, embeddings',
+    longRoutes: [
+      { method: 'POST', path: /^\/ai\/(generate|chat|embeddings)\/?$/, bounds: ['AI_PROVIDER_TIMEOUT_MS'] },
+      // An agent run stops at its budget, but a model call under way when it runs out may last one provider timeout longer.
+      { method: 'POST', path: /^\/ai\/agents\/[^/]+\/execute\/?$/, bounds: ['AI_AGENT_TIME_BUDGET_MS', 'AI_PROVIDER_TIMEOUT_MS'] },
+    ],
   },
   'kb-worker': {
     name: 'kb-worker',

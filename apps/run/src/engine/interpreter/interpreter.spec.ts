@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
+import { SecretRedactor } from '@platform/common';
 import type { NewStepRecord, StepRecord } from '../execution.records.js';
 import { Interpreter, type InterpreterHost } from './interpreter.js';
-import { Redactor } from '../redaction.js';
 import { StepRegistry } from '../step-registry.js';
 import type { StepDefinition } from '../steps/step-executor.js';
 import { TransformStep } from '../steps/transform.step.js';
@@ -14,7 +14,7 @@ function host(recorded: NewStepRecord[], secrets: Record<string, string> = {}): 
     tenant: { tenantId: 't', environmentId: 'env', scopeId: null, requestId: 'req-1' },
     settings: { allowPrivateNetworks: false, httpResponseLimitBytes: 1, httpDefaultTimeoutMs: 1, codeTimeoutMs: 1, codeMemoryLimitBytes: 1 },
     signal: new AbortController().signal,
-    redactor: new Redactor(secrets),
+    redactor: SecretRedactor.of(secrets),
     record: (record) => {
       recorded.push(record);
       return Promise.resolve();

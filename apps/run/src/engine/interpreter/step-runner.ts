@@ -1,5 +1,5 @@
 import type { ExecutionError, NewStepRecord } from '../execution.records.js';
-import type { Redactor } from '../redaction.js';
+import type { SecretRedactor } from '@platform/common';
 import type { StepRegistry } from '../step-registry.js';
 import type { LogLevel, StepContext, StepDefinition, StepSettings } from '../steps/step-executor.js';
 import type { History } from './history.js';
@@ -15,7 +15,7 @@ export interface InterpreterHost {
   settings: StepSettings;
   /** Aborted on cancel, execution timeout or a lost lease; the reason is an AbortRun. */
   signal: AbortSignal;
-  redactor: Redactor;
+  redactor: SecretRedactor;
   /**
    * Commits a step record; throws AbortRun when the worker no longer owns the execution.
    * `last`: the final top-level step succeeded, its record may be committed with the settlement.

@@ -1,11 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { newId } from '@platform/common';
+import { SecretRedactor, newId } from '@platform/common';
 import { RUN_CONFIG, type RunConfig } from '../../config/run.config.js';
 import { EXECUTION_STORE, type ExecutionStore } from '../engine.ports.js';
 import { runContext, tenantOf, type ClaimedExecution, type LogLine, type NewStepRecord } from '../execution.records.js';
 import { Interpreter, type InterpreterHost, type Outcome } from '../interpreter/interpreter.js';
 import { AbortRun } from '../interpreter/signals.js';
-import { Redactor } from '../redaction.js';
 import { StepRegistry } from '../step-registry.js';
 import type { LogLevel, StepSettings } from '../steps/step-executor.js';
 import { ChildExecutions } from './child-executions.js';
@@ -58,7 +57,8 @@ export class RunInterpreter {
     const logs: LogLine[] = [];
     const children: WakeUp[] = [];
     let lastStep: NewStepRecord | undefined;
-    const redactor = new Redactor(secrets);
+    // Secret values are resolved at run time and never stored: every input, output, error and log line is redacted before it is written.
+    const redactor = SecretRedactor.of(secrets);
     const flushLogs = () => logs.splice(0, logs.length);
     const workerId = this.worker.id;
     const host: InterpreterHost = {

@@ -1,0 +1,21 @@
+import { describe, expect, it } from '@jest/globals';
+import { loadGatewayConfig } from '../config/gateway.config.js';
+import { RouteTimeouts } from './route-timeouts.js';
+
+describe('RouteTimeouts', () => {
+  it('waits on the AI routes for the provider timeout plus the margin, elsewhere UPSTREAM_TIMEOUT_MS', () => {
+    const timeouts = new RouteTimeouts(loadGatewayConfig({}));
+    expect(timeouts.of('POST', { service: 'ai-runtime', upstreamPath: '/ai/chat' })).toBe(65_000);
+    expect(timeouts.of('POST', { service: 'ai-runtime', upstreamPath: '/ai/embeddings?x=1' })).toBe(65_000);
+    expect(timeouts.of('POST', { service: 'ai-runtime', upstreamPath: '/ai/agents/0194/execute' })).toBe(365_000);
+    expect(timeouts.of('GET', { service: 'ai-runtime', upstreamPath: '/ai/models' })).toBe(30_000);
+    expect(timeouts.of('POST', { service: 'run', upstreamPath: '/ai/chat' })).toBe(30_000);
+  });
+
+  it('follows the services’ settings and never waits less than UPSTREAM_TIMEOUT_MS', () => {
+    const config = loadGatewayConfig({ AI_PROVIDER_TIMEOUT_MS: '2000', UPSTREAM_TIMEOUT_MARGIN_MS: '1000', UPSTREAM_TIMEOUT_MS: '1500' });
+    expect(new RouteTimeouts(config).of('POST', { service: 'ai-runtime', upstreamPath: '/ai/generate' })).toBe(3000);
+    const short = loadGatewayConfig({ AI_PROVIDER_TIMEOUT_MS: '1000', UPSTREAM_TIMEOUT_MS: '30000' });
+    expect(new RouteTimeouts(short).of('POST', { service: 'ai-runtime', upstreamPath: '/ai/generate' })).toBe(30_000);
+  });
+});
