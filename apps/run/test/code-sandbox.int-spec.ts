@@ -53,7 +53,7 @@ describe('code step sandbox', () => {
   it('stops loops hidden in promise jobs, getters, toJSON and regular expressions', async () => {
     for (const code of [
       'Promise.resolve().then(() => { for (;;) {} }); return 1',
-      'const again = () => Promise.resolve().then(again); again(); return 1',
+      'const again = () => { Promise.resolve().then(again) }; again(); return 1',
       'return { toJSON() { for (;;) {} } }',
       "return /(a+)+$/.test('a'.repeat(40) + 'b')",
     ]) {
@@ -68,7 +68,7 @@ describe('code step sandbox', () => {
   it('kills the worker when native work cannot be interrupted, and starts another', async () => {
     // QuickJS's JSON.stringify of a very deep object runs for minutes without an interrupt check.
     const started = Date.now();
-    const error = await failure('let o = {}; for (let i = 0; i < 200000; i++) o = { o }; return JSON.stringify(o).length');
+    const error = await failure('let o = {}; for (let i = 0; i < 100000; i++) o = { o }; return JSON.stringify(o).length');
     expect(error.code).toBe('code_timeout');
     expect(Date.now() - started).toBeLessThan(STOPPED_WITHIN_MS);
     await stillWorks();
@@ -95,7 +95,7 @@ describe('code step sandbox', () => {
       'async function f() { return await f() } return await f()',
       'return eval("(".repeat(100000))',
       'return eval("[".repeat(100000))',
-      'let a = []; for (let i = 0; i < 200000; i++) a = [a]; return String(a).length',
+      'let a = []; for (let i = 0; i < 100000; i++) a = [a]; return String(a).length',
     ]) {
       const error = await failure(code);
       expect([code, error.code, error.message]).toEqual([code, 'code_error', expect.stringMatching(/stack overflow/) as unknown]);
@@ -226,5 +226,50 @@ describe('code step pool', () => {
     } finally {
       await executor.onModuleDestroy();
     }
+  });
+});
+
+describe('code step memory', () => {
+  const MiB = 1024 * 1024;
+  const LIMIT = 16 * MiB;
+  const executor = new CodeStep({ size: 1 });
+  const ctx = () => context({ codeTimeoutMs: 10_000, codeMemoryLimitBytes: LIMIT });
+  const run = (code: string) => executor.execute({ code }, definition, ctx());
+
+  beforeAll(() => run('return 0'));
+  afterAll(() => executor.onModuleDestroy());
+
+  it('holds the limit for everything a run keeps alive, not for each allocation alone', async () => {
+    // each allocation is well under the limit; together they are over it
+    for (const code of [
+      'const a = [new Uint8Array(6 << 20), new Uint8Array(6 << 20), new Uint8Array(6 << 20)]; return a.length',
+      'const a = []; for (let i = 0; i < 8; i++) a.push(new ArrayBuffer(4 << 20)); return a.length',
+      'const a = []; for (let i = 0; i < 8; i++) a.push(new Array(4e5).fill(i)); return a.length',
+      'const a = []; for (let i = 0; i < 8; i++) a.push(String(i).repeat(4 << 20)); return a.length',
+      'const a = []; for (let i = 0; i < 1e6; i++) a.push({ i, s: "x" + i }); return a.length',
+    ]) {
+      const error = await stepFailure(run(code));
+      expect([code, error.code, error.retryable]).toEqual([code, 'code_memory_limit', false]);
+    }
+    // under the limit in total still runs, on the same pool
+    await expect(run('const a = [new Uint8Array(4 << 20), new Uint8Array(4 << 20)]; return a[0].length + a[1].length')).resolves.toBe(8 * MiB);
+  });
+
+  it("keeps the service's memory within the limit while a tenant loops on allocations", async () => {
+    const rss = () => process.memoryUsage().rss;
+    const before = rss();
+    let peak = before;
+    // each script touches every byte it allocates: 192 MiB if nothing stopped it
+    const code = 'const a = []; for (let i = 0; i < 24; i++) a.push(new Uint8Array(8 << 20).fill(i + 1)); return a.length';
+    const outcomes: unknown[] = [];
+    for (let i = 0; i < 10; i++) {
+      outcomes.push(await run(code).catch((error: { code: string }) => error.code));
+      peak = Math.max(peak, rss());
+    }
+    await expect(run('return 1 + 1')).resolves.toBe(2);
+    peak = Math.max(peak, rss());
+    // the limit, plus a generous margin for a fresh worker thread and the test's own heap
+    expect((peak - before) / MiB).toBeLessThan((LIMIT + 64 * MiB) / MiB);
+    expect(outcomes).toEqual(Array(10).fill('code_memory_limit'));
   });
 });

@@ -67,7 +67,9 @@ export class RunConfig extends ServiceConfig {
   @Min(10)
   CODE_TIMEOUT_MS: number = 1000;
 
+  /** Caps each sandbox worker's WebAssembly memory (32-bit, at most 2 GiB with QuickJS's own 16 MiB). */
   @IsInt()
   @Min(1024 * 1024)
+  @Max(1024 * 1024 * 1024)
   CODE_MEMORY_LIMIT_BYTES: number = 32 * 1024 * 1024;
 }

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { LogLevel } from '../step-executor.js';
-import type { SandboxJob, SandboxResult, WorkerMessage, WorkerRequest } from './sandbox.protocol.js';
+import type { SandboxJob, SandboxResult, WorkerMessage, WorkerRequest, WorkerSetup } from './sandbox.protocol.js';
 
 export interface SandboxPoolOptions {
   /** Most scripts running at once (one per worker thread); more wait for a free worker. */
@@ -28,6 +28,16 @@ const WATCHDOG_GRACE_MS = 500;
 /** How long an aborted script may take to notice the cancel flag before its worker is killed. */
 const ABORT_GRACE_MS = 250;
 const WORKER_URL = new URL('./sandbox.worker.js', import.meta.url);
+const MiB = 1024 * 1024;
+/**
+ * WASM memory never shrinks: a worker whose memory grew past this is replaced after the run, so
+ * that what one script touched is given back instead of staying resident. Emscripten grows the
+ * heap by a fifth at a time, so a worker grows some 3 MiB with its first script of any kind.
+ */
+const RECYCLE_AFTER_GROWTH_BYTES = 8 * MiB;
+
+/** What happens to a retired worker's slot: a script waiting gets it, or nobody (the caller takes it), or a fresh worker. */
+type SlotAfter = 'hand-over' | 'keep' | 'replace';
 
 type WorkerEvent = WorkerMessage | { type: 'crash'; error: Error };
 
@@ -39,10 +49,23 @@ class SandboxWorker {
   idleTimer?: NodeJS.Timeout;
   retired = false;
 
-  constructor(onExit: (worker: SandboxWorker) => void) {
+  constructor(
+    /** The memory limit of the scripts it runs: its WASM memory is capped to it at start. */
+    readonly memoryLimitBytes: number,
+    onExit: (worker: SandboxWorker) => void,
+  ) {
     // stdout/stderr are drained, not inherited: the only thing written there is emscripten's
     // "Aborted(…)" when a hostile script leaves QuickJS asserting, which retires the worker anyway.
-    this.thread = new Worker(WORKER_URL, { resourceLimits: { stackSizeMb: THREAD_STACK_MB }, env: {}, stdin: false, stdout: true, stderr: true });
+    this.thread = new Worker(WORKER_URL, {
+      workerData: { memoryLimitBytes } satisfies WorkerSetup,
+      // The JS heap of the thread holds the QuickJS glue and copies of one script's input and
+      // output (each within the memory limit, up to twice that as UTF-16): bounded as a backstop.
+      resourceLimits: { stackSizeMb: THREAD_STACK_MB, maxOldGenerationSizeMb: 64 + Math.ceil((4 * memoryLimitBytes) / MiB) },
+      env: {},
+      stdin: false,
+      stdout: true,
+      stderr: true,
+    });
     this.thread.stdout.resume();
     this.thread.stderr.resume();
     this.ready = new Promise<void>((resolve, reject) => {
@@ -62,6 +85,7 @@ class SandboxWorker {
 }
 
 interface Waiter {
+  memoryLimitBytes: number;
   resolve(worker: SandboxWorker): void;
   reject(error: Error): void;
 }
@@ -88,7 +112,12 @@ export class SandboxPool {
   async run(job: SandboxJob, run: SandboxRun): Promise<SandboxResult> {
     let worker: SandboxWorker;
     try {
-      worker = await this.acquire(run.signal);
+      worker = await this.acquire(run.signal, job.memoryLimitBytes);
+      // A worker's memory is capped for one limit: another limit takes its slot with a new worker.
+      if (worker.memoryLimitBytes !== job.memoryLimitBytes) {
+        void this.retire(worker, 'keep');
+        worker = await this.spawn(job.memoryLimitBytes);
+      }
     } catch (error) {
       if (run.signal.aborted) return aborted();
       return { ok: false, code: 'code_internal_error', message: `the sandbox could not start: ${(error as Error).message}`, droppedLogLines: 0 };
@@ -109,21 +138,22 @@ export class SandboxPool {
       const cancel = new SharedArrayBuffer(4);
       let abortTimer: NodeJS.Timeout | undefined;
       let done = false;
-      const finish = (result: SandboxResult, healthy: boolean) => {
+      const finish = (result: SandboxResult, healthy: boolean, grownBytes = 0) => {
         if (done) return;
         done = true;
         clearTimeout(watchdog);
         clearTimeout(abortTimer);
         run.signal.removeEventListener('abort', onAbort);
         worker.current = undefined;
-        if (healthy && !result.poisoned) this.release(worker);
-        else void this.retire(worker);
+        if (healthy && !result.poisoned && grownBytes <= RECYCLE_AFTER_GROWTH_BYTES) this.release(worker);
+        // started now, the replacement is ready when the next script comes
+        else void this.retire(worker, 'replace');
         resolve(result);
       };
       worker.current = (event) => {
         if (event.type === 'crash') finish({ ok: false, code: 'code_internal_error', message: event.error.message, droppedLogLines: 0 }, false);
         else if (event.type === 'log' && event.id === id) run.onLog(event.level, event.message);
-        else if (event.type === 'done' && event.id === id) finish(event.result, true);
+        else if (event.type === 'done' && event.id === id) finish(event.result, true, event.grownBytes);
       };
       // The interrupt handler stops a script at its deadline; this is for one that never reaches it.
       const watchdog = setTimeout(
@@ -140,7 +170,7 @@ export class SandboxPool {
     });
   }
 
-  private acquire(signal: AbortSignal): Promise<SandboxWorker> {
+  private acquire(signal: AbortSignal, memoryLimitBytes: number): Promise<SandboxWorker> {
     if (this.closed) return Promise.reject(new Error('the sandbox pool is closed'));
     if (signal.aborted) return Promise.reject(new Error('aborted'));
     const idle = this.idle.pop();
@@ -149,7 +179,7 @@ export class SandboxPool {
       idle.thread.ref();
       return Promise.resolve(idle);
     }
-    if (this.workers.size < this.size) return this.spawn();
+    if (this.workers.size < this.size) return this.spawn(memoryLimitBytes);
     return new Promise<SandboxWorker>((resolve, reject) => {
       let settled = false;
       const onAbort = () => {
@@ -159,6 +189,7 @@ export class SandboxPool {
         reject(new Error('aborted'));
       };
       const waiter: Waiter = {
+        memoryLimitBytes,
         resolve: (worker) => {
           signal.removeEventListener('abort', onAbort);
           if (settled) this.release(worker);
@@ -174,8 +205,8 @@ export class SandboxPool {
     });
   }
 
-  private async spawn(): Promise<SandboxWorker> {
-    const worker = new SandboxWorker((exited) => void this.retire(exited));
+  private async spawn(memoryLimitBytes: number): Promise<SandboxWorker> {
+    const worker = new SandboxWorker(memoryLimitBytes, (exited) => void this.retire(exited));
     this.workers.add(worker);
     try {
       await worker.ready;
@@ -204,7 +235,8 @@ export class SandboxPool {
     this.idle.push(worker);
   }
 
-  private async retire(worker: SandboxWorker): Promise<void> {
+  /** Stops a worker; its slot goes to the next script waiting, else as `slot` says. */
+  private async retire(worker: SandboxWorker, slot: SlotAfter = 'hand-over'): Promise<void> {
     if (worker.retired) return;
     worker.retired = true;
     clearTimeout(worker.idleTimer);
@@ -212,11 +244,16 @@ export class SandboxPool {
     const index = this.idle.indexOf(worker);
     if (index >= 0) this.idle.splice(index, 1);
     // A slot is free: start a worker for the next script waiting, if any.
-    const waiter = this.closed ? undefined : this.waiters.shift();
+    const waiter = this.closed || slot === 'keep' ? undefined : this.waiters.shift();
     if (waiter)
-      this.spawn().then(
+      this.spawn(waiter.memoryLimitBytes).then(
         (spawned) => waiter.resolve(spawned),
         (error: Error) => waiter.reject(error),
+      );
+    else if (slot === 'replace' && !this.closed)
+      this.spawn(worker.memoryLimitBytes).then(
+        (spawned) => this.release(spawned),
+        () => undefined, // the next script starts one itself, and reports its failure
       );
     await worker.thread.terminate().catch(() => undefined);
   }

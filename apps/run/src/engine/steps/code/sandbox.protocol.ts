@@ -29,5 +29,14 @@ export type SandboxResult =
 
 export type WorkerRequest = { type: 'run'; id: number; job: SandboxJob; cancel: SharedArrayBuffer };
 
+/** What a sandbox worker is started with (its workerData). */
+export interface WorkerSetup {
+  /** The memory limit of every script it runs: its WASM memory is capped to it (plus the epilogue's reserve). */
+  memoryLimitBytes: number;
+}
+
 export type WorkerMessage =
-  { type: 'ready' } | { type: 'log'; id: number; level: LogLevel; message: string } | { type: 'done'; id: number; result: SandboxResult };
+  | { type: 'ready' }
+  | { type: 'log'; id: number; level: LogLevel; message: string }
+  /** `grownBytes`: how far the worker's WASM memory has grown since it started (it never shrinks). */
+  | { type: 'done'; id: number; result: SandboxResult; grownBytes: number };

@@ -1,5 +1,6 @@
-import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten';
+import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from 'quickjs-emscripten';
 import type { LogLevel } from '../step-executor.js';
+import { SandboxMemoryFull, type SandboxModule } from './sandbox-module.js';
 import type { SandboxJob, SandboxResult } from './sandbox.protocol.js';
 
 export interface SandboxHooks {
@@ -9,9 +10,12 @@ export interface SandboxHooks {
 }
 
 const FILENAME = 'code.js';
-/** After the script stops, reading its error or output gets this much more time and memory. */
+/**
+ * After the script stops, reading its error or output gets this much more time and memory; the
+ * memory is set aside in the sandbox's heap while the script runs, so the script cannot take it.
+ */
 const EPILOGUE_MS = 100;
-const EPILOGUE_MEMORY_BYTES = 1024 * 1024;
+export const EPILOGUE_MEMORY_BYTES = 1024 * 1024;
 const LEVELS = new Set<LogLevel>(['debug', 'info', 'warn', 'error']);
 
 /**
@@ -82,14 +86,24 @@ class Stop extends Error {
  * output and `await` works; the sandbox has no timers or I/O, so every promise settles while
  * pending jobs run. Synchronous: call it from a worker thread, not the event loop.
  */
-export function runInSandbox(quickjs: QuickJSWASMModule, job: SandboxJob, hooks: SandboxHooks): SandboxResult {
-  const run = new SandboxRun(quickjs, job, hooks);
+export function runInSandbox(sandbox: SandboxModule, job: SandboxJob, hooks: SandboxHooks): SandboxResult {
+  let run: SandboxRun;
+  try {
+    run = new SandboxRun(sandbox, job, hooks);
+  } catch (error) {
+    // The heap of an idle module is empty: no room for a new runtime means it holds leaked memory.
+    return { ok: false, code: 'code_internal_error', message: `the sandbox could not start: ${(error as Error).message}`, droppedLogLines: 0, poisoned: true };
+  }
   let outcome: { ok: true; outputJson: string } | ({ ok: false } & Failure);
   try {
     outcome = run.execute();
   } catch (error) {
     if (error instanceof Stop) outcome = { ok: false, ...error.failure };
-    else {
+    else if (error instanceof SandboxMemoryFull) {
+      // The heap filled up while the host was copying into it: the run is over its limit.
+      run.poisoned = true;
+      outcome = { ok: false, code: 'code_memory_limit', message: `the script used more than ${job.memoryLimitBytes} bytes of memory` };
+    } else {
       // A failure of the host side of QuickJS (a native stack overflow inside WASM, an abort): the
       // module's state is unknown, so nothing more is run in it and the worker is retired.
       run.poisoned = true;
@@ -116,14 +130,20 @@ class SandboxRun {
   private readonly handles: QuickJSHandle[] = [];
   private readonly runtime: QuickJSRuntime;
   private readonly vm: QuickJSContext;
+  /** Frees the epilogue's memory, set aside before the runtime exists. */
+  private readonly releaseEpilogueMemory: () => void;
 
   constructor(
-    quickjs: QuickJSWASMModule,
+    private readonly sandbox: SandboxModule,
     private readonly job: SandboxJob,
     private readonly hooks: SandboxHooks,
   ) {
     this.deadline = Date.now() + job.timeoutMs;
-    this.runtime = quickjs.newRuntime();
+    this.releaseEpilogueMemory = sandbox.reserve(EPILOGUE_MEMORY_BYTES);
+    sandbox.startRun();
+    this.runtime = sandbox.quickjs.newRuntime();
+    // The module's capped memory bounds the run as a whole (see SandboxModule); QuickJS's own
+    // limit only refuses a single allocation larger than this, before the heap is touched.
     this.runtime.setMemoryLimit(job.memoryLimitBytes);
     this.runtime.setMaxStackSize(job.maxStackBytes);
     this.runtime.setInterruptHandler(() => {
@@ -141,6 +161,9 @@ class SandboxRun {
 
   execute(): { ok: true; outputJson: string } {
     const { vm, job } = this;
+    if (Buffer.byteLength(job.inputJson, 'utf8') > job.memoryLimitBytes) {
+      throw new Stop({ code: 'code_memory_limit', message: `the input does not fit in the script's ${job.memoryLimitBytes} bytes of memory` });
+    }
     const hostLog = this.keep(vm.newFunction('hostLog', (level, text) => this.log(level, text)));
     const setup = this.keep(unwrap(vm, vm.evalCode(BOOTSTRAP, 'bootstrap.js', { type: 'global', strict: true })));
     const inputJson = this.keep(vm.newString(job.inputJson));
@@ -168,6 +191,8 @@ class SandboxRun {
     this.throwIfStopped();
     if (this.importAttempted) throw new Stop({ code: 'code_error', message: 'import() is not available in the code step' });
 
+    // A script that caught the heap running full, or let a promise job fail on it, still hit the limit.
+    if (this.sandbox.ranOutOfMemory()) throw this.overMemoryLimit();
     const state = vm.getPromiseState(promise);
     if (state.type === 'pending') {
       throw new Stop({ code: 'code_error', message: 'the script never finished: it awaits a promise that nothing settles (there are no timers or I/O)' });
@@ -179,6 +204,7 @@ class SandboxRun {
     const serialized = vm.callFunction(serialize, vm.undefined, value);
     if (serialized.error) throw this.stop(describe, serialized.error, 'the output is not JSON-serialisable: ');
     this.throwIfStopped();
+    if (this.sandbox.ranOutOfMemory()) throw this.overMemoryLimit();
     return { ok: true, outputJson: vm.getString(this.keep(serialized.value)) };
   }
 
@@ -189,6 +215,7 @@ class SandboxRun {
       for (const handle of this.handles.reverse()) if (handle.alive) handle.dispose();
       this.vm.dispose();
       this.runtime.dispose();
+      this.releaseEpilogueMemory();
     } catch {
       // QuickJS asserts that nothing leaked when a runtime is freed; if that fires, the module is gone.
       this.poisoned = true;
@@ -224,15 +251,20 @@ class SandboxRun {
   private stop(describe: QuickJSHandle, errorHandle: QuickJSHandle, context = ''): Stop {
     this.keep(errorHandle);
     this.throwIfStopped();
+    // Read before the epilogue allocates: describing the error may grow the heap again.
+    const heapWasFull = this.sandbox.ranOutOfMemory();
     this.deadline = Date.now() + EPILOGUE_MS;
+    this.releaseEpilogueMemory();
     this.runtime.setMemoryLimit(this.job.memoryLimitBytes + EPILOGUE_MEMORY_BYTES);
     const described = describeError(this.vm, describe, errorHandle);
-    if (described.name === 'InternalError' && described.message === 'out of memory') {
-      this.poisoned = true; // QuickJS may leave objects behind after an OOM (and the WASM memory stays grown)
-      return new Stop({ code: 'code_memory_limit', message: `the script used more than ${this.job.memoryLimitBytes} bytes of memory` });
-    }
+    if (heapWasFull || (described.name === 'InternalError' && described.message === 'out of memory')) return this.overMemoryLimit();
     const error = scriptError(described);
     return new Stop({ ...error, message: `${context}${error.message}` });
+  }
+
+  private overMemoryLimit(): Stop {
+    this.poisoned = true; // QuickJS may leave objects behind after an OOM (and the WASM memory stays grown)
+    return new Stop({ code: 'code_memory_limit', message: `the script used more than ${this.job.memoryLimitBytes} bytes of memory` });
   }
 }
 

@@ -1,25 +1,27 @@
-import { parentPort } from 'node:worker_threads';
-import { getQuickJS } from 'quickjs-emscripten';
-import { runInSandbox } from './sandbox.js';
-import type { WorkerMessage, WorkerRequest } from './sandbox.protocol.js';
+import { parentPort, workerData } from 'node:worker_threads';
+import { EPILOGUE_MEMORY_BYTES, runInSandbox } from './sandbox.js';
+import { SandboxModule } from './sandbox-module.js';
+import type { WorkerMessage, WorkerRequest, WorkerSetup } from './sandbox.protocol.js';
 
 /**
- * A sandbox worker thread: loads the QuickJS WASM module once (the slow part), then runs one
- * script at a time. Scripts run here rather than on the service's event loop so that a busy
- * script does not stall every other execution, and so that this thread's large native stack (see
- * SandboxPool) keeps QuickJS's own stack limit the one that trips.
+ * A sandbox worker thread: loads the QuickJS WASM module once (the slow part), into a memory
+ * capped at the memory limit (see SandboxModule), then runs one script at a time. Scripts run
+ * here rather than on the service's event loop so that a busy script does not stall every other
+ * execution, and so that this thread's large native stack (see SandboxPool) keeps QuickJS's own
+ * stack limit the one that trips.
  */
 const port = parentPort;
 if (!port) throw new Error('sandbox.worker must run in a worker thread');
 
-const quickjs = await getQuickJS();
+const { memoryLimitBytes } = workerData as WorkerSetup;
+const sandbox = await SandboxModule.load(memoryLimitBytes + EPILOGUE_MEMORY_BYTES);
 
 port.on('message', (request: WorkerRequest) => {
   const cancelled = new Int32Array(request.cancel);
-  const result = runInSandbox(quickjs, request.job, {
+  const result = runInSandbox(sandbox, request.job, {
     log: (level, message) => port.postMessage({ type: 'log', id: request.id, level, message } satisfies WorkerMessage),
     cancelled: () => Atomics.load(cancelled, 0) !== 0,
   });
-  port.postMessage({ type: 'done', id: request.id, result } satisfies WorkerMessage);
+  port.postMessage({ type: 'done', id: request.id, result, grownBytes: sandbox.grownBytes() } satisfies WorkerMessage);
 });
 port.postMessage({ type: 'ready' } satisfies WorkerMessage);
