@@ -2,6 +2,7 @@ import { CreateSchema1763800000000 } from './1763800000000-CreateSchema.js';
 import { CreateIdentity1763900000000 } from './1763900000000-CreateIdentity.js';
 import { CustomerStatus1766100002000 } from './1766100002000-CustomerStatus.js';
 import { KeyExpiryNotices1766300001000 } from './1766300001000-KeyExpiryNotices.js';
+import { ApiKeyHashKey1766700000000 } from './1766700000000-ApiKeyHashKey.js';
 import { usageOutboxMigration } from '@platform/service';
 
 /** In order of application; db-setup runs them as the schema's owner. */
@@ -11,4 +12,5 @@ export const migrations = [
   CustomerStatus1766100002000,
   usageOutboxMigration('account'),
   KeyExpiryNotices1766300001000,
+  ApiKeyHashKey1766700000000,
 ];
