@@ -3,25 +3,32 @@
 // Creates a tenant, its owner, organization and both data planes, and prints one live and one
 // test tenant key, once. Directly on the database by default (the system role, as db:setup made
 // it); against a running platform with --url (POST /account/tenants with PLATFORM_ADMIN_TOKEN).
+//
+// `npm run admin -- reseal-secrets`
+// After a master key rotation (MASTER_KEYS=<new>,<old>): re-seals every sealed value under the
+// current key, on the database, with progress; exits 1 while anything is left under another key.
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig, resolveMasterKey } from '@platform/common';
+import { ConfigError, loadConfig, resolveMasterKeys } from '@platform/common';
 import { DatabaseUnavailableError, createDataSource, databaseSettings, describeDatabaseError } from '@platform/db';
-import { KeyHasher } from '../api-keys/key-hasher.js';
+import type { DataSource } from 'typeorm';
+import { loadKeyHasher } from '../api-keys/key-hasher.js';
 import { AccountConfig } from '../config/account.config.js';
 import { provisionTenant, type ProvisionedTenant } from '../tenants/tenant-provisioning.js';
+import { resealSecrets } from './reseal-secrets.js';
 
 const USAGE = `usage: npm run admin -- create-tenant --name <tenant name> --email <owner email> [--json]
-                                    [--url <gateway url> --token <PLATFORM_ADMIN_TOKEN>]`;
+                                    [--url <gateway url> --token <PLATFORM_ADMIN_TOKEN>]
+       npm run admin -- reseal-secrets`;
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n`);
   process.exit(1);
 }
 
-async function onDatabase(name: string, email: string): Promise<ProvisionedTenant> {
+/** Runs `work` on the database as the system role, as db:setup made it. */
+async function onDatabase<T>(work: (dataSource: DataSource, config: AccountConfig) => Promise<T>): Promise<T> {
   const config = loadConfig(AccountConfig, process.env, { PORT: 1 });
-  const hasher = new KeyHasher(resolveMasterKey(config));
   const settings = databaseSettings({ ...process.env, DATABASE_URL: config.DATABASE_URL });
   const dataSource = createDataSource({ connection: settings.system, schema: 'account', applicationName: 'platform-admin', poolSize: 1 });
   try {
@@ -32,10 +39,24 @@ async function onDatabase(name: string, email: string): Promise<ProvisionedTenan
     );
   }
   try {
-    return await dataSource.transaction((m) => provisionTenant(m, hasher, { name, ownerEmail: email, withKeys: true }));
+    return await work(dataSource, config);
   } finally {
     await dataSource.destroy();
   }
+}
+
+function createOnDatabase(name: string, email: string): Promise<ProvisionedTenant> {
+  return onDatabase((dataSource, config) =>
+    dataSource.transaction(async (m) => provisionTenant(m, await loadKeyHasher(m, resolveMasterKeys(config)), { name, ownerEmail: email, withKeys: true })),
+  );
+}
+
+async function reseal(): Promise<never> {
+  const report = await onDatabase((dataSource, config) => resealSecrets(dataSource, resolveMasterKeys(config), (line) => process.stdout.write(`${line}\n`)));
+  const left = report.counts.reduce((sum, c) => sum + c.unreadable + c.changed, 0) + report.dataKeysUnderPrevious;
+  if (left) fail(`reseal-secrets: ${left} value(s) are not under the current key yet (see above); run it again once they can be`);
+  process.stdout.write('reseal-secrets: everything is sealed under the current key; the previous keys can be removed from MASTER_KEYS\n');
+  process.exit(0);
 }
 
 async function onPlatform(url: string, token: string, name: string, email: string): Promise<ProvisionedTenant> {
@@ -53,13 +74,21 @@ const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: { name: { type: 'string' }, email: { type: 'string' }, json: { type: 'boolean' }, url: { type: 'string' }, token: { type: 'string' } },
 });
+if (positionals[0] === 'reseal-secrets') {
+  try {
+    await reseal();
+  } catch (error) {
+    if (error instanceof ConfigError) fail(error.message);
+    fail(`reseal-secrets failed: ${(error as Error).message}`);
+  }
+}
 if (positionals[0] !== 'create-tenant' || !values.name?.trim() || !values.email) fail(USAGE);
 if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(values.email)) fail(`--email: '${values.email}' is not an e-mail address`);
 
 try {
   const token = values.token ?? process.env.PLATFORM_ADMIN_TOKEN;
   if (values.url && !token) fail('--url needs --token or PLATFORM_ADMIN_TOKEN');
-  const tenant = values.url ? await onPlatform(values.url, token!, values.name.trim(), values.email) : await onDatabase(values.name.trim(), values.email);
+  const tenant = values.url ? await onPlatform(values.url, token!, values.name.trim(), values.email) : await createOnDatabase(values.name.trim(), values.email);
   if (values.json) {
     process.stdout.write(`${JSON.stringify(tenant)}\n`);
   } else {

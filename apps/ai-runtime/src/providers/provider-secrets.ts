@@ -1,14 +1,12 @@
-import { SealedBox, type SealedSecret } from '@platform/common';
+import { SEALED_RECORDS, SealedBox, type MasterKeyRing, type SealedSecret } from '@platform/common';
 import type { ProviderRow } from './provider.record.js';
-
-const LABEL = 'platform/ai/provider-api-key/v1';
 
 /** Provider API keys at rest: the shared SealedBox under this label, bound to the environment and the provider's id. */
 export class ProviderSecretBox {
   private readonly box: SealedBox;
 
-  constructor(masterKey: Buffer) {
-    this.box = new SealedBox(masterKey, LABEL);
+  constructor(keys: MasterKeyRing | Buffer) {
+    this.box = new SealedBox(keys, SEALED_RECORDS.providerKeys.label);
   }
 
   seal(tenantId: string, environmentId: string, providerId: string, apiKey: string): SealedSecret {

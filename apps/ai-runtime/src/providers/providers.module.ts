@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { resolveMasterKey, type ServiceConfig } from '@platform/common';
+import { resolveMasterKeys, type ServiceConfig } from '@platform/common';
 import { SERVICE_CONFIG } from '@platform/service';
 import { ProviderSecretBox } from './provider-secrets.js';
 import { ProvidersController } from './providers.controller.js';
@@ -9,7 +9,7 @@ import { ProvidersService } from './providers.service.js';
 @Module({
   controllers: [ProvidersController],
   providers: [
-    { provide: ProviderSecretBox, useFactory: (config: ServiceConfig) => new ProviderSecretBox(resolveMasterKey(config)), inject: [SERVICE_CONFIG] },
+    { provide: ProviderSecretBox, useFactory: (config: ServiceConfig) => new ProviderSecretBox(resolveMasterKeys(config)), inject: [SERVICE_CONFIG] },
     ProvidersService,
   ],
   exports: [ProvidersService],

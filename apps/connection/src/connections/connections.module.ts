@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { resolveMasterKey, type ServiceConfig } from '@platform/common';
+import { resolveMasterKeys, type ServiceConfig } from '@platform/common';
 import { SERVICE_CONFIG } from '@platform/service';
 import { CONNECTION_CONFIG, loadConnectionConfig } from '../config/connection.config.js';
 import { ConnectorDefinitions } from '../connectors/connector-definitions.js';
@@ -24,7 +24,7 @@ import { CredentialBox } from './credential-box.js';
   controllers: [OAuthController, ConnectionsController, OperationsHandler],
   providers: [
     { provide: CONNECTION_CONFIG, useFactory: () => loadConnectionConfig() },
-    { provide: CredentialBox, useFactory: (config: ServiceConfig) => new CredentialBox(resolveMasterKey(config)), inject: [SERVICE_CONFIG] },
+    { provide: CredentialBox, useFactory: (config: ServiceConfig) => new CredentialBox(resolveMasterKeys(config)), inject: [SERVICE_CONFIG] },
     { provide: InputValidator, useFactory: () => new InputValidator() },
     ConnectorDefinitions,
     Outbound,

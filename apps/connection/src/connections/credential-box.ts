@@ -1,8 +1,5 @@
-import { SealedBox, type SealedSecret } from '@platform/common';
+import { SEALED_RECORDS, SealedBox, type MasterKeyRing, type SealedSecret } from '@platform/common';
 import type { ConnectionRow, Credentials } from './connection.record.js';
-
-const CREDENTIALS_LABEL = 'platform/connection/credentials/v1';
-const VERIFIER_LABEL = 'platform/connection/pkce-verifier/v1';
 
 /**
  * Connection credentials and PKCE verifiers at rest, sealed with the platform's one SealedBox
@@ -13,9 +10,9 @@ export class CredentialBox {
   private readonly credentials: SealedBox;
   private readonly verifiers: SealedBox;
 
-  constructor(masterKey: Buffer) {
-    this.credentials = new SealedBox(masterKey, CREDENTIALS_LABEL);
-    this.verifiers = new SealedBox(masterKey, VERIFIER_LABEL);
+  constructor(keys: MasterKeyRing | Buffer) {
+    this.credentials = new SealedBox(keys, SEALED_RECORDS.connectionCredentials.label);
+    this.verifiers = new SealedBox(keys, SEALED_RECORDS.oauthVerifiers.label);
   }
 
   seal(tenantId: string, environmentId: string, connectionId: string, credentials: Credentials): SealedSecret | null {

@@ -1,8 +1,5 @@
-import { SealedBox, type SealedSecret } from '@platform/common';
+import { SEALED_RECORDS, SealedBox, type MasterKeyRing, type SealedSecret } from '@platform/common';
 import type { ChannelRow, ChannelSecrets } from './channel.record.js';
-
-const CHANNEL_LABEL = 'platform/notification/channel-secrets/v1';
-const TARGET_LABEL = 'platform/notification/target/v1';
 
 /**
  * Channel credentials and ad-hoc destinations (a Slack or Teams URL given in a send) at rest:
@@ -12,9 +9,9 @@ export class ChannelSecretBox {
   private readonly channels: SealedBox;
   private readonly targets: SealedBox;
 
-  constructor(masterKey: Buffer) {
-    this.channels = new SealedBox(masterKey, CHANNEL_LABEL);
-    this.targets = new SealedBox(masterKey, TARGET_LABEL);
+  constructor(keys: MasterKeyRing | Buffer) {
+    this.channels = new SealedBox(keys, SEALED_RECORDS.channelSecrets.label);
+    this.targets = new SealedBox(keys, SEALED_RECORDS.notificationTargets.label);
   }
 
   sealChannel(tenantId: string, environmentId: string, channelId: string, secrets: ChannelSecrets): SealedSecret | null {

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { resolveMasterKey, type ServiceConfig } from '@platform/common';
+import { resolveMasterKeys, type ServiceConfig } from '@platform/common';
 import { SERVICE_CONFIG } from '@platform/service';
 import { NOTIFICATION_CONFIG, loadNotificationConfig } from '../config/notification.config.js';
 import { Senders } from '../delivery/senders.js';
@@ -12,7 +12,7 @@ import { ChannelsService } from './channels.service.js';
   controllers: [ChannelsController],
   providers: [
     { provide: NOTIFICATION_CONFIG, useFactory: () => loadNotificationConfig() },
-    { provide: ChannelSecretBox, useFactory: (config: ServiceConfig) => new ChannelSecretBox(resolveMasterKey(config)), inject: [SERVICE_CONFIG] },
+    { provide: ChannelSecretBox, useFactory: (config: ServiceConfig) => new ChannelSecretBox(resolveMasterKeys(config)), inject: [SERVICE_CONFIG] },
     Senders,
     ChannelsService,
   ],

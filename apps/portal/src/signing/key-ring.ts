@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, type JWK, type JWTPayload, type JWTVerifyGetKey } from 'jose';
-import { newId, resolveMasterKey, SealedBox, type ServiceConfig } from '@platform/common';
+import { newId, resolveMasterKeys, SEALED_RECORDS, SealedBox, type ServiceConfig } from '@platform/common';
 import { SystemDb } from '@platform/db';
 import { SERVICE_CONFIG } from '@platform/service';
 import { PORTAL_CONFIG, type PortalConfig } from '../config/portal.config.js';
@@ -29,7 +29,7 @@ export class KeyRing {
     @Inject(SERVICE_CONFIG) config: ServiceConfig,
     @Inject(PORTAL_CONFIG) private readonly portal: PortalConfig,
   ) {
-    this.box = new SealedBox(resolveMasterKey(config), 'portal-signing-keys/v1');
+    this.box = new SealedBox(resolveMasterKeys(config), SEALED_RECORDS.portalSigningKeys.label);
   }
 
   async sign(claims: JWTPayload, jti: string, expiresAt: Date): Promise<string> {

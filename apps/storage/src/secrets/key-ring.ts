@@ -1,10 +1,12 @@
 import { hkdfSync } from 'node:crypto';
+import { masterKeyId } from '@platform/common';
+
+export { masterKeyId };
 
 /** Version of the HKDF label the key-encryption key is derived with; stored with each data key. */
 export const KEK_VERSION = 1;
 
 const kekLabel = (version: number) => `platform/storage/data-key-kek/v${version}`;
-const ID_LABEL = 'platform/storage/master-key-id/v1';
 
 export interface MasterKeyEntry {
   /** A fingerprint of the master key (HKDF output, not the key): stored with each wrapped data key. */
@@ -17,17 +19,14 @@ function derive(masterKey: Buffer, label: string, bytes: number): Buffer {
   return Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), label, bytes));
 }
 
-export function masterKeyId(masterKey: Buffer): string {
-  return derive(masterKey, ID_LABEL, 8).toString('hex');
-}
-
 function entry(masterKey: Buffer): MasterKeyEntry {
   return { id: masterKeyId(masterKey), kek: derive(masterKey, kekLabel(KEK_VERSION), 32) };
 }
 
 /**
- * The master keys this process holds: the current one wraps every new data key; older ones
- * (MASTER_KEY_PREVIOUS) only unwrap data keys not yet re-wrapped. Each wrapped data key names
+ * The key-encryption keys of the master keys this process holds: the current one wraps every new
+ * data key; the ring's previous keys (MASTER_KEYS after the first, and the older
+ * MASTER_KEY_PREVIOUS) only unwrap data keys not yet re-wrapped. Each wrapped data key names
  * the master key it was wrapped with, so no trial decryption is needed.
  */
 export class KeyRing {

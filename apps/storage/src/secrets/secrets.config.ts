@@ -1,12 +1,13 @@
 import { IsInt, IsString, Max, Min } from 'class-validator';
-import { ConfigError, loadConfig, resolveMasterKey, type ServiceConfig } from '@platform/common';
+import { decodeKeyList, loadConfig, resolveMasterKeys, type ServiceConfig } from '@platform/common';
 import { KeyRing } from './key-ring.js';
 
 /** The secrets feature's own settings (environment variables; README lists them). */
 export class SecretsConfig {
   /**
    * Master keys that only unwrap (base64 of 32 bytes each, comma-separated): the key being
-   * rotated away from, or, during a rolling rotation, the key about to become current.
+   * rotated away from, or, during a rolling rotation, the key about to become current. Kept for
+   * configurations that predate MASTER_KEYS, whose keys after the first serve the same purpose.
    */
   @IsString()
   MASTER_KEY_PREVIOUS: string = '';
@@ -24,19 +25,8 @@ export function loadSecretsConfig(env: Record<string, string | undefined> = proc
   return loadConfig(SecretsConfig, env);
 }
 
-function decodePrevious(value: string): Buffer[] {
-  return value
-    .split(',')
-    .map((part) => part.trim())
-    .filter(Boolean)
-    .map((part, index) => {
-      const key = Buffer.from(part, 'base64');
-      if (key.length !== 32) throw new ConfigError([`MASTER_KEY_PREVIOUS: entry ${index + 1} must be 32 bytes, base64-encoded (got ${key.length} bytes)`]);
-      return key;
-    });
-}
-
 /** Built once at start-up; a bad key stops the service with a clear message (ConfigError). */
 export function buildKeyRing(service: ServiceConfig, own: SecretsConfig): KeyRing {
-  return new KeyRing(resolveMasterKey(service), decodePrevious(own.MASTER_KEY_PREVIOUS));
+  const ring = resolveMasterKeys(service);
+  return new KeyRing(ring.current, [...ring.previous, ...decodeKeyList(own.MASTER_KEY_PREVIOUS, 'MASTER_KEY_PREVIOUS')]);
 }

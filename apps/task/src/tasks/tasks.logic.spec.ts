@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
+import { MasterKeyRing } from '@platform/common';
 import { completerOf, completionRule } from './completion-rule.js';
 import { expiryAction } from './expiry.job.js';
 import { FormValidator } from './form-validator.js';
@@ -87,5 +88,16 @@ describe('signed task links', () => {
     expect(signer.verify(body)).toBeUndefined();
     expect(signer.verify('')).toBeUndefined();
     expect(new LinkSigner(randomBytes(32)).verify(token)).toBeUndefined();
+  });
+
+  it('keeps verifying links signed before a master key rotation while the old key is in the ring', () => {
+    const oldKey = randomBytes(32);
+    const newKey = randomBytes(32);
+    const before = new LinkSigner(oldKey).sign(claims);
+    const rotating = new LinkSigner(new MasterKeyRing([newKey, oldKey]));
+    expect(rotating.verify(before)).toEqual(claims);
+    const after = rotating.sign(claims);
+    expect(new LinkSigner(newKey).verify(after)).toEqual(claims);
+    expect(new LinkSigner(oldKey).verify(after)).toBeUndefined();
   });
 });

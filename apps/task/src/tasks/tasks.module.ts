@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { resolveMasterKey, type ServiceConfig } from '@platform/common';
+import { resolveMasterKeys, type ServiceConfig } from '@platform/common';
 import { SERVICE_CONFIG } from '@platform/service';
 import { loadTaskConfig, TASK_CONFIG } from '../config/task.config.js';
 import { CompletionService } from './completion.service.js';
@@ -24,7 +24,7 @@ import { TasksService } from './tasks.service.js';
   controllers: [PublicTasksController, TasksController, ExecutionEventsHandler, OpenTasksHandler],
   providers: [
     { provide: TASK_CONFIG, useFactory: () => loadTaskConfig() },
-    { provide: LinkSigner, useFactory: (config: ServiceConfig) => new LinkSigner(resolveMasterKey(config)), inject: [SERVICE_CONFIG] },
+    { provide: LinkSigner, useFactory: (config: ServiceConfig) => new LinkSigner(resolveMasterKeys(config)), inject: [SERVICE_CONFIG] },
     { provide: FormValidator, useFactory: () => new FormValidator() },
     DirectoryClient,
     OutcomePublisher,

@@ -1,4 +1,4 @@
-import { SealedBox, type SealedSecret } from '@platform/common';
+import { SEALED_RECORDS, SealedBox, type MasterKeyRing, type SealedSecret } from '@platform/common';
 
 export type { SealedSecret };
 
@@ -10,8 +10,8 @@ export type { SealedSecret };
 export class SecretBox {
   private readonly box: SealedBox;
 
-  constructor(masterKey: Buffer) {
-    this.box = new SealedBox(masterKey, 'platform/webhook/secret-key/v1');
+  constructor(keys: MasterKeyRing | Buffer) {
+    this.box = new SealedBox(keys, SEALED_RECORDS.webhookSecrets.label);
   }
 
   seal(tenantId: string, environmentId: string, webhookId: string, secret: string): SealedSecret {

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { resolveMasterKey, type ServiceConfig } from '@platform/common';
+import { resolveMasterKeys, type ServiceConfig } from '@platform/common';
 import { SERVICE_CONFIG } from '@platform/service';
 import { WEBHOOK_CONFIG, loadWebhookConfig } from '../config/webhook.config.js';
 import { DeliveryStarter } from './delivery-starter.js';
@@ -20,7 +20,7 @@ import { WebhooksService } from './webhooks.service.js';
   // The receiving route first: `/webhooks/in/:id` must never be read as `/webhooks/:id/...`.
   controllers: [ReceiverController, WebhooksController, WebhooksHandler],
   providers: [
-    { provide: SecretBox, useFactory: (config: ServiceConfig) => new SecretBox(resolveMasterKey(config)), inject: [SERVICE_CONFIG] },
+    { provide: SecretBox, useFactory: (config: ServiceConfig) => new SecretBox(resolveMasterKeys(config)), inject: [SERVICE_CONFIG] },
     WebhooksService,
     { provide: WEBHOOK_CONFIG, useFactory: () => loadWebhookConfig() },
     ReceivingCache,

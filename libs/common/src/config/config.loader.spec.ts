@@ -39,6 +39,7 @@ describe('loadConfig with ServiceConfig', () => {
       USAGE_OUTBOX_RELAY_MS: 1000,
       PLATFORM_ADMIN_TOKEN: '',
       AUTH_MODE: 'credentials',
+      MASTER_KEYS: '',
       MASTER_KEY: '',
       MASTER_KEY_FILE: '.data/master.key',
     });

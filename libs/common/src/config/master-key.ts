@@ -1,29 +1,50 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { MasterKeyRing } from '../crypto/master-key-ring.js';
 import { ConfigError } from './config.loader.js';
 
 export interface MasterKeySettings {
+  MASTER_KEYS?: string;
   MASTER_KEY: string;
   MASTER_KEY_FILE: string;
   NODE_ENV: string;
 }
 
-function decode(value: string, source: string): Buffer {
+/** `what` names the setting (and entry) in the error: "MASTER_KEYS: entry 2 must be 32 bytes…". */
+function decode(value: string, what: string): Buffer {
   const key = Buffer.from(value.trim(), 'base64');
-  if (key.length !== 32) throw new ConfigError([`${source}: must be 32 bytes, base64-encoded (got ${key.length} bytes)`]);
+  if (key.length !== 32) throw new ConfigError([`${what} must be 32 bytes, base64-encoded (got ${key.length} bytes)`]);
   return key;
 }
 
+/** Comma-separated base64 keys, each 32 bytes; entries are numbered from 1 in errors. */
+export function decodeKeyList(value: string, setting: string): Buffer[] {
+  return value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .map((part, index) => decode(part, `${setting}: entry ${index + 1}`));
+}
+
 /**
- * The key everything encrypted or keyed at rest derives from. Production must configure it;
- * development makes one on first start and keeps it in a file (mode 0600), shared by every
- * process started from the same folder. Creation is exclusive, so processes starting together
- * agree on one key.
+ * The master keys everything encrypted or keyed at rest derives from, current first:
+ * `MASTER_KEYS` (comma-separated), or `MASTER_KEY` alone as a one-key ring. Production must
+ * configure one; development makes a key on first start and keeps it in a file (mode 0600),
+ * shared by every process started from the same folder. Creation is exclusive, so processes
+ * starting together agree on one key.
  */
-export function resolveMasterKey(settings: MasterKeySettings): Buffer {
-  if (settings.MASTER_KEY) return decode(settings.MASTER_KEY, 'MASTER_KEY');
-  if (settings.NODE_ENV === 'production') throw new ConfigError(['MASTER_KEY: required in production (32 bytes, base64)']);
+export function resolveMasterKeys(settings: MasterKeySettings): MasterKeyRing {
+  if (settings.MASTER_KEYS?.trim()) {
+    const ring = new MasterKeyRing(decodeKeyList(settings.MASTER_KEYS, 'MASTER_KEYS'));
+    // Both set is a configuration being moved from one to the other: they must agree.
+    if (settings.MASTER_KEY && !ring.keys.some((key) => key.equals(decode(settings.MASTER_KEY, 'MASTER_KEY:')))) {
+      throw new ConfigError(['MASTER_KEY: set MASTER_KEYS or MASTER_KEY; when both are set, MASTER_KEY must be one of MASTER_KEYS']);
+    }
+    return ring;
+  }
+  if (settings.MASTER_KEY) return new MasterKeyRing([decode(settings.MASTER_KEY, 'MASTER_KEY:')]);
+  if (settings.NODE_ENV === 'production') throw new ConfigError(['MASTER_KEYS: required in production (32 bytes each, base64; or MASTER_KEY for one key)']);
   const file = resolve(settings.MASTER_KEY_FILE);
   try {
     mkdirSync(dirname(file), { recursive: true });
@@ -31,5 +52,5 @@ export function resolveMasterKey(settings: MasterKeySettings): Buffer {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
-  return decode(readFileSync(file, 'utf8'), `MASTER_KEY_FILE (${file})`);
+  return new MasterKeyRing([decode(readFileSync(file, 'utf8'), `MASTER_KEY_FILE (${file}):`)]);
 }

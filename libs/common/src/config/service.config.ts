@@ -109,7 +109,11 @@ export class ServiceConfig extends ProcessConfig {
   @IsIn(['credentials', 'bench-static'])
   AUTH_MODE: string = 'credentials';
 
-  /** Base64 of 32 bytes; in development generated into MASTER_KEY_FILE when unset. */
+  /** The master key ring: base64 of 32 bytes each, comma-separated, current first (see resolveMasterKeys). */
+  @IsString()
+  MASTER_KEYS: string = '';
+
+  /** One master key (a one-key ring); in development generated into MASTER_KEY_FILE when neither is set. */
   @IsString()
   MASTER_KEY: string = '';
 
