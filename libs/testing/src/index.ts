@@ -8,3 +8,4 @@ export * from './nats-namespace.js';
 export { REPO_ROOT, freePort, serviceEntry, startPlatform, startProcess, type ManagedProcess, type RunningPlatform } from '@platform/launcher';
 export * from './e2e-processes.js';
 export * from './waiting.js';
+export * from './io-counters.js';
