@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
-import { SERVICE_NAMES, errorBody, resolveRequestId, type ServiceName } from '@platform/common';
+import { SERVICE_NAMES, errorBody, ioCountersHandler, resolveRequestId, runInRequestContext, type ServiceName } from '@platform/common';
 import type { GatewayConfig } from './config/gateway.config.js';
 import { docsRoutes } from './docs/docs.routes.js';
 import { aggregateHealth } from './health/aggregate-health.js';
@@ -28,6 +28,7 @@ export function createGatewayApp({ config, upstreams, logger }: GatewayDeps) {
   app.disable('etag');
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');
   const routes = new RouteTable();
+  const countingIo = config.PLATFORM_IO_COUNTERS;
   const channel =
     config.RATE_LIMIT_ENABLED && config.PLAN_LIMITS_ENABLED ? natsPlanChannel({ url: config.NATS_URL, namespace: config.NATS_NAMESPACE, logger }) : undefined;
   const plans = channel && new PlanDirectory(channel, config.PLAN_LIMITS_REFRESH_MS);
@@ -58,6 +59,8 @@ export function createGatewayApp({ config, upstreams, logger }: GatewayDeps) {
   app.get('/actuator/health/liveness', (_req, res) => {
     res.json({ status: 'UP' });
   });
+  // Tests only (PLATFORM_IO_COUNTERS): the gateway's Redis commands, NATS requests and forwarded requests, per request.
+  if (config.PLATFORM_IO_COUNTERS) app.get('/actuator/io-counters', ioCountersHandler);
   app.use(docsRoutes(upstreams, config.HEALTH_TIMEOUT_MS * 2));
   app.get('/v3/api-docs/:service', (req, res, next) => {
     const service = req.params.service as ServiceName;
@@ -81,9 +84,16 @@ export function createGatewayApp({ config, upstreams, logger }: GatewayDeps) {
    * health passes the rate limiter first (one Redis round trip).
    */
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
-    const started = performance.now();
     const request = req as GatewayRequest;
     request.id = resolveRequestId(req.headers['x-request-id']);
+    // Counting IO per request needs the request's context; without the counters, no context is made.
+    if (countingIo) runInRequestContext({ requestId: request.id }, () => serve(request, res));
+    else serve(request, res);
+  };
+
+  const serve = (request: GatewayRequest, res: ServerResponse): void => {
+    const req: IncomingMessage = request;
+    const started = performance.now();
     res.setHeader('x-request-id', request.id);
     const url = req.url ?? '/';
     if (logger.isLevelEnabled('info')) {
@@ -102,7 +112,7 @@ export function createGatewayApp({ config, upstreams, logger }: GatewayDeps) {
         proxy.forward(request, res, health);
         return;
       }
-      if (GATEWAY_HEALTH.test(url)) {
+      if (GATEWAY_HEALTH.test(url) || (countingIo && IO_COUNTERS.test(url))) {
         app(req as Request, res as Response);
         return;
       }
@@ -132,6 +142,8 @@ const isCredential = (callerId: string | undefined): callerId is string =>
 
 /** The gateway's own health: `/actuator/health` (aggregated) and `/actuator/health/liveness`. */
 const GATEWAY_HEALTH = /^\/actuator\/health(\/liveness)?\/?(\?.*)?$/;
+
+const IO_COUNTERS = /^\/actuator\/io-counters\/?(\?.*)?$/;
 
 const SERVICE_HEALTH = /^\/actuator\/health\/([a-z-]+)\/?(\?.*)?$/;
 

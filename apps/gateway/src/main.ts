@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, createServer } from 'node:http';
-import { ConfigError, createLogger, errorBody } from '@platform/common';
+import { ConfigError, createLogger, enableIoCounters, errorBody } from '@platform/common';
 import { loadGatewayConfig, upstreamUrls } from './config/gateway.config.js';
 import { createGatewayApp } from './gateway.app.js';
 
@@ -15,6 +15,7 @@ try {
   process.exit(1);
 }
 
+if (config.PLATFORM_IO_COUNTERS) enableIoCounters();
 const logger = createLogger('gateway', config.LOG_LEVEL);
 const { handle, close } = createGatewayApp({ config, upstreams, logger });
 const server = createServer(handle);

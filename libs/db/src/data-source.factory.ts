@@ -1,5 +1,7 @@
 import { DataSource, type DataSourceOptions, type MixedList, type EntitySchema } from 'typeorm';
+import { ioCountersEnabled } from '@platform/common';
 import type { ConnectionSettings } from './database.config.js';
+import { CountingClient } from './counting-client.js';
 
 /** An entity or migration class, as TypeORM takes them. */
 export type ClassType = new (...args: never[]) => unknown;
@@ -40,6 +42,8 @@ export function createDataSource(params: DataSourceParams): DataSource {
       // search_path keeps unqualified names inside the service's schema.
       options: `-c search_path=${params.schema}`,
       idleTimeoutMillis: 30_000,
+      // Tests only (PLATFORM_IO_COUNTERS): a client that counts each query; otherwise pg's own, untouched.
+      ...(ioCountersEnabled() ? { Client: CountingClient } : {}),
     },
   };
   return new DataSource(options);

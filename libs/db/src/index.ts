@@ -11,3 +11,4 @@ export * from './tenant-functions.js';
 export * from './connection-errors.js';
 export * from './database.setup.js';
 export * from './tenant-batcher.js';
+export * from './sql-statements.js';

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
+import { countIo } from '@platform/common';
 import type { EventMap, EventSubject, RequestMap, RequestSubject } from './contracts/index.js';
 import { BusError, isRemoteError } from './bus.errors.js';
 import { envelope, type Envelope, type MessageContext } from './envelope.js';
@@ -35,7 +36,7 @@ export class Bus {
     const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     let reply;
     try {
-      reply = await request(this.connection, namespaced(subject), packet, timeout);
+      reply = await request(this.connection, namespaced(subject), packet, timeout, undefined, context.requestId);
     } catch (error) {
       throw this.transportError(subject, error, timeout);
     }
@@ -51,6 +52,7 @@ export class Bus {
 
   /** Fire-and-forget event; handlers in a queue group get it once per service. */
   emit<S extends EventSubject>(subject: S, data: EventMap[S], context: MessageContext): void {
+    countIo('nats.publishes', 1, context.requestId);
     this.connection.publish(namespaced(subject), JSON.stringify({ pattern: subject, data: envelope(context, data) }));
   }
 
@@ -60,7 +62,8 @@ export class Bus {
    * acknowledgement) a no-op within the stream's duplicate window.
    */
   async emitDurably<S extends EventSubject>(subject: S, data: EventMap[S], context: MessageContext, messageId: string): Promise<void> {
-    await publishDurably(this.connection, namespaced(subject), JSON.stringify({ pattern: subject, data: envelope(context, data) }), messageId);
+    const packet = JSON.stringify({ pattern: subject, data: envelope(context, data) });
+    await publishDurably(this.connection, namespaced(subject), packet, messageId, context.requestId);
   }
 
   /**
@@ -73,6 +76,7 @@ export class Bus {
         if (err) return;
         try {
           const packet = JSON.parse(this.decoder.decode(msg.data)) as { data: Envelope<EventMap[S]> };
+          countIo('nats.received', 1, packet.data?.context?.requestId);
           handler(packet.data);
         } catch {
           // A malformed event must not kill the subscription; the publisher is at fault.

@@ -1,4 +1,5 @@
 import { createInbox, headers, type Msg, type MsgHdrs, type NatsConnection, type Subscription } from '@nats-io/transport-node';
+import { countIo } from '@platform/common';
 
 /** Nobody subscribes to the subject (the server's 503 status reply). */
 export class NoReplierError extends Error {
@@ -89,13 +90,29 @@ class ReplyInbox {
 const inboxes = new WeakMap<NatsConnection, ReplyInbox>();
 
 /** The connection's reply inbox (made on first use). */
-export function request(nc: NatsConnection, subject: string, payload: string | Uint8Array, timeoutMs: number, hdrs?: MsgHdrs): Promise<Msg> {
+function inboxOf(nc: NatsConnection): ReplyInbox {
   let inbox = inboxes.get(nc);
   if (!inbox) {
     inbox = new ReplyInbox(nc);
     inboxes.set(nc, inbox);
   }
-  return inbox.request(subject, payload, timeoutMs, hdrs);
+  return inbox;
+}
+
+/**
+ * A core NATS request through the connection's reply inbox. `requestId` (the envelope's) is the
+ * request it is counted for when the IO counters are on; by default the one being handled.
+ */
+export function request(
+  nc: NatsConnection,
+  subject: string,
+  payload: string | Uint8Array,
+  timeoutMs: number,
+  hdrs?: MsgHdrs,
+  requestId?: string,
+): Promise<Msg> {
+  countIo('nats.requests', 1, requestId);
+  return inboxOf(nc).request(subject, payload, timeoutMs, hdrs);
 }
 
 const JS_PUBLISH_TIMEOUT_MS = 5000;
@@ -104,17 +121,18 @@ const decoder = new TextDecoder();
 /**
  * A JetStream publish: resolved once a stream capturing the subject has stored the message (its
  * ack), refused when none does or the stream says no. `msgId` (Nats-Msg-Id) makes a repeat within
- * the stream's duplicate window a no-op.
+ * the stream's duplicate window a no-op. `requestId` as for `request`.
  */
-export async function publishDurably(nc: NatsConnection, subject: string, payload: string, msgId?: string): Promise<void> {
+export async function publishDurably(nc: NatsConnection, subject: string, payload: string, msgId?: string, requestId?: string): Promise<void> {
   let hdrs: MsgHdrs | undefined;
   if (msgId) {
     hdrs = headers();
     hdrs.set('Nats-Msg-Id', msgId);
   }
   let reply: Msg;
+  countIo('js.publishes', 1, requestId);
   try {
-    reply = await request(nc, subject, payload, JS_PUBLISH_TIMEOUT_MS, hdrs);
+    reply = await inboxOf(nc).request(subject, payload, JS_PUBLISH_TIMEOUT_MS, hdrs);
   } catch (error) {
     if (error instanceof NoReplierError) throw new Error(`no JetStream stream captures ${subject}`, { cause: error });
     throw error;

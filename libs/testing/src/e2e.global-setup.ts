@@ -36,6 +36,8 @@ export const E2E_ENV: Record<string, string> = {
   // KB tests fetch documents from loopback, and a killed indexer's document comes back quickly.
   KB_ALLOW_PRIVATE_NETWORKS: 'true',
   KB_INDEX_LEASE_MS: '3000',
+  // Round trips and messages counted per request, for the round-trip budget test (a boolean check each otherwise).
+  PLATFORM_IO_COUNTERS: 'true',
 };
 
 export const E2E_AUDIENCE = 'platform-api';

@@ -9,3 +9,4 @@ export { REPO_ROOT, freePort, serviceEntry, startPlatform, startProcess, type Ma
 export * from './e2e-processes.js';
 export * from './waiting.js';
 export * from './secret-watch.js';
+export * from './io-counters.js';

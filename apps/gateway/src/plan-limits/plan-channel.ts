@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
+import { countIo } from '@platform/common';
 
 /**
  * The subjects of libs/messaging's subscription contract (SubscriptionSubjects), spelled here
@@ -72,6 +73,7 @@ export function natsPlanChannel(options: { url: string; namespace: string; logge
         data: { context: { requestId: randomUUID(), actor: 'system:gateway' }, data: { tenantId } },
         id: randomUUID(),
       });
+      countIo('nats.requests');
       try {
         const reply = await nc.request(subject(LIMITS_GET), packet, { timeout: 2000 });
         const body = JSON.parse(decoder.decode(reply.data)) as { response?: TenantLimits; err?: unknown };

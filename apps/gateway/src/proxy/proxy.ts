@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Transform, type TransformCallback } from 'node:stream';
 import { Pool, errors as undiciErrors } from 'undici';
 import type { Logger } from 'pino';
-import { errorBody, type ServiceName } from '@platform/common';
+import { countIo, errorBody, type ServiceName } from '@platform/common';
 import type { RouteMatch } from '../routing/route-table.js';
 
 export interface ProxyOptions {
@@ -116,6 +116,7 @@ export function createProxy(options: ProxyOptions) {
         if (!res.writableFinished) abort.abort();
       });
       const timeoutMs = options.timeouts.of(req.method, route);
+      countIo('http.upstream', 1, req.id);
       poolOf(route.service).stream(
         { path: route.upstreamPath, method: req.method as 'GET', headers, body, signal: abort.signal, headersTimeout: timeoutMs, bodyTimeout: timeoutMs },
         ({ statusCode, headers: answer }) => {

@@ -1,9 +1,18 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { jetstream, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { newId } from '@platform/common';
+import { countIo, newId, runInRequestContext } from '@platform/common';
 import { TenantDb } from '@platform/db';
-import { NATS_CONNECTION, TRIGGER_EVENTS_QUEUE, ensureWorkQueue, hasTenant, namespacedQueue, retryDelayMs, type MessageContext } from '@platform/messaging';
+import {
+  NATS_CONNECTION,
+  TRIGGER_EVENTS_QUEUE,
+  ensureWorkQueue,
+  hasTenant,
+  namespacedQueue,
+  retryDelayMs,
+  type MessageContext,
+  type TenantMessageContext,
+} from '@platform/messaging';
 import { filterMatches, mapInput } from './input-mapper.js';
 import { readPlatformEvent, type PlatformEvent } from './platform-events.js';
 import type { TriggerExecutionRow, TriggerRow } from './trigger.record.js';
@@ -46,14 +55,24 @@ export class EventTriggersConsumer implements OnApplicationBootstrap, OnModuleDe
       parsed = JSON.parse(this.decoder.decode(msg.data)) as typeof parsed;
       event = readPlatformEvent(parsed.pattern ?? '', parsed.data?.data);
     } catch {
+      countIo('js.deliveries');
+      countIo('js.acks');
       msg.ack(); // Not an event we can read: redelivering cannot fix it.
       return;
     }
     const context = parsed.data?.context;
+    // Each delivery ends in one ack or nak; counted (tests only) for the request that caused the event.
+    countIo('js.deliveries', 1, context?.requestId);
+    countIo('js.acks', 1, context?.requestId);
     if (!context || !hasTenant(context) || !event) {
       msg.ack();
       return;
     }
+    // In the event's request context: its log lines and the runs it starts carry the request id.
+    await runInRequestContext({ requestId: context.requestId, actor: context.actor }, () => this.evaluate(msg, context, event));
+  }
+
+  private async evaluate(msg: JsMsg, context: TenantMessageContext, event: PlatformEvent): Promise<void> {
     try {
       const tenant = { tenantId: context.tenantId, environmentId: context.environmentId };
       // Most events have no trigger listening: one round trip says so, without a transaction.

@@ -30,6 +30,7 @@ describe('loadConfig with ServiceConfig', () => {
       BODY_LIMIT_BYTES: 10 * 1024 * 1024,
       DATABASE_POOL_SIZE: 10,
       NODE_ENV: 'development',
+      PLATFORM_IO_COUNTERS: false,
       JWT_JWKS_URL: '',
       JWT_ISSUER: '',
       JWT_AUDIENCE: '',
@@ -48,6 +49,14 @@ describe('loadConfig with ServiceConfig', () => {
   it('refuses a short admin token and a JWKS URL that is not http(s)', () => {
     const error = configError({ PLATFORM_ADMIN_TOKEN: 'short', JWT_JWKS_URL: 'ftp://idp/jwks' }, { PORT: 3000 });
     expect(error.problems.map((p) => p.split(':')[0]).sort()).toEqual(['JWT_JWKS_URL', 'PLATFORM_ADMIN_TOKEN']);
+  });
+
+  it('takes the IO counters of tests, but never in production', () => {
+    expect(loadConfig(ServiceConfig, { PLATFORM_IO_COUNTERS: 'true', NODE_ENV: 'test' }, { PORT: 3000 }).PLATFORM_IO_COUNTERS).toBe(true);
+    expect(configError({ PLATFORM_IO_COUNTERS: 'true', NODE_ENV: 'production', MASTER_KEY: 'x' }).problems).toEqual([
+      "PLATFORM_IO_COUNTERS: must not be true when NODE_ENV=production: /actuator/io-counters is unauthenticated (got 'true')",
+    ]);
+    expect(configError({ PLATFORM_IO_COUNTERS: 'maybe' }).problems[0]).toMatch(/^PLATFORM_IO_COUNTERS: /);
   });
 
   it('requires a PORT: neither the environment nor the overrides giving one is an error', () => {

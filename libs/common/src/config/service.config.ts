@@ -1,5 +1,5 @@
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsString, IsUrl, Matches, Max, Min, ValidateIf } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsString, IsUrl, Matches, Max, Min, ValidateBy, ValidateIf } from 'class-validator';
 
 /**
  * Reads the raw setting: implicit conversion has already turned 'false' into Boolean('false'),
@@ -37,6 +37,21 @@ export class ProcessConfig {
 
   @IsIn(['development', 'production', 'test'])
   NODE_ENV: string = 'development';
+
+  /**
+   * Tests only: count database round trips and NATS/JetStream messages per request and serve them
+   * at `/actuator/io-counters` (unauthenticated, hence refused in production). See io-counters.ts.
+   */
+  @Transform(toBoolean)
+  @IsBoolean()
+  @ValidateBy({
+    name: 'notInProduction',
+    validator: {
+      validate: (value: unknown, args) => !(value === true && (args?.object as ProcessConfig).NODE_ENV === 'production'),
+      defaultMessage: () => 'must not be true when NODE_ENV=production: /actuator/io-counters is unauthenticated',
+    },
+  })
+  PLATFORM_IO_COUNTERS: boolean = false;
 }
 
 /** Settings every service reads, on top of every process's. */

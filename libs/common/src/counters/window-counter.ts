@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { countIo } from '../io/io-counters.js';
 
 /**
  * Adds ARGV[1] to each key and answers the new counts; a key the increment created (its count is
@@ -99,6 +100,7 @@ export class WindowCounter {
     group.waiting = [];
     group.inFlight = true;
     const n = batch.length;
+    countIo('redis.commands');
     void this.redis
       .windowHit(group.keys.length, ...group.keys, n, ...group.ttlsMs)
       .then(

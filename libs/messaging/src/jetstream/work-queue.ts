@@ -2,7 +2,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { nanos } from '@nats-io/transport-node';
 import { AckPolicy, DeliverPolicy, JetStreamApiError, RetentionPolicy, StorageType, jetstream, jetstreamManager, type JsMsg } from '@nats-io/jetstream';
 import type { ClassConstructor } from 'class-transformer';
-import { runInRequestContext } from '@platform/common';
+import { countIo, runInRequestContext } from '@platform/common';
 import { messageContext, type Envelope, type MessageContext } from '../envelope.js';
 import { currentNamespace, namespaced, streamPrefix } from '../namespace.js';
 import { validatePayload } from '../validate-payload.js';
@@ -126,7 +126,7 @@ export async function enqueueWork(
   context: MessageContext = messageContext(),
 ): Promise<void> {
   const item: Envelope<unknown> = { context, data };
-  await publishDurably(nc, namespaced(subject), JSON.stringify(item), msgId);
+  await publishDurably(nc, namespaced(subject), JSON.stringify(item), msgId, context.requestId);
 }
 
 /** A malformed item is dead-lettered at once: redelivering it cannot make it valid. */
@@ -175,20 +175,28 @@ export async function startWorker<T>(
 
   const process = async (msg: JsMsg): Promise<void> => {
     const deliveryCount = msg.info.deliveryCount;
+    // The request the item belongs to, for the IO counters (tests); background until it is read.
+    let requestId: string | undefined;
     try {
       const { context, data } = readItem<T>(decoder.decode(msg.data), spec);
+      requestId = context.requestId;
+      countIo('js.deliveries', 1, requestId);
       const result = await runInRequestContext({ requestId: context.requestId, actor: context.actor }, () =>
         handler({ subject: msg.subject, data, context, deliveryCount, working: () => msg.working() }),
       );
+      countIo('js.acks', 1, requestId);
       if ('ack' in result) msg.ack();
       else msg.nak(result.retryInMs);
     } catch (error) {
+      if (requestId === undefined) countIo('js.deliveries');
+      countIo('js.acks', 1, requestId);
       options.onError?.(error, msg.subject);
       if (deliveryCount >= maxDeliver || error instanceof PoisonItem) {
         // Moved, not dropped: the dead letter stream confirms the copy before the item leaves the
         // queue (a work-queue stream keeps a terminated message, so it is acked instead).
         const reason = String((error as Error)?.message ?? error);
         try {
+          countIo('js.publishes', 1, requestId);
           await js.publish(
             spec.deadLetterSubject,
             JSON.stringify({ subject: msg.subject, data: decoder.decode(msg.data), error: reason, deliveries: deliveryCount }),

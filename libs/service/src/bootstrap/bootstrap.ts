@@ -16,6 +16,8 @@ import {
   accessLogMiddleware,
   ConfigError,
   createLogger,
+  enableIoCounters,
+  ioCountersHandler,
   loadConfig,
   type PlannedRoute,
   requestIdMiddleware,
@@ -83,6 +85,8 @@ export async function prepareService<C extends ServiceConfig>(
     throw error;
   }
   configureNamespace(config.NATS_NAMESPACE);
+  // Before the pools exist: they count only if built while the counters are on.
+  if (config.PLATFORM_IO_COUNTERS) enableIoCounters();
   const logger = createLogger(definition.name, config.LOG_LEVEL);
   try {
     return { definition, config, logger, infrastructure: await connectInfrastructure(definition, config, entities) };
@@ -119,6 +123,8 @@ export async function bootstrapService<C extends ServiceConfig>(options: Bootstr
   }
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  // Tests only: this process's round trips and messages, per request (the round-trip budget test).
+  if (config.PLATFORM_IO_COUNTERS) app.use('/actuator/io-counters', ioCountersHandler);
   app.use(requestIdMiddleware);
   app.use(accessLogMiddleware(logger));
   app.use(jsonBodyParser(config.BODY_LIMIT_BYTES));

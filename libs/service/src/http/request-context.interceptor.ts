@@ -1,7 +1,7 @@
 import { Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
 import { Observable } from 'rxjs';
 import type { AuthenticatedRequest } from '@platform/auth';
-import { runInRequestContext, type RequestContext, type RequestWithId } from '@platform/common';
+import { countIo, runInRequestContext, type RequestContext, type RequestWithId } from '@platform/common';
 import type { MessageContext } from '@platform/messaging';
 
 function contextOf(execution: ExecutionContext): RequestContext | undefined {
@@ -24,6 +24,8 @@ function contextOf(execution: ExecutionContext): RequestContext | undefined {
 export class RequestContextInterceptor implements NestInterceptor {
   intercept(execution: ExecutionContext, next: CallHandler): Observable<unknown> {
     const context = contextOf(execution);
+    // Tests only: a request or event this process's handlers took, for the request that sent it.
+    if (execution.getType() === 'rpc') countIo('nats.received', 1, context?.requestId);
     if (!context) return next.handle();
     return new Observable((subscriber) => runInRequestContext(context, () => next.handle().subscribe(subscriber)));
   }
