@@ -1,7 +1,9 @@
-import { describe, expect, it } from '@jest/globals';
-import { statementsIn } from './sql-statements.js';
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { loadStatementParser, statementsIn } from './sql-statements.js';
 
 describe('statementsIn', () => {
+  beforeAll(() => loadStatementParser());
+
   it('counts the statements of a multi-statement text', () => {
     expect(statementsIn('select 1')).toBe(1);
     expect(statementsIn("BEGIN; SELECT set_config('app.tenant_id', 'x', true)")).toBe(2);
@@ -17,5 +19,6 @@ describe('statementsIn', () => {
     expect(statementsIn('select 1 -- a; b\n; /* c; */ select 2')).toBe(2);
     expect(statementsIn(';; select 1 ;;')).toBe(1);
     expect(statementsIn('')).toBe(1);
+    expect(statementsIn('select from where;')).toBe(1); // not SQL: one round trip PostgreSQL refuses
   });
 });

@@ -29,7 +29,7 @@ import {
 import type { Logger as PinoLogger } from 'pino';
 import { createValidationPipe } from '../errors/validation.pipe.js';
 import { PinoNestLogger } from '../logging/nest-logger.js';
-import type { ClassType } from '@platform/db';
+import { loadStatementParser, type ClassType } from '@platform/db';
 
 export interface BootstrapOptions<C extends ServiceConfig = ServiceConfig> {
   service: ServiceName;
@@ -86,7 +86,10 @@ export async function prepareService<C extends ServiceConfig>(
   }
   configureNamespace(config.NATS_NAMESPACE);
   // Before the pools exist: they count only if built while the counters are on.
-  if (config.PLATFORM_IO_COUNTERS) enableIoCounters();
+  if (config.PLATFORM_IO_COUNTERS) {
+    enableIoCounters();
+    await loadStatementParser();
+  }
   const logger = createLogger(definition.name, config.LOG_LEVEL);
   try {
     return { definition, config, logger, infrastructure: await connectInfrastructure(definition, config, entities) };
