@@ -54,6 +54,7 @@ export class SchedulerJob extends PeriodicJob {
           fireKey: `skipped:${now.toISOString()}`,
           scheduledFor: now,
           runInput: null,
+          firedAt: now,
           status: 'skipped',
           error: `${plan.skipped} tick(s) missed while no scheduler ran`,
         });
@@ -78,6 +79,7 @@ export class SchedulerJob extends PeriodicJob {
       fireKey: at.toISOString(),
       scheduledFor: at,
       runInput,
+      firedAt: now,
       status: error ? 'failed' : 'pending',
       error,
     });

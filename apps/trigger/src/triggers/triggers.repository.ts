@@ -36,6 +36,12 @@ export interface NewExecution {
   runInput: Record<string, unknown> | null;
   status: ExecutionStatus;
   error: string | null;
+  /**
+   * The instant the firing was decided (the scheduler plans with it, and gives it to the run's
+   * input); the transaction's start otherwise. The scheduler's own clock reading comes after its
+   * lock wait, so the transaction's start would record a missed tick as fired earlier than it was.
+   */
+  firedAt?: Date;
 }
 
 const fieldValues = (f: TriggerFields) => [
@@ -141,8 +147,8 @@ export const executionsRepository = {
   /** The claim: undefined when this firing was claimed already (another replica, a redelivery). */
   async claim(m: EntityManager, e: NewExecution): Promise<TriggerExecutionRow | undefined> {
     const rows = await m.query<TriggerExecutionRow[]>(
-      `insert into trigger.executions (tenant_id, environment_id, scope_id, id, trigger_id, workflow_id, fire_key, scheduled_for, run_input, status, error)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+      `insert into trigger.executions (tenant_id, environment_id, scope_id, id, trigger_id, workflow_id, fire_key, scheduled_for, run_input, status, error, fired_at)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, coalesce($12::timestamptz, now()))
        on conflict (tenant_id, trigger_id, fire_key) do nothing returning ${EXECUTION_COLUMNS}`,
       [
         e.tenantId,
@@ -156,6 +162,7 @@ export const executionsRepository = {
         e.runInput === null ? null : JSON.stringify(e.runInput),
         e.status,
         e.error,
+        e.firedAt ?? null,
       ],
     );
     return rows[0];
