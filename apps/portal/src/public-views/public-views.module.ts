@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { DataPlaneModes } from '@platform/service';
 import { DashboardsModule } from '../dashboards/dashboards.module.js';
 import { EmbedsModule } from '../embeds/embeds.module.js';
 import { PublishingModule } from '../publishing/publishing.module.js';
@@ -11,6 +10,6 @@ import { SubmissionLimits } from './submission-limits.js';
 @Module({
   imports: [PublishingModule, DashboardsModule, EmbedsModule],
   controllers: [PublicViewsController],
-  providers: [PublicViewsService, SubmissionLimits, DataPlaneModes],
+  providers: [PublicViewsService, SubmissionLimits],
 })
 export class PublicViewsModule {}

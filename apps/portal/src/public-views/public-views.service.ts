@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { ValidationFailedError } from '@platform/common';
 import { Bus, messageContext, RunSubjects } from '@platform/messaging';
-import { DataPlaneModes } from '@platform/service';
 import { DashboardsService } from '../dashboards/dashboards.service.js';
 import { EmbedAccess, type EmbedGrant } from '../embeds/embed-access.js';
 import { PortalErrors } from '../publishing/portal.errors.js';
@@ -26,7 +25,6 @@ export class PublicViewsService {
     private readonly dashboards: DashboardsService,
     private readonly limits: SubmissionLimits,
     private readonly bus: Bus,
-    private readonly modes: DataPlaneModes,
   ) {}
 
   async form(id: string, token: string | undefined): Promise<ViewAnswer> {
@@ -58,9 +56,8 @@ export class PublicViewsService {
       const html = formPage({ title: p.title, description: p.description, action: formPath(id, token!), submissionId, fields, values, errors });
       return { status: 400, html, frameAncestors: grant.embed.allowed_origins };
     }
-    // Metered as the link's data plane: a link made with a test key starts sandbox runs.
-    const keyMode = await this.modes.of(grant.ctx);
-    const run = await this.published.start(grant.ctx, p, input, `portal-form:${grant.embed.id}:${submissionId.toLowerCase()}`, keyMode);
+    // No key started this run: it is metered by the link's data plane (the subscription service reads it), so a test key's link is sandbox usage.
+    const run = await this.published.start(grant.ctx, p, input, `portal-form:${grant.embed.id}:${submissionId.toLowerCase()}`);
     return {
       status: 303,
       location: `/portal/public/forms/${id}/runs/${run.run_id}?token=${encodeURIComponent(token!)}`,
