@@ -51,6 +51,7 @@ describe('notification deliveries through a SIGKILL of the notification service'
     const accepted = new Map<number, string>();
     let next = 0;
     let killed = false;
+    let killedThenExited: Promise<void> | undefined;
     const pid = processIds(env.pidDir, 'notification')[0];
     const worker = async () => {
       while (next < TOTAL) {
@@ -60,11 +61,15 @@ describe('notification deliveries through a SIGKILL of the notification service'
         if (!killed && accepted.size >= KILL_AFTER) {
           killed = true;
           process.kill(pid, 'SIGKILL');
+          killedThenExited = processExited(pid);
         }
       }
     };
     await Promise.all(Array.from({ length: 16 }, worker));
-    await processExited(pid);
+    await killedThenExited;
+    // What reached the stand-in from the dead process: a moment lets the last bytes it wrote be read.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const reachedBeforeRestart = new Set(teams.at(path).map((r) => r.headers['x-notification-id'] as string));
     const beforeRestart = accepted.size;
     expect(beforeRestart).toBeGreaterThanOrEqual(KILL_AFTER);
 
@@ -94,11 +99,13 @@ describe('notification deliveries through a SIGKILL of the notification service'
     const perId = new Map<string, number>();
     for (const r of teams.at(path)) perId.set(r.headers['x-notification-id'] as string, (perId.get(r.headers['x-notification-id'] as string) ?? 0) + 1);
     expect(new Set(perId.keys())).toEqual(ids);
-    const repeated = [...perId.values()].filter((n) => n > 1).length;
-    // Attempts that were on the wire when the process died are made again (at least once): never
-    // more than the deliveries one replica has in progress (NOTIFICATION_CONCURRENCY, 64).
-    process.stdout.write(`[durability] ${beforeRestart} accepted before the kill; ${repeated} of ${TOTAL} arrived twice (in flight at the kill)\n`);
-    expect(repeated).toBeLessThanOrEqual(64);
+    const repeated = [...perId].filter(([, n]) => n > 1).map(([id]) => id);
+    // At least once: an attempt on the wire when the process died is made again, because its
+    // answer was never recorded. Only those: a notification first sent by the restarted process
+    // arrives once. (A count bound would depend on how many sends each work item batched, which
+    // grows as the machine slows.)
+    process.stdout.write(`[durability] ${beforeRestart} accepted before the kill; ${repeated.length} of ${TOTAL} arrived twice (in flight at the kill)\n`);
+    expect(repeated.filter((id) => !reachedBeforeRestart.has(id))).toEqual([]);
 
     // The history records each one delivered exactly once (the record follows the stand-in's answer).
     const history = async (): Promise<Json[]> => {
