@@ -1,10 +1,12 @@
 // Issue 5: end-to-end throughput and latency of runs started with POST /v1/automations/run
 // through the gateway until `succeeded`, at 50 concurrent clients: a one-step (transform)
-// workflow and a five-step one.
+// workflow and a five-step one. Issue 26: the same workflows again on a second platform with the
+// services a real deployment runs beside the engine (trigger and webhook consuming run events,
+// subscription metering every run, notification), so that what they cost per run shows.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
-import { call, createTenant } from '@platform/testing';
+import { call, createTenant, createTestDatabase, removeNatsNamespace, startPlatform } from '@platform/testing';
 import { progress, row } from '../harness.js';
 
 export const name = 'engine';
@@ -21,8 +23,41 @@ function engineLoad(args) {
   });
 }
 
+/** The services a deployment runs beside account and run; their cost per run is the second variant's difference. */
+const BESIDE = ['trigger', 'webhook', 'subscription', 'notification'];
+
 export async function run({ platform, duration, connections }) {
   const seconds = Math.max(20, duration);
+  const engineOnly = await measure(platform, seconds, connections);
+  progress(`again with ${BESIDE.join(', ')} running beside the engine`);
+  const database = await createTestDatabase('bench');
+  const namespace = `${platform.serviceEnv.run.NATS_NAMESPACE}-deployment`;
+  let deployment;
+  try {
+    deployment = await startPlatform({
+      databaseUrl: database.url,
+      services: [...services, ...BESIDE],
+      env: { LOG_LEVEL: 'warn', NATS_NAMESPACE: namespace, RATE_LIMIT_KEY_PREFIX: `rl-bench-deployment-${process.pid}`, ...env },
+    });
+    const beside = await measure(deployment, seconds, connections);
+    return [...report(engineOnly, connections, ''), ...report(beside, connections, `, with ${BESIDE.join(', ')}`)];
+  } finally {
+    await deployment?.stop();
+    await database.drop();
+    await removeNatsNamespace(namespace);
+  }
+}
+
+function report({ r1, r5 }, connections, suffix) {
+  return [
+    row(`1-step run → succeeded, ${connections} clients${suffix}`, r1),
+    row(`5-step run → succeeded, ${connections} clients${suffix}`, r5),
+    `one-step${suffix}: ${Math.round(r1.rps)} runs/s completed (target ≥ 500), p99 ${r1.p99} ms (target < 250 ms); failed ${r1.failed}, errors ${r1.errors}`,
+    `five-step${suffix}: ${Math.round(r5.rps)} runs/s completed, p99 ${r5.p99} ms; failed ${r5.failed}, errors ${r5.errors}`,
+  ];
+}
+
+async function measure(platform, seconds, connections) {
   const tenant = await createTenant(platform.gatewayUrl, adminToken, 'bench');
   const headers = { 'x-api-key': tenant.test_key };
   const create = async (steps) =>
@@ -43,10 +78,5 @@ export async function run({ platform, duration, connections }) {
   const r1 = await engineLoad(args(one, seconds));
   progress(`five-step workflow, ${seconds} s at ${connections} clients`);
   const r5 = await engineLoad(args(five, seconds));
-  return [
-    row(`1-step run → succeeded, ${connections} clients`, r1),
-    row(`5-step run → succeeded, ${connections} clients`, r5),
-    `one-step: ${Math.round(r1.rps)} runs/s completed (target ≥ 500), p99 ${r1.p99} ms (target < 250 ms); failed ${r1.failed}, errors ${r1.errors}`,
-    `five-step: ${Math.round(r5.rps)} runs/s completed, p99 ${r5.p99} ms; failed ${r5.failed}, errors ${r5.errors}`,
-  ];
+  return { r1, r5 };
 }

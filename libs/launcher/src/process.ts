@@ -51,7 +51,10 @@ export async function waitForHealth(url: string, timeoutMs: number, isAlive: () 
 
 /** Starts a compiled service as a real process and waits until its health check answers 200. */
 export async function startProcess(spec: ProcessSpec): Promise<ManagedProcess> {
-  const child = spawn(process.execPath, [...(spec.nodeArgs ?? []), spec.entry], {
+  // PLATFORM_NODE_ARGS: options for every service process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`
+  // to profile a benchmark (Node.js refuses such options in NODE_OPTIONS).
+  const extra = (process.env.PLATFORM_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+  const child = spawn(process.execPath, [...extra, ...(spec.nodeArgs ?? []), spec.entry], {
     env: { ...process.env, ...spec.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
