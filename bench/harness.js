@@ -2,7 +2,7 @@
 // separate process. Nothing here is timed by tests; numbers are printed, never asserted.
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
-import { call } from '@platform/testing';
+import { call, createTestDatabase, removeNatsNamespace, startPlatform } from '@platform/testing';
 
 const LOAD = resolve(import.meta.dirname, 'load.js');
 const LATENCY = resolve(import.meta.dirname, 'latency.js');
@@ -59,4 +59,25 @@ export const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math
 
 export function progress(message) {
   process.stdout.write(`  … ${message}\n`);
+}
+
+/**
+ * A platform of its own for `use`: a fresh database, a NATS namespace `namespace` and the given
+ * services, stopped and removed afterwards whatever happens.
+ */
+export async function withPlatform({ services, namespace, env = {} }, use) {
+  const database = await createTestDatabase('bench');
+  let platform;
+  try {
+    platform = await startPlatform({
+      databaseUrl: database.url,
+      services,
+      env: { LOG_LEVEL: 'warn', NATS_NAMESPACE: namespace, RATE_LIMIT_KEY_PREFIX: `rl-${namespace}`, ...env },
+    });
+    return await use(platform, database);
+  } finally {
+    await platform?.stop();
+    await database.drop();
+    await removeNatsNamespace(namespace);
+  }
 }

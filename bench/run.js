@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run bench [-- suite ...] [--duration=S] [--connections=N]`: starts what each suite needs
 // against a database of its own, runs the load from a separate process and prints the figures.
-import { createTestDatabase, removeNatsNamespace, startPlatform } from '@platform/testing';
+import { withPlatform } from './harness.js';
 import * as auth from './suites/auth.js';
 import * as connectors from './suites/connectors.js';
 import * as dataQuery from './suites/data-query.js';
@@ -30,23 +30,11 @@ if (!suites.length) {
 const report = [];
 for (const suite of suites) {
   console.log(`==> ${suite.name}`);
-  const database = await createTestDatabase('bench');
-  const namespace = `bench-${suite.name}-${process.pid}`;
-  let platform;
-  try {
-    platform = await startPlatform({
-      databaseUrl: database.url,
-      services: suite.services,
-      env: { LOG_LEVEL: 'warn', NATS_NAMESPACE: namespace, RATE_LIMIT_KEY_PREFIX: `rl-bench-${process.pid}`, ...(suite.env ?? {}) },
-    });
+  await withPlatform({ services: suite.services, namespace: `bench-${suite.name}-${process.pid}`, env: suite.env }, async (platform, database) => {
     const context = { platform, database, duration, connections };
     if (suite.prepare) await suite.prepare(context);
     report.push(`[${suite.name}]`, ...(await suite.run(context)), '');
-  } finally {
-    await platform?.stop();
-    await database.drop();
-    await removeNatsNamespace(namespace);
-  }
+  });
 }
 console.log(`\nResults (${duration} s per measurement, ${connections} connections, ${(await import('node:os')).cpus().length} cores):\n`);
 console.log(report.join('\n'));

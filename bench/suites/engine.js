@@ -6,8 +6,8 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
-import { call, createTenant, createTestDatabase, removeNatsNamespace, startPlatform } from '@platform/testing';
-import { progress, row } from '../harness.js';
+import { call, createTenant } from '@platform/testing';
+import { progress, row, withPlatform } from '../harness.js';
 
 export const name = 'engine';
 export const services = ['account', 'run'];
@@ -30,22 +30,9 @@ export async function run({ platform, duration, connections }) {
   const seconds = Math.max(20, duration);
   const engineOnly = await measure(platform, seconds, connections);
   progress(`again with ${BESIDE.join(', ')} running beside the engine`);
-  const database = await createTestDatabase('bench');
   const namespace = `${platform.serviceEnv.run.NATS_NAMESPACE}-deployment`;
-  let deployment;
-  try {
-    deployment = await startPlatform({
-      databaseUrl: database.url,
-      services: [...services, ...BESIDE],
-      env: { LOG_LEVEL: 'warn', NATS_NAMESPACE: namespace, RATE_LIMIT_KEY_PREFIX: `rl-bench-deployment-${process.pid}`, ...env },
-    });
-    const beside = await measure(deployment, seconds, connections);
-    return [...report(engineOnly, connections, ''), ...report(beside, connections, `, with ${BESIDE.join(', ')}`)];
-  } finally {
-    await deployment?.stop();
-    await database.drop();
-    await removeNatsNamespace(namespace);
-  }
+  const beside = await withPlatform({ services: [...services, ...BESIDE], namespace, env }, (deployment) => measure(deployment, seconds, connections));
+  return [...report(engineOnly, connections, ''), ...report(beside, connections, `, with ${BESIDE.join(', ')}`)];
 }
 
 function report({ r1, r5 }, connections, suffix) {

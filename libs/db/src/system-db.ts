@@ -17,10 +17,7 @@ export class SystemDb {
 
   /** `level: 'debug'` for hot paths (key verification) whose every call would flood the log. */
   async run<T>(reason: string, work: (manager: EntityManager) => Promise<T>, level: 'info' | 'debug' = 'info'): Promise<T> {
-    if (!reason.trim()) throw new Error('SystemDb.run needs a reason');
-    const dataSource = await this.dataSource();
-    this.log('system database access', { reason }, level);
-    return dataSource.transaction(work);
+    return (await this.access('run', reason, level)).transaction(work);
   }
 
   /**
@@ -29,16 +26,21 @@ export class SystemDb {
    * that reads then writes goes through `run`.
    */
   async statement<T>(reason: string, work: (manager: EntityManager) => Promise<T>, level: 'info' | 'debug' = 'info'): Promise<T> {
-    if (!reason.trim()) throw new Error('SystemDb.statement needs a reason');
-    const dataSource = await this.dataSource();
-    this.log('system database access', { reason }, level);
-    return work(dataSource.manager);
+    return work((await this.access('statement', reason, level)).manager);
   }
 
   async close(): Promise<void> {
     if (!this.initializing) return;
     const dataSource = await this.initializing.catch(() => undefined);
     if (dataSource?.isInitialized) await dataSource.destroy();
+  }
+
+  /** Every access names its reason and is logged before it reaches the database. */
+  private async access(method: 'run' | 'statement', reason: string, level: 'info' | 'debug'): Promise<DataSource> {
+    if (!reason.trim()) throw new Error(`SystemDb.${method} needs a reason`);
+    const dataSource = await this.dataSource();
+    this.log('system database access', { reason }, level);
+    return dataSource;
   }
 
   /** Opened on first use: most services never cross tenants and need no second pool. */
