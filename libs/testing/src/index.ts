@@ -10,3 +10,4 @@ export * from './e2e-processes.js';
 export * from './waiting.js';
 export * from './secret-watch.js';
 export * from './io-counters.js';
+export * from './store-harness.js';
