@@ -1,12 +1,16 @@
 import pg from 'pg';
 import type { ConnectionSettings, DatabaseSettings } from './database.config.js';
 import { createDataSource, type ClassType } from './data-source.factory.js';
+import { MigrationExecutor } from 'typeorm';
 import { DatabaseUnavailableError, describeDatabaseError } from './connection-errors.js';
+import { applyDatabaseFunctions, type DatabaseFunction } from './database-functions.js';
 
 export interface ServiceMigrations {
   service: string;
   schema: string;
   migrations: ClassType[];
+  /** The service's SQL functions (`<feature>/sql/<name>.sql`), applied after its migrations. */
+  functions?: DatabaseFunction[];
 }
 
 export interface SetupOptions {
@@ -106,17 +110,31 @@ async function runMigrations(settings: DatabaseSettings, service: ServiceMigrati
   } catch (error) {
     throw new DatabaseUnavailableError(describeDatabaseError(error, settings.owner), error);
   }
+  // One transaction per service: its pending migrations, then its functions' current text. A
+  // lock per schema keeps two processes setting up the same service from racing on either.
+  const runner = dataSource.createQueryRunner();
   try {
-    const applied = await dataSource.runMigrations({ transaction: 'each' });
+    await runner.startTransaction();
+    await runner.query('select pg_advisory_xact_lock($1, hashtext($2))', [SCHEMA_LOCK, service.schema]);
+    const executor = new MigrationExecutor(dataSource, runner);
+    executor.transaction = 'all'; // joins the transaction started here, which this function commits
+    const applied = await executor.executePendingMigrations();
+    await applyDatabaseFunctions((sql, parameters) => runner.query(sql, parameters), service.schema, service.functions ?? []);
+    await runner.commitTransaction();
     return applied.map((m) => m.name);
+  } catch (error) {
+    if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
+    throw error;
   } finally {
+    await runner.release();
     await dataSource.destroy();
   }
 }
 
 /**
  * Idempotent: creates the database, the owner/application/system roles and every service's
- * schema if missing, then applies each service's pending migrations as the owner role.
+ * schema if missing, then applies each service's pending migrations and its SQL functions, in one
+ * transaction per service, as the owner role.
  */
 export async function setupDatabase(options: SetupOptions): Promise<void> {
   const log = options.log ?? (() => undefined);

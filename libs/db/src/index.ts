@@ -12,3 +12,4 @@ export * from './connection-errors.js';
 export * from './database.setup.js';
 export * from './tenant-batcher.js';
 export * from './sql-statements.js';
+export * from './database-functions.js';

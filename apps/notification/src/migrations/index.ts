@@ -3,6 +3,8 @@ import { CreateNotifications1765200000000 } from './1765200000000-CreateNotifica
 import { NoticeSettings1766300002000 } from './1766300002000-NoticeSettings.js';
 import { NotificationHotPath1766500000000 } from './1766500000000-NotificationHotPath.js';
 import { usageOutboxMigration } from '@platform/service';
+import { join } from 'node:path';
+import { databaseFunctions } from '@platform/db';
 
 /** In order of application; db-setup runs them as the schema's owner. */
 export const migrations = [
@@ -12,3 +14,6 @@ export const migrations = [
   NoticeSettings1766300002000,
   NotificationHotPath1766500000000,
 ];
+
+/** The current text of each of the service's SQL functions (`<feature>/sql/<name>.sql`), applied after the migrations. */
+export const functions = databaseFunctions(join(import.meta.dirname, '..'));

@@ -4,7 +4,8 @@ import type {
   ClaimedExecution,
   DueExecution,
   ExecutionRow,
-  ResolvedStep,
+  WaitingStepEnd,
+  WaitingStepResolution,
   RunnableDefinition,
   StartRequest,
   StartResult,
@@ -36,8 +37,12 @@ export interface ExecutionStore {
   steps(execution: ExecutionRow): Promise<StepRecord[]>;
   /** One round trip: a step record, its log lines and, with `settle`, the new state; false when `worker` no longer holds the lease. */
   commit(execution: ExecutionRow, worker: string, commit: StepCommit): Promise<boolean>;
-  /** Records the end of a waiting step and makes the execution due; false when it was not waiting there. */
-  resolveWaitingStep(ctx: TenantContext, executionId: string, path: string, step: ResolvedStep): Promise<boolean>;
+  /**
+   * The one write path of a waiting step's end (task outcomes and child executions alike, one round
+   * trip: run.resolve_task_step): records it and makes the execution due; with `claim`, takes the
+   * execution for that worker in the same statement. Undefined when the execution is not found.
+   */
+  resolveTaskStep(ctx: TenantContext, end: WaitingStepEnd, claim: Claim | null): Promise<WaitingStepResolution | undefined>;
   /** Across tenants: executions due to run again (woken, lost on the queue, lease expired). */
   due(): Promise<DueExecution[]>;
   /** Across tenants: waiting and queued executions past their deadline, now timed out. */

@@ -114,11 +114,28 @@ export interface StepCommit {
 }
 
 /** A waiting step finished from outside (approval, child execution). */
-export interface ResolvedStep {
-  id: string;
+/** The end of a waiting step, decided outside the engine: a human task's outcome, or a child execution's end. */
+export interface WaitingStepEnd {
+  executionId: string;
+  stepPath: string;
+  /** The id of the step row that records the end. */
+  stepRowId: string;
   status: 'succeeded' | 'failed';
   output: unknown;
-  error: ExecutionError | null;
+  /** `final`: the step failed for good (no retry policy applies to an end decided outside). */
+  error: (ExecutionError & { final?: boolean }) | null;
+}
+
+/**
+ * What recording a waiting step's end did: `resolved` (recorded, and the execution made due, or
+ * `claimed` for the caller), `early` (the step is not waiting yet: deliver the end again later),
+ * `done` (recorded before, or the execution has finished).
+ */
+export interface WaitingStepResolution {
+  state: 'resolved' | 'early' | 'done';
+  scope_id: string | null;
+  request_id: string | null;
+  claimed?: ClaimedExecution;
 }
 
 /** A worker's lease on an execution. */

@@ -13,7 +13,8 @@ import {
   type ClaimedExecution,
   type DueExecution,
   type ExecutionRow,
-  type ResolvedStep,
+  type WaitingStepEnd,
+  type WaitingStepResolution,
   type StartRequest,
   type StartResult,
   type StepCommit,
@@ -104,8 +105,8 @@ export class ExecutionStoreService implements ExecutionStore {
     return executionsRepository.commitStep(this.db, tenantOf(execution), execution.id, worker, commit);
   }
 
-  resolveWaitingStep(ctx: TenantContext, executionId: string, path: string, step: ResolvedStep): Promise<boolean> {
-    return this.db.run(ctx, (m) => executionsRepository.resolveWaitingStep(m, { ...ctx, scopeId: ctx.scopeId ?? null }, executionId, path, step));
+  resolveTaskStep(ctx: TenantContext, end: WaitingStepEnd, claim: Claim | null): Promise<WaitingStepResolution | undefined> {
+    return executionsRepository.resolveTaskStep(this.db, ctx, end, claim);
   }
 
   due(): Promise<DueExecution[]> {

@@ -1,7 +1,16 @@
 import type { EntityManager } from 'typeorm';
 import { execute, prepared, type TenantContext, type TenantDb } from '@platform/db';
 import { usageOutboxJson, type PendingUsage } from '@platform/service';
-import type { Claim, ClaimedExecution, ExecutionRow, LogLine, ResolvedStep, StepCommit, StepRecord } from '../engine/execution.records.js';
+import type {
+  Claim,
+  ClaimedExecution,
+  ExecutionRow,
+  LogLine,
+  StepCommit,
+  StepRecord,
+  WaitingStepEnd,
+  WaitingStepResolution,
+} from '../engine/execution.records.js';
 
 const EXECUTION_COLUMNS = `tenant_id, environment_id, id, scope_id, workflow_id, workflow_version, status, input, output, error, trigger_type, trigger_id,
   parent_execution_id, parent_step_path, idempotency_key, request_hash, created_at, started_at, finished_at, timeout_at, wake_at, request_id`;
@@ -40,13 +49,6 @@ const START = prepared(
  * What recording a human task's outcome on its step found: done now, too early (the step not yet
  * waiting), or done before; and, when it was done now by a worker that asked, the execution claimed.
  */
-export interface TaskStepResolution {
-  state: 'resolved' | 'early' | 'done';
-  scope_id: string | null;
-  request_id: string | null;
-  claimed?: ClaimedExecution;
-}
-
 const COMMIT_STEP = prepared('run.commit_step', `select run.commit_step($1, $2, $3, $4, $5, $6, $7, $8, $9) as owned`);
 
 const RENEW_LEASE = prepared(
@@ -110,16 +112,11 @@ function startValues(e: NewStart, claim: Claim | null): unknown[] {
 
 export const executionsRepository = {
   /**
-   * A task's outcome on its waiting approval or form step, in one round trip (OneTripResume
-   * migration); with `claim`, the execution it wakes is claimed for that worker in the same statement.
+   * A waiting step's end (a task's outcome, a child's end), in one round trip (sql/resolve_task_step.sql);
+   * with `claim`, the execution it wakes is claimed for that worker in the same statement.
    */
-  async resolveTaskStep(
-    db: TenantDb,
-    ctx: TenantContext,
-    r: { executionId: string; stepPath: string; stepRowId: string; status: 'succeeded' | 'failed'; output: unknown; error: unknown },
-    claim: Claim | null,
-  ): Promise<TaskStepResolution | undefined> {
-    type Row = ClaimedRow & { resolution: TaskStepResolution['state']; resolution_scope_id: string | null; resolution_request_id: string | null };
+  async resolveTaskStep(db: TenantDb, ctx: TenantContext, r: WaitingStepEnd, claim: Claim | null): Promise<WaitingStepResolution | undefined> {
+    type Row = ClaimedRow & { resolution: WaitingStepResolution['state']; resolution_scope_id: string | null; resolution_request_id: string | null };
     const [row] = await db.call<Row>(ctx, RESOLVE_TASK_STEP, [
       r.executionId,
       r.stepPath,
@@ -235,42 +232,5 @@ export const executionsRepository = {
       [id],
     );
     return rows[0];
-  },
-
-  /** A waiting step finished from outside (approval, child execution): record it and wake the execution. */
-  async resolveWaitingStep(
-    m: EntityManager,
-    ctx: { tenantId: string; environmentId: string; scopeId: string | null },
-    executionId: string,
-    path: string,
-    record: ResolvedStep,
-  ): Promise<boolean> {
-    const waiting = await m.query<{ step_id: string; type: string; attempt: number }[]>(
-      `select step_id, type, attempt from run.execution_steps where execution_id = $1 and path = $2 and status = 'waiting' order by id desc limit 1`,
-      [executionId, path],
-    );
-    if (!waiting.length) return false;
-    const [w] = waiting;
-    await m.query(
-      `insert into run.execution_steps (tenant_id, environment_id, id, scope_id, execution_id, path, step_id, type, status, attempt, output, error, started_at, finished_at)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, now(), now())
-       on conflict (tenant_id, execution_id, path) where status in ('succeeded', 'skipped') do nothing`,
-      [
-        ctx.tenantId,
-        ctx.environmentId,
-        record.id,
-        ctx.scopeId,
-        executionId,
-        path,
-        w.step_id,
-        w.type,
-        record.status,
-        w.attempt,
-        JSON.stringify(record.output ?? null),
-        record.error ? { ...record.error, final: true } : null,
-      ],
-    );
-    await m.query(`update run.executions set wake_at = now() where id = $1 and status = 'waiting'`, [executionId]);
-    return true;
   },
 };

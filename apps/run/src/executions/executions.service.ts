@@ -1,8 +1,9 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { Principal } from '@platform/auth';
 import { ConflictError, NotFoundError, decodeCursor, newId, toPage, type Page } from '@platform/common';
 import { TenantDb, type TenantContext } from '@platform/db';
 import { Bus, messageContext, RunSubjects, type ExecutionSummary, type TaskOutcomeItem } from '@platform/messaging';
+import { EXECUTION_STORE, type ExecutionStore } from '../engine/engine.ports.js';
 import { ExecutionEvents } from '../engine/execution.events.js';
 import { isFinished, type ExecutionRow, type LogLine, type StepRecord } from '../engine/execution.records.js';
 import { RunDispatcher } from '../engine/runner/run.dispatcher.js';
@@ -56,6 +57,7 @@ export class ExecutionsService {
     private readonly bus: Bus,
     private readonly events: ExecutionEvents,
     private readonly dispatcher: RunDispatcher,
+    @Inject(EXECUTION_STORE) private readonly store: ExecutionStore,
   ) {}
 
   async get(principal: Principal, id: string) {
@@ -126,7 +128,7 @@ export class ExecutionsService {
 
   /**
    * A human task's outcome (approval or form step): recorded on the waiting step, and the execution
-   * woken (and claimed here when a slot is free), in one round trip (run.resolve_task_step). `early`: the step is not waiting yet (the
+   * woken (and claimed here when a slot is free), in one round trip, through the engine's port (ExecutionStore.resolveTaskStep). `early`: the step is not waiting yet (the
    * task was decided before the wait was committed), so the outcome is delivered again later;
    * `done`: nothing left to do (recorded before, or the execution has finished).
    */
@@ -144,8 +146,7 @@ export class ExecutionsService {
     const error = item.failure ? { code: 'task_expired', message: item.failure, step_id, final: true } : null;
     // With a free slot here, the execution is claimed in the statement that records the outcome.
     const result = await this.dispatcher.resume((claim) =>
-      executionsRepository.resolveTaskStep(
-        this.db,
+      this.store.resolveTaskStep(
         ctx,
         { executionId: item.executionId, stepPath: item.stepPath, stepRowId: newId(), status: item.failure ? 'failed' : 'succeeded', output, error },
         claim,

@@ -9,6 +9,8 @@ import { ExecutionReports1766100001000 } from './1766100001000-ExecutionReports.
 import { MeteredStart1766300001000 } from './1766300001000-MeteredStart.js';
 import { OneTripResume1766400000000 } from './1766400000000-OneTripResume.js';
 import { usageOutboxMigration } from '@platform/service';
+import { join } from 'node:path';
+import { databaseFunctions } from '@platform/db';
 
 /** In order of application; db-setup runs them as the schema's owner. */
 export const migrations = [
@@ -24,3 +26,6 @@ export const migrations = [
   MeteredStart1766300001000,
   OneTripResume1766400000000,
 ];
+
+/** The current text of each of the service's SQL functions (`<feature>/sql/<name>.sql`), applied after the migrations. */
+export const functions = databaseFunctions(join(import.meta.dirname, '..'));

@@ -4,6 +4,8 @@ import { CreateResources1764000001000 } from './1764000001000-CreateResources.js
 import { CreateSecrets1764000002000 } from './1764000002000-CreateSecrets.js';
 import { CreateDataTables1764000003000 } from './1764000003000-CreateDataTables.js';
 import { usageOutboxMigration } from '@platform/service';
+import { join } from 'node:path';
+import { databaseFunctions } from '@platform/db';
 
 /** In order of application; db-setup runs them as the schema's owner. */
 export const migrations = [
@@ -14,3 +16,6 @@ export const migrations = [
   CreateDataTables1764000003000,
   usageOutboxMigration('storage'),
 ];
+
+/** The current text of each of the service's SQL functions (`<feature>/sql/<name>.sql`), applied after the migrations. */
+export const functions = databaseFunctions(join(import.meta.dirname, '..'));

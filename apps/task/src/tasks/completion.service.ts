@@ -62,7 +62,7 @@ export class CompletionService {
       if (!task) throw TaskErrors.notFound();
       await before(m, task);
       const data = this.checked(task, d);
-      const completed = await tasksRepository.complete(m, id, { decision: d.decision, data, completedBy });
+      const completed = await hotPath.complete(this.db, ctx, id, { decision: d.decision, data, completedBy }, m);
       if (!completed) throw TaskErrors.completedMeanwhile();
       return completed;
     });

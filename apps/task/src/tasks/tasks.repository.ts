@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { prepared, type TenantContext, type TenantDb } from '@platform/db';
-import type { CreateTaskItem, TaskDecision } from '@platform/messaging';
-import { assigneeColumns, type AssigneeType, type TaskRow, type TaskStatus } from './task.record.js';
+import { HUMAN_TASK_TYPES, type CreateTaskItem, type TaskDecision } from '@platform/messaging';
+import { assigneeColumns, decisionsOf, type AssigneeType, type TaskRow, type TaskStatus } from './task.record.js';
 
 const COLUMNS = `tenant_id, environment_id, scope_id, id, type, status, title, description, execution_id, workflow_id, workflow_name, step_id, step_path,
   agent_run_id, agent_id, tool_call_id, assignee_type, assignee_id, form, context, due_at, on_expiry, escalated, decision, data, completed_by, completed_at, outcome_pending, checked_at, created_at, updated_at`;
@@ -29,10 +29,13 @@ export interface LinkRow {
 
 const FIND_TASK = prepared('task.find_task', `select * from task.find_task($1, $2, $3, $4, $5)`);
 const CANCEL_FOR_EXECUTION = prepared('task.cancel_for_execution', `select * from task.cancel_for_execution($1, $2, $3, $4, $5)`);
-const COMPLETE_PLAIN_TASK = prepared('task.complete_plain_task', `select * from task.complete_plain_task($1, $2, $3, $4, $5, $6, $7, $8)`);
+const COMPLETE_PLAIN_TASK = prepared('task.complete_plain_task', `select * from task.complete_plain_task($1, $2, $3, $4, $5, $6, $7, $8, $9)`);
 const COMPLETE_TASK = prepared('task.complete_task', `select * from task.complete_task($1, $2, $3, $4, $5, $6, $7, $8)`);
 
-/** The API's completion path: one round trip each (tenant functions, see the TaskHotPath migration). */
+/** The decisions each task type takes (decisionsOf), as task.complete_plain_task checks them. */
+const DECISIONS_BY_TYPE = JSON.stringify(Object.fromEntries(HUMAN_TASK_TYPES.map((type) => [type, decisionsOf(type)])));
+
+/** The API's completion path: one round trip each (tenant functions, sql/*.sql). */
 export const hotPath = {
   /** The execution ended: its open tasks are cancelled (nothing to deliver: nobody waits). */
   async cancelForExecution(db: TenantDb, ctx: TenantContext, executionId: string): Promise<TaskRow[]> {
@@ -53,17 +56,25 @@ export const hotPath = {
     id: string,
     c: { decision: TaskDecision; data: Record<string, unknown>; completedBy: string },
   ): Promise<TaskRow | undefined> {
-    return (await db.call<TaskRow>(ctx, COMPLETE_PLAIN_TASK, [id, c.decision, JSON.stringify(c.data), c.completedBy]))[0];
+    return (await db.call<TaskRow>(ctx, COMPLETE_PLAIN_TASK, [id, c.decision, JSON.stringify(c.data), c.completedBy, DECISIONS_BY_TYPE]))[0];
   },
 
-  /** Undefined when the task is no longer pending (another completion won). */
+  /**
+   * Undefined when the task is no longer pending (another completion won): the condition on status
+   * makes two concurrent completions record one. With `m`, inside that transaction (a signed
+   * link's single use is checked in it); the same function either way (sql/complete_task.sql).
+   */
   async complete(
     db: TenantDb,
     ctx: TenantContext,
     id: string,
     c: { decision: TaskDecision; data: Record<string, unknown>; completedBy: string },
+    m?: EntityManager,
   ): Promise<TaskRow | undefined> {
-    return (await db.call<TaskRow>(ctx, COMPLETE_TASK, [id, c.decision, JSON.stringify(c.data), c.completedBy]))[0];
+    const values = [id, c.decision, JSON.stringify(c.data), c.completedBy];
+    if (!m) return (await db.call<TaskRow>(ctx, COMPLETE_TASK, values))[0];
+    const rows = await m.query<TaskRow[]>(COMPLETE_TASK.text, [ctx.tenantId, ctx.environmentId, ctx.scopeId ?? null, false, ...values]);
+    return rows[0];
   },
 };
 
@@ -144,23 +155,6 @@ export const tasksRepository = {
     const [rows] = await m.query<[TaskRow[], number]>(
       `update task.tasks set assignee_type = $2, assignee_id = $3, updated_at = now() where id = $1 and status = 'pending' returning ${COLUMNS}`,
       [id, type, assigneeId],
-    );
-    return rows[0];
-  },
-
-  /**
-   * Completes a pending task; undefined when it is no longer pending. The condition on status
-   * makes two concurrent completions record one: the second waits on the row and finds it done.
-   */
-  async complete(
-    m: EntityManager,
-    id: string,
-    c: { decision: TaskDecision; data: Record<string, unknown>; completedBy: string },
-  ): Promise<TaskRow | undefined> {
-    const [rows] = await m.query<[TaskRow[], number]>(
-      `update task.tasks set status = 'completed', decision = $2, data = $3, completed_by = $4, completed_at = now(), outcome_pending = true, updated_at = now()
-        where id = $1 and status = 'pending' returning ${COLUMNS}`,
-      [id, c.decision, JSON.stringify(c.data), c.completedBy],
     );
     return rows[0];
   },

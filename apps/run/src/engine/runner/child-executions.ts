@@ -38,19 +38,28 @@ export class ChildExecutions {
     if (!child.parent_execution_id || !child.parent_step_path) return undefined;
     const succeeded = child.status === 'succeeded';
     const ctx = tenantOf(child);
-    const resolved = await this.store.resolveWaitingStep(ctx, child.parent_execution_id, child.parent_step_path, {
-      id: newId(),
-      status: succeeded ? 'succeeded' : 'failed',
-      output: succeeded ? child.output : null,
-      error: succeeded
-        ? null
-        : {
-            code: 'subworkflow_failed',
-            message: `Child execution ${child.id} ended ${child.status}: ${child.error?.message ?? ''}`.trim(),
-            step_id: child.parent_step_path.split('/').pop() ?? null,
-          },
-    });
-    if (!resolved) {
+    const resolution = await this.store.resolveTaskStep(
+      ctx,
+      {
+        executionId: child.parent_execution_id,
+        stepPath: child.parent_step_path,
+        stepRowId: newId(),
+        status: succeeded ? 'succeeded' : 'failed',
+        output: succeeded ? child.output : null,
+        error: succeeded
+          ? null
+          : {
+              code: 'subworkflow_failed',
+              message: `Child execution ${child.id} ended ${child.status}: ${child.error?.message ?? ''}`.trim(),
+              step_id: child.parent_step_path.split('/').pop() ?? null,
+              final: true,
+            },
+      },
+      null,
+    );
+    // `done`: a redelivered end, recorded before (or the parent has finished): nothing to wake.
+    if (resolution?.state === 'done') return undefined;
+    if (resolution?.state !== 'resolved') {
       this.logger.warn(`parent ${child.parent_execution_id} was not waiting on ${child.parent_step_path}`);
       return undefined;
     }
