@@ -108,12 +108,12 @@ export interface Settlement {
 
 /** What one commit of a worker writes: a step record, the log lines gathered with it, and with `settle` the execution's new state. */
 export interface StepCommit {
-  step?: NewStepRecord;
+  /** In the order they ran. */
+  steps: NewStepRecord[];
   logs: LogLine[];
   settle?: Settlement;
 }
 
-/** A waiting step finished from outside (approval, child execution). */
 /** The end of a waiting step, decided outside the engine: a human task's outcome, or a child execution's end. */
 export interface WaitingStepEnd {
   executionId: string;

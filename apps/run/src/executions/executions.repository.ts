@@ -216,9 +216,14 @@ export const executionsRepository = {
     const settle = commit.settle
       ? { status: commit.settle.status, output: commit.settle.output ?? null, error: commit.settle.error ?? null, wake_at: commit.settle.wakeAt ?? null }
       : null;
-    const rows = await db.call<{ owned: boolean }>(ctx, COMMIT_STEP, [executionId, worker, json(commit.step), json(commit.logs), json(settle)], {
-      asyncCommit: true,
-    });
+    const rows = await db.call<{ owned: boolean }>(
+      ctx,
+      COMMIT_STEP,
+      [executionId, worker, json(commit.steps.length ? commit.steps : null), json(commit.logs), json(settle)],
+      {
+        asyncCommit: true,
+      },
+    );
     return rows[0]?.owned === true;
   },
 

@@ -24,6 +24,8 @@ export async function runAttempts(run: StepRunner, step: StepDefinition, scope: 
     try {
       // Not evaluateInput: an expression error here is this step's failure, recorded like any other.
       input = (await evaluate(step.input ?? {}, run.bindings(scope), `${step.id}.input`)) as Record<string, unknown>;
+      // What ran before is durable (and visible) before anything leaves the run.
+      if (!executor.pure) await host.flush();
       const output = await withTimeout(step, host.signal, (signal) => executor.execute(input, step, run.context(step, attempt, signal)));
       host.log(step.id, 'info', `${step.type} ${step.id} succeeded`, { attempt, ms: Date.now() - started.getTime(), worker: host.workerId });
       return await run.succeed(step, path, input, output, attempt, started);

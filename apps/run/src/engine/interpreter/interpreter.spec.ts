@@ -19,6 +19,7 @@ function host(recorded: NewStepRecord[], secrets: Record<string, string> = {}): 
       recorded.push(record);
       return Promise.resolve();
     },
+    flush: () => Promise.resolve(),
     log: () => undefined,
     startChild: () => Promise.resolve('child'),
     requestTask: () => Promise.resolve(),

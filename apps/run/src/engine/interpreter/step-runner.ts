@@ -19,8 +19,11 @@ export interface InterpreterHost {
   /**
    * Commits a step record; throws AbortRun when the worker no longer owns the execution.
    * `last`: the final top-level step succeeded, its record may be committed with the settlement.
+   * A pure step's record (StepExecutor.pure) may also wait for the next commit.
    */
   record(record: NewStepRecord, last?: boolean): Promise<void>;
+  /** Commits the records still held back: called before a step with effects outside the run starts. */
+  flush(): Promise<void>;
   log(stepId: string | null, level: LogLevel, message: string, data?: Record<string, unknown>): void;
   /** Starts (idempotently, by path) a child execution for a subworkflow step; returns its id. */
   startChild(workflowId: string, input: Record<string, unknown>, path: string): Promise<string>;

@@ -9,7 +9,7 @@ import { LeaseKeeper } from './lease.keeper.js';
 import { RunInterpreter, type FinishedRun } from './run.interpreter.js';
 import type { WakeUp } from './wake-up.js';
 
-const failedBeforeAnyStep = (error: ExecutionError): FinishedRun => ({ outcome: { status: 'failed', error }, logs: [], children: [] });
+const failedBeforeAnyStep = (error: ExecutionError): FinishedRun => ({ outcome: { status: 'failed', error }, steps: [], logs: [], children: [] });
 
 /**
  * Runs one execution this worker has claimed, from its context to its settlement, while the

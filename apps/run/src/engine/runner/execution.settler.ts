@@ -11,7 +11,7 @@ import { WorkerIdentity } from './worker.identity.js';
 const LOCAL_WAKE_MAX_MS = 60_000;
 
 /**
- * Writes how a run ended: the held-back last step, every log line not yet written and the
+ * Writes how a run ended: the held-back step records, every log line not yet written and the
  * execution's new state in one commit, under the worker's lease; then announces a finished run
  * and resolves its parent's waiting step. Says what is left to wake.
  */
@@ -37,7 +37,7 @@ export class ExecutionSettler {
           : outcome.status === 'timed_out'
             ? { status: 'timed_out', error: { code: 'timed_out', message: 'The execution took longer than its timeout', step_id: null } }
             : { status: 'waiting', wakeAt: outcome.status === 'waiting' ? outcome.wakeAt : null };
-    const settled = await this.store.commit(execution, this.worker.id, { step: run.lastStep, logs: run.logs, settle: state });
+    const settled = await this.store.commit(execution, this.worker.id, { steps: run.steps, logs: run.logs, settle: state });
     if (!settled) return wakeUps;
     if (state.status === 'waiting') {
       const wakeIn = state.wakeAt ? state.wakeAt.getTime() - Date.now() : -1;

@@ -19,8 +19,11 @@ const MAX_LOG_LINES = 1000;
 /** How a run ended, with what settling it still has to write and wake. */
 export interface FinishedRun {
   outcome: Outcome;
-  /** The final step's record, held back to be committed with the settlement (nothing runs in between). */
-  lastStep?: NewStepRecord;
+  /**
+   * Step records held back to be committed with the settlement: the final step's (nothing runs in
+   * between) and pure steps' not committed yet (StepExecutor.pure).
+   */
+  steps: NewStepRecord[];
   /** Log lines not yet written. */
   logs: LogLine[];
   /** Children this run started: dispatched once the run's own state is committed. */
@@ -56,7 +59,17 @@ export class RunInterpreter {
   async interpret(execution: ClaimedExecution, loaded: LoadedExecution, secrets: Record<string, string>, signal: AbortSignal): Promise<FinishedRun> {
     const logs: LogLine[] = [];
     const children: WakeUp[] = [];
-    let lastStep: NewStepRecord | undefined;
+    // Held-back records: a pure step's record rides on the next commit, so a run of transforms
+    // costs one round trip, not one each. Recomputing them after a crash changes nothing outside.
+    const held: NewStepRecord[] = [];
+    const pure = (record: NewStepRecord) => this.registry.get(record.type)?.pure === true;
+    const commitHeld = async (record?: NewStepRecord) => {
+      const steps = held.splice(0, held.length);
+      if (record) steps.push(record);
+      if (!steps.length) return;
+      const owned = await this.store.commit(execution, workerId, { steps, logs: flushLogs() });
+      if (!owned) throw new AbortRun('lease_lost');
+    };
     // Secret values are resolved at run time and never stored: every input, output, error and log line is redacted before it is written.
     const redactor = SecretRedactor.of(secrets);
     const flushLogs = () => logs.splice(0, logs.length);
@@ -70,13 +83,10 @@ export class RunInterpreter {
       signal,
       redactor,
       record: async (record, last) => {
-        if (last) {
-          lastStep = record;
-          return;
-        }
-        const owned = await this.store.commit(execution, workerId, { step: record, logs: flushLogs() });
-        if (!owned) throw new AbortRun('lease_lost');
+        if (last || pure(record)) held.push(record);
+        else await commitHeld(record);
       },
+      flush: () => commitHeld(),
       log: (stepId: string | null, level: LogLevel, message: string, data?: Record<string, unknown>) => {
         if (logs.length < MAX_LOG_LINES)
           logs.push({
@@ -103,6 +113,6 @@ export class RunInterpreter {
     const outcome = await new Interpreter(this.registry, host, loaded.records, bindings).run(loaded.definition.steps);
     if ('output' in outcome) outcome.output = redactor.redact(outcome.output);
     if (outcome.status === 'failed') outcome.error = redactor.redact(outcome.error);
-    return { outcome, lastStep, logs: flushLogs(), children };
+    return { outcome, steps: held, logs: flushLogs(), children };
   }
 }

@@ -65,6 +65,12 @@ export class StepError extends Error {
  */
 export interface StepExecutor {
   readonly type: string;
+  /**
+   * True for a step with no effect outside the run (a pure function of its input, like
+   * `transform`): running it again after a crash is the same as running it once, so its record
+   * may wait for the run's next commit instead of taking a round trip of its own.
+   */
+  readonly pure?: boolean;
   /** Checks of the definition at save time (before expressions are evaluated): every problem, with its path. */
   validate?(step: StepDefinition): StepProblem[];
   execute(input: Record<string, unknown>, step: StepDefinition, context: StepContext): Promise<unknown>;

@@ -1,11 +1,13 @@
--- Commits one step with its logs while p_worker holds the execution's lease (false otherwise). A
--- step's success is recorded once (the partial unique index): a redelivered duplicate is dropped
--- with its logs. p_settle, when given, ends or parks the execution in the same transaction:
--- {status, output, error, wake_at}. A tenant function (libs/db tenant-functions.ts): its first four parameters are the context and
+-- Commits step records (p_steps: a JSON array in the order they ran; a pure step's record waits
+-- for the next commit) with their logs while p_worker holds the execution's lease (false
+-- otherwise). A step's success is recorded once (the partial unique index): a redelivered
+-- duplicate is dropped, and the logs with it when no record was new. p_settle, when given, ends
+-- or parks the execution in the same transaction: {status, output, error, wake_at}.
+-- A tenant function (libs/db tenant-functions.ts): its first four parameters are the context and
 -- its first statement enters it, so a call is one round trip under row-level security.
 create or replace function run.commit_step(
   p_tenant uuid, p_env uuid, p_scope uuid, p_async boolean, p_execution uuid, p_worker text,
-  p_step jsonb, p_logs jsonb, p_settle jsonb)
+  p_steps jsonb, p_logs jsonb, p_settle jsonb)
   returns boolean
   language plpgsql
 as $$
@@ -33,10 +35,10 @@ as $$
         return false;
       end if;
     end if;
-    if p_step is not null then
+    if jsonb_array_length(coalesce(p_steps, '[]'::jsonb)) > 0 then
       insert into run.execution_steps (tenant_id, environment_id, id, scope_id, execution_id, path, step_id, type, status, attempt, input, output, error, wake_at, started_at, finished_at)
       select p_tenant, p_env, s.id, p_scope, p_execution, s.path, s.step_id, s.type, s.status, s.attempt, s.input, s.output, s.error, s.wake_at, s.started_at, s.finished_at
-        from jsonb_populate_record(null::run.execution_steps, p_step) s
+        from jsonb_populate_recordset(null::run.execution_steps, p_steps) s
       on conflict (tenant_id, execution_id, path) where status in ('succeeded', 'skipped') do nothing;
       v_recorded := found;
     end if;
