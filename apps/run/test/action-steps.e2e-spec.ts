@@ -131,6 +131,36 @@ describe('http.request against a local server (a platform that allows private ne
     expect(['step_timeout', 'timeout']).toContain((done.error as Json).code);
   });
 
+  it('commits the pure steps held back before a step with effects starts', async () => {
+    // Transforms' records ride on the next commit; an http.request is an effect, so what ran
+    // before it is durable (and shown) before the request leaves.
+    const wf = await call<Json>(platform.gatewayUrl, '/run/workflows', {
+      headers: withKey(tenant.test_key),
+      body: {
+        name: 'pure-then-effect',
+        steps: [
+          { id: 'a', type: 'transform', input: { value: 1 } },
+          { id: 'b', type: 'transform', input: { value: '{% steps.a.output.value + 1 %}' } },
+          { id: 'slow', type: 'http.request', input: { url: `${base}/slow-visible`, timeout_ms: 60_000 } },
+        ],
+      },
+    });
+    const started = await call<Json>(platform.gatewayUrl, '/v1/automations/run', {
+      headers: withKey(tenant.test_key),
+      body: { automation_id: wf.body.id, input: {} },
+    });
+    const runId = started.body.run_id as string;
+    for (let i = 0; i < 100 && !hits.get('/slow-visible'); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(hits.get('/slow-visible')).toBe(1);
+    const running = await call<Json>(platform.gatewayUrl, `/run/executions/${runId}`, { headers: withKey(tenant.test_key) });
+    expect(running.body.status).toBe('running');
+    expect((running.body.steps as Json[]).map((st) => [st.id, st.status, st.output])).toEqual([
+      ['a', 'succeeded', { value: 1 }],
+      ['b', 'succeeded', { value: 2 }],
+    ]);
+    await call(platform.gatewayUrl, `/run/executions/${runId}/cancel`, { method: 'POST', headers: withKey(tenant.test_key) });
+  });
+
   it('cancels a running execution and aborts its running step', async () => {
     const wf = await call<Json>(platform.gatewayUrl, '/run/workflows', {
       headers: withKey(tenant.test_key),
