@@ -99,6 +99,14 @@ describe('usage aggregation: what was counted × a batch of facts → what is ad
     expect((await daily(ctx.tenantId)).map((d) => d.quantity)).toEqual([runs]);
   });
 
+  it('the same fact twice in one batch (the worker removes such repeats first) → counted once', async () => {
+    const ctx = h.tenant();
+    const f = fact('runs', 3);
+    const result = await aggregate(ctx, [f, f]);
+    expect([...result.counted]).toEqual([f.eventId]);
+    expect(await quota(ctx.tenantId)).toEqual({ runs: '3' });
+  });
+
   it('a sandbox fact (test key) → a daily row that is not billable, no period total', async () => {
     const ctx = h.tenant();
     const result = await aggregate(ctx, [fact('runs', 4, { keyMode: 'test' })]);
