@@ -214,12 +214,8 @@ describe('kb.documents finish and requeue: from a status × an outcome → the d
     expect(await claim(ctx, d, 1)).toMatchObject({ status: 'indexing', generation: 1 });
   });
 
-  /**
-   * Known bug (reported on issue 27): finish() checks the generation for the document but not for
-   * its chunks, so the late indexer's generation-0 chunk becomes live and searchable next to
-   * generation 1's, until the document is re-indexed again. Remove `.failing` once fixed.
-   */
-  it.failing('re-queued while an indexer works on generation 0 → the chunks of its late finish do not become live', async () => {
+  /** finish() makes chunks live only when its generation is still the document's (found by this tier). */
+  it('re-queued while an indexer works on generation 0 → the chunks of its late finish do not become live', async () => {
     const { d } = await lateIndexer();
     expect(await chunks(d.id)).toEqual([{ generation: 0, ordinal: 0, live: false }]);
   });

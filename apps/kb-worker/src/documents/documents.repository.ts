@@ -99,12 +99,14 @@ export const documentsRepository = {
     generation: number,
     outcome: { status: 'ready' | 'failed'; error: string | null; chunkCount: number },
   ): Promise<void> {
-    await m.query(
+    const [finished] = await m.query<[{ id: string }[], number]>(
       `update kb.documents set status = $3, error = $4, chunk_count = $5, lease_until = null, updated_at = now(), indexed_at = case when $3 = 'ready' then now() else indexed_at end
-        where id = $1 and generation = $2`,
+        where id = $1 and generation = $2 returning id`,
       [id, generation, outcome.status, outcome.error, outcome.chunkCount],
     );
-    if (outcome.status === 'ready') await m.query(`update kb.chunks set live = true where document_id = $1 and generation = $2`, [id, generation]);
+    // A generation re-indexed meanwhile is not current: its chunks never go live.
+    if (outcome.status === 'ready' && finished.length)
+      await m.query(`update kb.chunks set live = true where document_id = $1 and generation = $2`, [id, generation]);
   },
 
   /** SystemDb: documents owed indexing with no progress for `staleMs` (lost wake-ups, expired leases). */
