@@ -259,19 +259,15 @@ describe('notification.record_attempts: from a claimed notification × an attemp
     );
   });
 
-  /**
-   * Pins what the function does today: it does not look at the status, so the last record wins. A
-   * worker whose lease ran out and whose record lands after the next worker delivered turns the
-   * delivered notification back (see the report on issue 27).
-   */
-  it('delivered, a late record of another attempt → overwritten: status and history follow the last record, delivered_at stays', async () => {
+  /** Delivered is final: a worker whose lease ran out and whose record lands late does not cause a resend. */
+  it('delivered, a late record of another attempt → still delivered, nothing due; the attempt joins the history', async () => {
     const ctx = h.tenant();
     const n = send();
     await accept(ctx, [n]);
     await notificationsRepository.claim(h.tenantDb, ctx, [n.id], 30_000);
     await notificationsRepository.recordAttempts(h.tenantDb, ctx, [{ id: n.id, attempt: attempt('delivered', 1), status: 'delivered', nextAttemptAt: null }]);
     await notificationsRepository.recordAttempts(h.tenantDb, ctx, [{ id: n.id, attempt: attempt('retry', 1), status: 'retrying', nextAttemptAt: retryAt() }]);
-    expect(await row(n.id)).toMatchObject({ status: 'retrying', attempt_count: 2, delivered_at: expect.any(Date) });
+    expect(await row(n.id)).toMatchObject({ status: 'delivered', attempt_count: 2, next_attempt_at: null, delivered_at: expect.any(Date) });
   });
 
   it.each([
