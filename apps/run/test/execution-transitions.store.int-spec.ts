@@ -159,7 +159,8 @@ describe('executions store: transitions', () => {
 
       expect(await executionsRepository.commitStep(h.tenantDb, ctx, id, 'worker-a', { step: step('a', 'succeeded', { attempt: 2 }), logs: [] })).toBe(true);
 
-      expect((await readSteps(h.admin, id)).map((s) => `${s.status}:${s.attempt}`)).toEqual(['failed:1', 'succeeded:2']);
+      // Sorted: the new row's started_at comes from the worker's clock, in milliseconds.
+      expect((await readSteps(h.admin, id)).map((s) => `${s.status}:${s.attempt}`).sort()).toEqual(['failed:1', 'succeeded:2']);
     });
 
     // Every row has four elements: Jest hands a test with more parameters than its row a `done` callback.
