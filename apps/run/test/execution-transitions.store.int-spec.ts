@@ -66,7 +66,7 @@ describe('executions store: transitions', () => {
         'step succeeded, more steps',
         'running',
         'one step row succeeded, its logs; the lease kept',
-        () => ({ step: step('a', 'succeeded'), logs: logs(2) }),
+        () => ({ steps: [step('a', 'succeeded')], logs: logs(2) }),
         { ...running(), steps: ['a:succeeded'], logs: 2 },
       ],
       [
@@ -74,24 +74,37 @@ describe('executions store: transitions', () => {
         'step failed, to be retried',
         'running',
         'one step row failed; the lease kept',
-        () => ({ step: step('a', 'failed'), logs: logs(1) }),
+        () => ({ steps: [step('a', 'failed')], logs: logs(1) }),
         { ...running(), steps: ['a:failed'], logs: 1 },
       ],
-      ['running', 'log lines only', 'running', 'the logs, no step row', () => ({ logs: logs(3) }), { ...running(), steps: [], logs: 3 }],
+      ['running', 'log lines only', 'running', 'the logs, no step row', () => ({ steps: [], logs: logs(3) }), { ...running(), steps: [], logs: 3 }],
       [
         'running',
         'last step succeeded, settle succeeded',
         'succeeded',
         'step row, output, finished_at; the lease cleared',
-        () => ({ step: step('a', 'succeeded'), logs: logs(1), settle: settle({ status: 'succeeded', output: { done: true } }) }),
+        () => ({ steps: [step('a', 'succeeded')], logs: logs(1), settle: settle({ status: 'succeeded', output: { done: true } }) }),
         { owned: true, status: 'succeeded', steps: ['a:succeeded'], logs: 1, finished: true, leaseKept: false },
+      ],
+      [
+        'running',
+        'pure steps held back, then settle succeeded',
+        'succeeded',
+        'every held-back step row, in order, with the settlement; the lease cleared',
+        () => ({
+          // Distinct start times: readSteps orders by them, as the history does.
+          steps: ['a', 'b', 'c'].map((path, i) => step(path, 'succeeded', { started_at: new Date(Date.now() - 3 + i) })),
+          logs: logs(3),
+          settle: settle({ status: 'succeeded', output: { done: true } }),
+        }),
+        { owned: true, status: 'succeeded', steps: ['a:succeeded', 'b:succeeded', 'c:succeeded'], logs: 3, finished: true, leaseKept: false },
       ],
       [
         'running',
         'step failed for good, settle failed',
         'failed',
         'step row, error, finished_at; the lease cleared',
-        () => ({ step: step('a', 'failed'), logs: [], settle: settle({ status: 'failed', error: { code: 'boom', message: 'Boom', step_id: 'a' } }) }),
+        () => ({ steps: [step('a', 'failed')], logs: [], settle: settle({ status: 'failed', error: { code: 'boom', message: 'Boom', step_id: 'a' } }) }),
         { owned: true, status: 'failed', steps: ['a:failed'], logs: 0, finished: true, leaseKept: false },
       ],
       [
@@ -99,7 +112,7 @@ describe('executions store: transitions', () => {
         'delay step, settle waiting until a time',
         'waiting',
         'step row waiting, wake_at set, not finished; the lease cleared',
-        () => ({ step: step('d', 'waiting', { wake_at: inAnHour }), logs: [], settle: settle({ status: 'waiting', wakeAt: inAnHour }) }),
+        () => ({ steps: [step('d', 'waiting', { wake_at: inAnHour })], logs: [], settle: settle({ status: 'waiting', wakeAt: inAnHour }) }),
         { owned: true, status: 'waiting', steps: ['d:waiting'], logs: 0, finished: false, leaseKept: false, wakeAt: inAnHour },
       ],
       [
@@ -107,7 +120,7 @@ describe('executions store: transitions', () => {
         'approval step, settle waiting on the task',
         'waiting',
         'step row waiting, no wake_at; the lease cleared',
-        () => ({ step: step('ask', 'waiting', { type: 'approval' }), logs: logs(1), settle: settle({ status: 'waiting' }) }),
+        () => ({ steps: [step('ask', 'waiting', { type: 'approval' })], logs: logs(1), settle: settle({ status: 'waiting' }) }),
         { owned: true, status: 'waiting', steps: ['ask:waiting'], logs: 1, finished: false, leaseKept: false },
       ],
       ...(['cancelled', 'timed_out'] as const).map((status): Row => [
@@ -115,7 +128,7 @@ describe('executions store: transitions', () => {
         `settle ${status}`,
         status,
         'finished_at, error; the lease cleared',
-        () => ({ logs: [], settle: { status, error: { code: status, message: status, step_id: null } } }),
+        () => ({ steps: [], logs: [], settle: { status, error: { code: status, message: status, step_id: null } } }),
         { owned: true, status, steps: [], logs: 0, finished: true, leaseKept: false },
       ]),
     ])('%s × %s → %s: %s', async (_from, _event, _to, _written, commit, expected) => {
@@ -136,7 +149,7 @@ describe('executions store: transitions', () => {
       if (c.settle?.error) expect(row!.error).toEqual(c.settle.error);
       const steps = await readSteps(h.admin, id);
       expect(steps.map((s) => `${s.path}:${s.status}`)).toEqual(expected.steps);
-      if (c.step) expect(steps[0]).toMatchObject({ id: c.step.id, output: c.step.output, scope_id: null });
+      for (const [i, written] of c.steps.entries()) expect(steps[i]).toMatchObject({ id: written.id, output: written.output, scope_id: null });
       expect((await readLogs(h.admin, id)).map((l) => l.message).sort()).toEqual(c.logs.map((l) => l.message).sort());
     });
 
@@ -145,11 +158,23 @@ describe('executions store: transitions', () => {
       const id = await arrangeExecution(h.admin, ctx, 'running', { worker: 'worker-a' });
       const first = await arrangeStep(h.admin, ctx, id, { path: 'a', status: 'succeeded', type: 'transform', output: { first: true } });
 
-      const owned = await executionsRepository.commitStep(h.tenantDb, ctx, id, 'worker-a', { step: step('a', 'succeeded'), logs: logs(2) });
+      const owned = await executionsRepository.commitStep(h.tenantDb, ctx, id, 'worker-a', { steps: [step('a', 'succeeded')], logs: logs(2) });
 
       expect(owned).toBe(true);
       expect(await readSteps(h.admin, id)).toEqual([expect.objectContaining({ id: first, status: 'succeeded', output: { first: true } })]);
       expect(await readLogs(h.admin, id)).toEqual([]);
+    });
+
+    it('running × held-back records of which one was recorded before → running: the new one written, and the logs with it', async () => {
+      const ctx = h.tenant();
+      const id = await arrangeExecution(h.admin, ctx, 'running', { worker: 'worker-a' });
+      const first = await arrangeStep(h.admin, ctx, id, { path: 'a', status: 'succeeded', type: 'transform', output: { first: true } });
+
+      const b = step('b', 'succeeded');
+      expect(await executionsRepository.commitStep(h.tenantDb, ctx, id, 'worker-a', { steps: [step('a', 'succeeded'), b], logs: logs(2) })).toBe(true);
+
+      expect((await readSteps(h.admin, id)).map((s) => s.id).sort()).toEqual([first, b.id].sort());
+      expect(await readLogs(h.admin, id)).toHaveLength(2);
     });
 
     it('running × a retry after a failed attempt → running: a second row for the path, attempt 2', async () => {
@@ -157,7 +182,7 @@ describe('executions store: transitions', () => {
       const id = await arrangeExecution(h.admin, ctx, 'running', { worker: 'worker-a' });
       await arrangeStep(h.admin, ctx, id, { path: 'a', status: 'failed', type: 'transform' });
 
-      expect(await executionsRepository.commitStep(h.tenantDb, ctx, id, 'worker-a', { step: step('a', 'succeeded', { attempt: 2 }), logs: [] })).toBe(true);
+      expect(await executionsRepository.commitStep(h.tenantDb, ctx, id, 'worker-a', { steps: [step('a', 'succeeded', { attempt: 2 })], logs: [] })).toBe(true);
 
       // Sorted: the new row's started_at comes from the worker's clock, in milliseconds.
       expect((await readSteps(h.admin, id)).map((s) => `${s.status}:${s.attempt}`).sort()).toEqual(['failed:1', 'succeeded:2']);
@@ -165,8 +190,8 @@ describe('executions store: transitions', () => {
 
     // Every row has four elements: Jest hands a test with more parameters than its row a `done` callback.
     type Refused = [from: string, event: string, arrange: { status: ExecutionState; owner?: string; leaseExpired?: boolean }, as: 'tenant' | 'customer' | null];
-    const full = (): StepCommit => ({ step: step('a', 'succeeded'), logs: logs(1), settle: { status: 'succeeded', output: { done: true } } });
-    const noSettle = (): StepCommit => ({ step: step('a', 'succeeded'), logs: logs(1) });
+    const full = (): StepCommit => ({ steps: [step('a', 'succeeded')], logs: logs(1), settle: { status: 'succeeded', output: { done: true } } });
+    const noSettle = (): StepCommit => ({ steps: [step('a', 'succeeded')], logs: logs(1) });
 
     // Refused: false, and the execution, its steps and logs are as they were.
     it.each<Refused>([
@@ -209,7 +234,7 @@ describe('executions store: transitions', () => {
       expect(row).toMatchObject({ status: 'cancelled', lease_owner: null, lease_until: null, wake_at: null, error: { code: 'cancelled' } });
       expect(row!.finished_at).not.toBeNull();
       // The worker that held it can no longer commit.
-      expect(await executionsRepository.commitStep(h.tenantDb, ctx, id, 'worker-a', { logs: logs(1), settle: { status: 'succeeded' } })).toBe(false);
+      expect(await executionsRepository.commitStep(h.tenantDb, ctx, id, 'worker-a', { steps: [], logs: logs(1), settle: { status: 'succeeded' } })).toBe(false);
       expect((await readExecution(h.admin, id))!.status).toBe('cancelled');
     });
 

@@ -2,14 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { TenantContext } from '@platform/db';
 import { storeHarness, type StoreHarness } from '@platform/testing';
-import type { Claim } from '../src/engine/execution.records.js';
+import type { Claim, WaitingStepEnd } from '../src/engine/execution.records.js';
 import { executionsRepository } from '../src/executions/executions.repository.js';
 import { arrangeExecution, arrangeStep, countRows, otherTenant, readExecution, readSteps, type ExecutionState } from './store-rows.js';
 
 /**
  * The store tier of resuming a waiting execution from outside: run.resolve_task_step (a human
- * task's outcome on its approval or form step, optionally claiming the execution it wakes) and
- * executionsRepository.resolveWaitingStep (a child execution's end on its parent's step). Real
+ * task's outcome on its approval or form step, optionally claiming the execution it wakes), also
+ * the one write path of a child execution's end on its parent's step (no worker). Real
  * PostgreSQL with the real migrations, as the application role under row-level security.
  */
 describe('executions store: waiting steps resolved', () => {
@@ -24,7 +24,7 @@ describe('executions store: waiting steps resolved', () => {
     await h?.close();
   });
 
-  type Outcome = { status: 'succeeded' | 'failed'; output: unknown; error: unknown };
+  type Outcome = Pick<WaitingStepEnd, 'status' | 'output' | 'error'>;
   /** What ExecutionsService.resolveTask makes of each task outcome. */
   const outcome = (decision: 'approve' | 'reject' | 'submit' | 'expired (reject)' | 'expired (fail)'): Outcome => {
     if (decision === 'expired (fail)')
@@ -178,11 +178,9 @@ describe('executions store: waiting steps resolved', () => {
       }
     });
 
-    // Known bugs (see the report of branch store-run): the body only asks whether the execution
-    // is finished, or the step recorded, when it finds no waiting row; but a waiting row is never
-    // removed, so a finished execution still has one, and a failed outcome (not in the partial
-    // unique index) can be recorded any number of times.
-    it.skip('BUG: cancelled while waiting on the task × task decided → unchanged: done, nothing written (writes a step row, answers resolved)', async () => {
+    // A waiting row is never removed: a finished execution still has one, and a failed outcome is
+    // not in the partial unique index (the store tier found both writing before they were fixed).
+    it('cancelled while waiting on the task × task decided → unchanged: done, nothing written', async () => {
       const ctx = h.tenant();
       const id = await waitingOnTask(ctx);
       await h.tenantDb.run(ctx, (m) => executionsRepository.cancel(m, id));
@@ -194,7 +192,7 @@ describe('executions store: waiting steps resolved', () => {
       expect(answered?.state).toBe('done');
     });
 
-    it.skip('BUG: waiting (failed outcome recorded before) × the same failed outcome again → unchanged: done, nothing written (writes a second failed row, answers resolved)', async () => {
+    it('waiting (failed outcome recorded before) × the same failed outcome again → unchanged: done, nothing written', async () => {
       const ctx = h.tenant();
       const id = await waitingOnTask(ctx);
       expect((await resolve(ctx, id, outcome('expired (fail)'), null))?.state).toBe('resolved');
@@ -207,12 +205,14 @@ describe('executions store: waiting steps resolved', () => {
     });
   });
 
-  describe('executionsRepository.resolveWaitingStep (a child execution ended)', () => {
-    const child = (status: 'succeeded' | 'failed') => ({
-      id: randomUUID(),
+  describe('run.resolve_task_step for a child execution’s end (ChildExecutions, no worker)', () => {
+    const child = (id: string, status: 'succeeded' | 'failed') => ({
+      executionId: id,
+      stepPath: 'ask',
+      stepRowId: randomUUID(),
       status,
       output: status === 'succeeded' ? { child: 'done' } : null,
-      error: status === 'failed' ? { code: 'child_failed', message: 'The child failed', step_id: null } : null,
+      error: status === 'failed' ? { code: 'child_failed', message: 'The child failed', step_id: null, final: true } : null,
     });
 
     it.each([
@@ -222,9 +222,9 @@ describe('executions store: waiting steps resolved', () => {
       const ctx = h.tenant();
       const id = await waitingOnTask(ctx);
 
-      const found = await h.tenantDb.run(ctx, (m) => executionsRepository.resolveWaitingStep(m, { ...ctx, scopeId: null }, id, 'ask', child(status)));
+      const found = await executionsRepository.resolveTaskStep(h.tenantDb, ctx, child(id, status), null);
 
-      expect(found).toBe(true);
+      expect(found?.state).toBe('resolved');
       const steps = await readSteps(h.admin, id);
       expect(steps.map((s) => `${s.path}:${s.status}`)).toEqual(['a:succeeded', 'ask:waiting', `ask:${status}`]);
       expect(steps[2]).toMatchObject({ output, error });
@@ -238,7 +238,7 @@ describe('executions store: waiting steps resolved', () => {
       const id = await waitingOnTask(ctx);
       await arrangeStep(h.admin, ctx, id, { path: 'ask', status: 'succeeded', output: { first: true } });
 
-      await h.tenantDb.run(ctx, (m) => executionsRepository.resolveWaitingStep(m, { ...ctx, scopeId: null }, id, 'ask', child('succeeded')));
+      expect((await executionsRepository.resolveTaskStep(h.tenantDb, ctx, child(id, 'succeeded'), null))?.state).toBe('done');
 
       expect((await readSteps(h.admin, id)).filter((s) => s.status === 'succeeded' && s.path === 'ask')).toEqual([
         expect.objectContaining({ output: { first: true } }),
@@ -246,17 +246,17 @@ describe('executions store: waiting steps resolved', () => {
     });
 
     it.each([
-      ['running (no waiting step)', false],
-      ["waiting, in another tenant's context", true],
-    ])('%s × child ended → unchanged: false, nothing written', async (_from, asOther) => {
+      ['running (no waiting step)', false, 'early'],
+      ["waiting, in another tenant's context", true, 'done'],
+    ])('%s × child ended → unchanged: %s, nothing written', async (_from, asOther, state) => {
       const ctx = h.tenant();
       const id = asOther ? await waitingOnTask(ctx) : await arrangeExecution(h.admin, ctx, 'running');
       const before = { execution: await readExecution(h.admin, id), steps: await readSteps(h.admin, id) };
       const as = asOther ? otherTenant() : ctx;
 
-      const found = await h.tenantDb.run(as, (m) => executionsRepository.resolveWaitingStep(m, { ...as, scopeId: null }, id, 'ask', child('succeeded')));
+      const found = await executionsRepository.resolveTaskStep(h.tenantDb, as, child(id, 'succeeded'), null);
 
-      expect(found).toBe(false);
+      expect(found?.state).toBe(state);
       expect({ execution: await readExecution(h.admin, id), steps: await readSteps(h.admin, id) }).toEqual(before);
     });
   });

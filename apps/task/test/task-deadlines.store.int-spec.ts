@@ -104,7 +104,7 @@ describe('tasks store: deadlines, outbox, watch and links', () => {
       const id = await arrangeTask(h.admin, ctx, { dueAt: 'past' });
 
       await h.tenantDb.run(ctx, async (m) => {
-        await tasksRepository.complete(m, id, { decision: 'approve', data: {}, completedBy: 'user:1' });
+        await hotPath.complete(h.tenantDb, ctx, id, { decision: 'approve', data: {}, completedBy: 'user:1' }, m);
         const locked = await h.systemDb.run('due', (s) => tasksRepository.lockDue(s, 1000));
         expect(locked.map((t) => t.id)).not.toContain(id);
       });

@@ -264,7 +264,7 @@ describe('tasks store', () => {
       const id = await arrangeTask(h.admin, ctx, { status: from });
       const before = await readTask(h.admin, id);
 
-      const row = await h.tenantDb.run(ctx, (m) => tasksRepository.complete(m, id, decision('reject', { why: 'no' })));
+      const row = await h.tenantDb.run(ctx, (m) => hotPath.complete(h.tenantDb, ctx, id, decision('reject', { why: 'no' }), m));
 
       if (completes) {
         expect(row).toMatchObject({ id, status: 'completed' });

@@ -21,9 +21,24 @@ as $$
       return query select 'done'::text, null::uuid, null::text, null::run.executions, null::text, null::jsonb;
       return;
     end if;
+    -- A finished execution keeps its waiting row: an end that arrives after it finished (a task
+    -- decided just before a cancel) changes nothing.
+    if e.status in ('succeeded', 'failed', 'cancelled', 'timed_out') then
+      return query select 'done'::text, e.scope_id, e.request_id, null::run.executions, null::text, null::jsonb;
+      return;
+    end if;
     select s.step_id, s.type, s.attempt into w from run.execution_steps s
      where s.execution_id = p_execution and s.path = p_path and s.status = 'waiting' order by s.id desc limit 1;
-    if not found then
+    -- This wait resolved before (the end is recorded with the waiting attempt's number): a
+    -- redelivered end, failed ones included, which the partial unique index (successes only)
+    -- would let through. A retry waits under a higher attempt number.
+    if found and exists (
+         select 1 from run.execution_steps s
+          where s.execution_id = p_execution and s.path = p_path and s.status in ('succeeded', 'skipped', 'failed') and s.attempt >= w.attempt) then
+      return query select 'done'::text, e.scope_id, e.request_id, null::run.executions, null::text, null::jsonb;
+      return;
+    end if;
+    if w.attempt is null then
       if e.status in ('succeeded', 'failed', 'cancelled', 'timed_out') or exists (
            select 1 from run.execution_steps s where s.execution_id = p_execution and s.path = p_path and s.status in ('succeeded', 'skipped', 'failed')) then
         return query select 'done'::text, e.scope_id, e.request_id, null::run.executions, null::text, null::jsonb;
