@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { isFinished } from '@platform/messaging';
 import { call, createTenant, e2eEnvironment, eventually, withKey, type TestTenant } from '@platform/testing';
 import { OpenAiStandIn } from './openai-stand-in.js';
 
@@ -32,7 +33,7 @@ describe('AI agents with workflow and knowledge-base tools, and the AI steps of 
       'the execution to finish',
       async () => {
         const e = await gw(`/run/executions/${started.body.run_id as string}`, { headers: key() });
-        return ['succeeded', 'failed', 'timed_out', 'cancelled'].includes(e.body.status as string) ? e.body : undefined;
+        return isFinished(e.body.status as string) ? e.body : undefined;
       },
       60_000,
     );

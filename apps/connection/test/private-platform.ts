@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { SecretRedactor } from '@platform/common';
+import { isFinished } from '@platform/messaging';
 import {
   call,
   createTenant,
@@ -101,7 +102,7 @@ export class PrivatePlatform {
     const id = started.body.run_id as string;
     for (const end = Date.now() + timeoutMs; Date.now() < end; await new Promise((r) => setTimeout(r, 50))) {
       const res = await this.gw(`/run/executions/${id}`, { headers });
-      if (['succeeded', 'failed', 'cancelled', 'timed_out'].includes(res.body.status as string)) {
+      if (isFinished(res.body.status as string)) {
         await this.gw(`/run/executions/${id}/logs?limit=200`, { headers });
         return res.body;
       }

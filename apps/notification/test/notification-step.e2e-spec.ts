@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { isFinished } from '@platform/messaging';
 import { call, createTenant, e2eEnvironment, eventually, withKey, type TestTenant } from '@platform/testing';
 import { StandIn } from './stand-ins.js';
 
@@ -28,7 +29,7 @@ describe('notifications from workflows and platform alerts', () => {
       'the execution to finish',
       async () => {
         const e = await gw(`/run/executions/${started.body.run_id as string}`, { headers: withKey(tenant.test_key) });
-        return ['succeeded', 'failed', 'timed_out', 'cancelled'].includes(e.body.status as string) ? e.body : undefined;
+        return isFinished(e.body.status as string) ? e.body : undefined;
       },
       30_000,
     );

@@ -1,4 +1,5 @@
 import { expect } from '@jest/globals';
+import { isFinished } from '@platform/messaging';
 import { call, createTenant, e2eEnvironment, eventually, withKey, type TestTenant } from '@platform/testing';
 
 export const env = e2eEnvironment();
@@ -37,14 +38,12 @@ export async function publish(t: TestTenant, workflowId: string, visibility: unk
   return res.body.id as string;
 }
 
-const FINISHED = ['succeeded', 'failed', 'cancelled', 'timed_out'];
-
 export async function finished(t: TestTenant, runId: string): Promise<Json> {
   return eventually(
     `execution ${runId} finished`,
     async () => {
       const body = (await gw(`/run/executions/${runId}`, { headers: withKey(t.test_key) })).body;
-      return FINISHED.includes(body.status as string) ? body : undefined;
+      return isFinished(body.status as string) ? body : undefined;
     },
     20_000,
     50,

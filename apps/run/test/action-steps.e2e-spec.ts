@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { isFinished } from '@platform/messaging';
 import {
   call,
   createTenant,
@@ -189,7 +190,7 @@ async function runOn(gatewayUrl: string, tenant: TestTenant, steps: unknown[]): 
   const started = await call<Json>(gatewayUrl, '/v1/automations/run', { headers: h, body: { automation_id: wf.body.id, input: {} } });
   for (let i = 0; i < 300; i++) {
     const e = await call<Json>(gatewayUrl, `/run/executions/${started.body.run_id as string}`, { headers: h });
-    if (['succeeded', 'failed', 'cancelled', 'timed_out'].includes(e.body.status as string)) return e.body;
+    if (isFinished(e.body.status as string)) return e.body;
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error('execution did not finish');

@@ -1,4 +1,5 @@
 import { expect } from '@jest/globals';
+import { FINISHED_EXECUTION_STATUSES } from '@platform/messaging';
 import { call, e2eEnvironment, withKey, type TestTenant } from '@platform/testing';
 
 export const env = e2eEnvironment();
@@ -22,10 +23,14 @@ export async function start(tenant: TestTenant, workflowId: string, input: Recor
   return res.body.run_id as string;
 }
 
-const FINISHED = ['succeeded', 'failed', 'cancelled', 'timed_out'];
-
 /** Polls an execution until it reaches one of `statuses` (default: finished). */
-export async function waitFor(tenant: TestTenant, runId: string, statuses = FINISHED, timeoutMs = 15_000, key = tenant.test_key): Promise<Json> {
+export async function waitFor(
+  tenant: TestTenant,
+  runId: string,
+  statuses: readonly string[] = FINISHED_EXECUTION_STATUSES,
+  timeoutMs = 15_000,
+  key = tenant.test_key,
+): Promise<Json> {
   const deadline = Date.now() + timeoutMs;
   let last: Json = {};
   while (Date.now() < deadline) {

@@ -1,4 +1,5 @@
 import { expect } from '@jest/globals';
+import { FINISHED_EXECUTION_STATUSES } from '@platform/messaging';
 import { call, e2eEnvironment, eventually, issueToken, withKey, type TestTenant } from '@platform/testing';
 
 export const env = e2eEnvironment();
@@ -17,9 +18,7 @@ export async function start(tenant: TestTenant, workflowId: string, input: Recor
   return res.body.run_id as string;
 }
 
-const FINISHED = ['succeeded', 'failed', 'cancelled', 'timed_out'];
-
-export async function waitFor(tenant: TestTenant, runId: string, statuses = FINISHED, timeoutMs = 20_000): Promise<Json> {
+export async function waitFor(tenant: TestTenant, runId: string, statuses: readonly string[] = FINISHED_EXECUTION_STATUSES, timeoutMs = 20_000): Promise<Json> {
   return eventually(
     `execution ${runId} in ${statuses.join('|')}`,
     async () => {

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { TenantContext } from '@platform/db';
-import type { TaskRow, TaskStatus } from '../src/tasks/task.record.js';
+import type { TaskStatus } from '@platform/messaging';
+import type { TaskRow } from '../src/tasks/task.record.js';
 
 /**
  * Rows for the task service's store-tier tests, arranged and read back as the admin (no RLS), so

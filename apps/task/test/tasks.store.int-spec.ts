@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { TenantContext } from '@platform/db';
-import type { CreateTaskItem, TaskDecision } from '@platform/messaging';
+import type { CreateTaskItem, TaskDecision, TaskStatus } from '@platform/messaging';
 import { storeHarness, type StoreHarness } from '@platform/testing';
-import type { TaskStatus } from '../src/tasks/task.record.js';
 import { hotPath, tasksRepository } from '../src/tasks/tasks.repository.js';
 import { FORM, arrangeTask, countTasks, otherTenant, readTask, type TaskArrangement } from './task-rows.js';
 

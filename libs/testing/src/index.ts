@@ -11,3 +11,4 @@ export * from './waiting.js';
 export * from './secret-watch.js';
 export * from './io-counters.js';
 export * from './store-harness.js';
+export * from './column-vocabulary.js';

@@ -1,8 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import type { TenantContext } from '@platform/db';
-import { Bus, BusError, ConnectionSubjects, KbWorkerSubjects, RunSubjects, messageContext, type AgentTool, type ToolDefinition } from '@platform/messaging';
+import {
+  Bus,
+  BusError,
+  ConnectionSubjects,
+  KbWorkerSubjects,
+  RunSubjects,
+  isFinished,
+  messageContext,
+  type AgentTool,
+  type ToolDefinition,
+} from '@platform/messaging';
 
-const TERMINAL = new Set(['succeeded', 'failed', 'cancelled', 'timed_out']);
 const FREE_OBJECT = { type: 'object', additionalProperties: true };
 
 /** A tool call that did not produce a result; its message goes back to the model as the tool's answer. */
@@ -78,7 +87,7 @@ export class AgentTools {
     });
     while (Date.now() < deadline) {
       const execution = await this.bus.request(RunSubjects.executionsGet, { executionId: started.runId }, message, { timeoutMs: 10_000 });
-      if (TERMINAL.has(execution.status)) return { execution_id: execution.id, status: execution.status, output: execution.output, error: execution.error };
+      if (isFinished(execution.status)) return { execution_id: execution.id, status: execution.status, output: execution.output, error: execution.error };
       await new Promise((r) => setTimeout(r, 200));
     }
     throw new ToolFailure('time_budget', `workflow execution ${started.runId} had not finished when the agent's time budget ran out`);

@@ -1,15 +1,14 @@
+import type { NotificationAttemptResult, NotificationStatus } from '@platform/messaging';
 import type { ChannelKind } from '../channels/dto/channel.request.dto.js';
 import type { Content } from '../delivery/render.js';
-import type { NotificationStatus } from './dto/notification-query.dto.js';
 
 export type Source = 'api' | 'workflow' | 'platform';
-export type AttemptResult = 'delivered' | 'retry' | 'failed' | 'rate_limited';
 
 /** One attempt as recorded in `attempts` (and answered in the history). */
 export interface Attempt {
   attempt: number;
   at: string;
-  outcome: AttemptResult;
+  outcome: NotificationAttemptResult;
   status_code: number | null;
   error: string | null;
   /** When the next attempt is due (outcome retry). */

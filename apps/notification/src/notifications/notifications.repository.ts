@@ -1,9 +1,9 @@
 import type { EntityManager } from 'typeorm';
 import type { SealedSecret } from '@platform/common';
 import { prepared, type TenantContext, type TenantDb } from '@platform/db';
+import type { NotificationStatus } from '@platform/messaging';
 import { usageOutboxJson, type PendingUsage } from '@platform/service';
 import type { Content } from '../delivery/render.js';
-import type { NotificationStatus } from './dto/notification-query.dto.js';
 import type { Attempt, NotificationRow, Source } from './notification.record.js';
 
 const COLUMNS = `tenant_id, environment_id, scope_id, id, channel_id, kind, source, recipients, target_iv, target_ciphertext, target_tag, subject, template, content, status, attempts, attempt_count, next_attempt_at, idempotency_key, request_hash, created_at, updated_at, delivered_at`;

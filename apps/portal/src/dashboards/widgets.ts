@@ -1,4 +1,4 @@
-import type { ExecutionsReport, UsageSnapshot } from '@platform/messaging';
+import { EXECUTION_STATUSES, type ExecutionStatus, type ExecutionsReport, type UsageSnapshot } from '@platform/messaging';
 
 export const WIDGET_TYPES = ['executions_per_day', 'failure_rate', 'slowest_workflows', 'most_failing_workflows', 'open_tasks', 'usage_quota'] as const;
 export type WidgetType = (typeof WIDGET_TYPES)[number];
@@ -20,16 +20,15 @@ export const DEFAULT_TITLES: Record<WidgetType, string> = {
   usage_quota: 'Usage against quota',
 };
 
-export const STATUSES = ['queued', 'running', 'waiting', 'succeeded', 'failed', 'cancelled', 'timed_out'] as const;
-
-export type DayCounts = { date: string; total: number } & Record<(typeof STATUSES)[number], number>;
+export type DayCounts = { date: string; total: number } & Record<ExecutionStatus, number>;
 
 /** One entry per day of the period that has executions, every status present (0 when none). */
 export function perDay(report: ExecutionsReport): DayCounts[] {
   const days = new Map<string, DayCounts>();
   for (const row of report.by_day) {
-    const day = days.get(row.date) ?? ({ date: row.date, total: 0, ...Object.fromEntries(STATUSES.map((s) => [s, 0])) } as DayCounts);
-    if ((STATUSES as readonly string[]).includes(row.status)) day[row.status as (typeof STATUSES)[number]] += row.count;
+    const day = days.get(row.date) ?? ({ date: row.date, total: 0, ...Object.fromEntries(EXECUTION_STATUSES.map((s) => [s, 0])) } as DayCounts);
+    // The report arrives over the bus: a status this build does not know is counted in the total only.
+    if ((EXECUTION_STATUSES as readonly string[]).includes(row.status)) day[row.status] += row.count;
     day.total += row.count;
     days.set(row.date, day);
   }

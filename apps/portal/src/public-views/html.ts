@@ -1,6 +1,6 @@
 import escapeHtml from 'escape-html';
 import type { FieldError } from '@platform/common';
-import type { RecentExecution } from '@platform/messaging';
+import { isFinished, type RecentExecution } from '@platform/messaging';
 import type { FormField } from './form-fields.js';
 
 const e = (value: unknown): string => escapeHtml(typeof value === 'string' ? value : (JSON.stringify(value) ?? ''));
@@ -72,10 +72,8 @@ ${p.fields.map((f) => input(f, p.values?.[f.name], errors.get(f.name))).join('\n
   );
 }
 
-const FINISHED = new Set(['succeeded', 'failed', 'cancelled', 'timed_out']);
-
 export function resultPage(title: string, run: { id: string; status: string; output: unknown; error: { message: string } | null }, backHref: string): string {
-  const done = FINISHED.has(run.status);
+  const done = isFinished(run.status);
   const body = !done
     ? `<p role="status">Your request is being processed (status: <strong data-status="${e(run.status)}">${e(run.status)}</strong>). This page refreshes by itself.</p>`
     : run.status === 'succeeded'

@@ -1,5 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { Bus, messageContext, RunSubjects, type ExecutionStatusEvent } from '@platform/messaging';
+import {
+  Bus,
+  isFinished,
+  messageContext,
+  RunSubjects,
+  type ExecutionStatus,
+  type ExecutionStatusEvent,
+  type FinishedExecutionStatus,
+} from '@platform/messaging';
 import { runContext, type ExecutionRow } from './execution.records.js';
 
 type StatusSubject =
@@ -9,7 +17,7 @@ type StatusSubject =
   | typeof RunSubjects.executionCancelled
   | typeof RunSubjects.executionTimedOut;
 
-const BY_STATUS: Record<string, StatusSubject> = {
+const BY_STATUS: Record<FinishedExecutionStatus, StatusSubject> = {
   succeeded: RunSubjects.executionCompleted,
   failed: RunSubjects.executionFailed,
   cancelled: RunSubjects.executionCancelled,
@@ -26,7 +34,7 @@ type Announced = Pick<ExecutionRow, 'id' | 'workflow_id' | 'scope_id' | 'tenant_
 export class ExecutionEvents {
   constructor(private readonly bus: Bus) {}
 
-  emit(subject: StatusSubject, execution: Announced, status: string): void {
+  emit(subject: StatusSubject, execution: Announced, status: ExecutionStatus): void {
     const event: ExecutionStatusEvent = {
       executionId: execution.id,
       workflowId: execution.workflow_id,
@@ -43,7 +51,6 @@ export class ExecutionEvents {
   }
 
   finished(execution: Announced & Pick<ExecutionRow, 'status'>): void {
-    const subject = BY_STATUS[execution.status];
-    if (subject) this.emit(subject, execution, execution.status);
+    if (isFinished(execution.status)) this.emit(BY_STATUS[execution.status], execution, execution.status);
   }
 }

@@ -1,5 +1,6 @@
 import type { RequestContext } from '@platform/common';
 import type { TenantContext } from '@platform/db';
+import type { ExecutionStatus } from '@platform/messaging';
 import type { PendingUsage } from '@platform/service';
 import type { StepDefinition } from './steps/step-executor.js';
 
@@ -7,12 +8,6 @@ import type { StepDefinition } from './steps/step-executor.js';
  * The records the engine works with. They are the engine's: executions/ stores them (through the
  * ExecutionStore port, engine.ports.ts) and answers with them, the engine never imports from it.
  */
-export type ExecutionStatus = 'queued' | 'running' | 'waiting' | 'succeeded' | 'failed' | 'cancelled' | 'timed_out';
-
-export function isFinished(status: ExecutionStatus): boolean {
-  return status === 'succeeded' || status === 'failed' || status === 'cancelled' || status === 'timed_out';
-}
-
 export interface ExecutionError {
   code: string;
   message: string;

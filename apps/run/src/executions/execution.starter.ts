@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { TenantContext } from '@platform/db';
+import type { ExecutionStatus } from '@platform/messaging';
 import { UsageOutbox } from '@platform/service';
-import type { ExecutionStatus, StartRequest, StartResult } from '../engine/execution.records.js';
+import type { StartRequest, StartResult } from '../engine/execution.records.js';
 import { RunDispatcher } from '../engine/runner/run.dispatcher.js';
 import { ExecutionStoreService } from './execution-store.service.js';
 

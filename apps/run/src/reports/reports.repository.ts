@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import type { ExecutionsReport, RecentExecution } from '@platform/messaging';
+import { isFinished, type ExecutionStatus, type ExecutionsReport, type RecentExecution } from '@platform/messaging';
 
 export interface ReportFilter {
   from: Date;
@@ -8,8 +8,8 @@ export interface ReportFilter {
   top: number;
 }
 
-const FINISHED = new Set(['succeeded', 'failed', 'cancelled', 'timed_out']);
-const FAILED = new Set(['failed', 'timed_out']);
+/** The finished statuses that count as failures in the reports. */
+const FAILED: ReadonlySet<ExecutionStatus> = new Set<ExecutionStatus>(['failed', 'timed_out']);
 
 /**
  * One pass over the period through `executions_by_created` (an index-only scan: tenant_id and
@@ -31,7 +31,7 @@ export const REPORT_SQL = `select to_char(date_trunc('day', created_at at time z
 interface GroupRow {
   date: string;
   workflow_id: string;
-  status: string;
+  status: ExecutionStatus;
   count: number;
   finished: number;
   total_ms: number;
@@ -39,17 +39,21 @@ interface GroupRow {
 }
 
 export function summarise(rows: GroupRow[], top: number): ExecutionsReport {
-  const byDay = new Map<string, number>();
-  const byStatus: Record<string, number> = {};
+  const byDay = new Map<string, ExecutionsReport['by_day'][number]>();
+  const byStatus: ExecutionsReport['by_status'] = {};
+  let total = 0;
   const workflows = new Map<string, { finished: number; totalMs: number; maxMs: number; failed: number; total: number }>();
   for (const r of rows) {
     const dayKey = `${r.date}|${r.status}`;
-    byDay.set(dayKey, (byDay.get(dayKey) ?? 0) + r.count);
+    const day = byDay.get(dayKey) ?? { date: r.date, status: r.status, count: 0 };
+    day.count += r.count;
+    byDay.set(dayKey, day);
     byStatus[r.status] = (byStatus[r.status] ?? 0) + r.count;
+    total += r.count;
     const w = workflows.get(r.workflow_id) ?? { finished: 0, totalMs: 0, maxMs: 0, failed: 0, total: 0 };
     w.total += r.count;
     if (FAILED.has(r.status)) w.failed += r.count;
-    if (FINISHED.has(r.status) && r.finished > 0) {
+    if (isFinished(r.status) && r.finished > 0) {
       w.finished += r.finished;
       w.totalMs += r.total_ms;
       w.maxMs = Math.max(w.maxMs, r.max_ms);
@@ -68,11 +72,9 @@ export function summarise(rows: GroupRow[], top: number): ExecutionsReport {
     .sort((x, y) => y.failed - x.failed || x.workflow_id.localeCompare(y.workflow_id))
     .slice(0, top);
   return {
-    by_day: [...byDay.entries()]
-      .map(([key, count]) => ({ date: key.slice(0, 10), status: key.slice(11), count }))
-      .sort((x, y) => x.date.localeCompare(y.date) || x.status.localeCompare(y.status)),
+    by_day: [...byDay.values()].sort((x, y) => x.date.localeCompare(y.date) || x.status.localeCompare(y.status)),
     by_status: byStatus,
-    total: Object.values(byStatus).reduce((a, b) => a + b, 0),
+    total,
     slowest,
     most_failing: mostFailing,
   };
@@ -90,7 +92,15 @@ export const reportsRepository = {
 
   async recent(m: EntityManager, workflowIds: string[] | null, limit: number): Promise<RecentExecution[]> {
     const rows = await m.query<
-      { id: string; workflow_id: string; status: string; output: unknown; error: RecentExecution['error']; created_at: Date; finished_at: Date | null }[]
+      {
+        id: string;
+        workflow_id: string;
+        status: ExecutionStatus;
+        output: unknown;
+        error: RecentExecution['error'];
+        created_at: Date;
+        finished_at: Date | null;
+      }[]
     >(RECENT_SQL, [workflowIds, limit]);
     return rows.map((r) => ({
       ...r,

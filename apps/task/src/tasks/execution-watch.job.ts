@@ -1,13 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { SystemDb } from '@platform/db';
-import { Bus, BusError, RunSubjects, messageContext } from '@platform/messaging';
+import { Bus, BusError, RunSubjects, isFinished, messageContext } from '@platform/messaging';
 import { PeriodicJob } from '@platform/service';
 import { TASK_CONFIG, type TaskConfig } from '../config/task.config.js';
 import type { TaskRow } from './task.record.js';
 import { TasksService } from './tasks.service.js';
 import { tasksRepository } from './tasks.repository.js';
 
-const FINISHED = new Set(['succeeded', 'failed', 'cancelled', 'timed_out']);
 const BATCH = 100;
 
 /**
@@ -43,7 +42,7 @@ export class ExecutionWatchJob extends PeriodicJob {
     const ctx = messageContext({ tenantId: task.tenant_id, environmentId: task.environment_id, scopeId: null });
     try {
       const execution = await this.bus.request(RunSubjects.executionsGet, { executionId: task.execution_id! }, ctx);
-      return FINISHED.has(execution.status);
+      return isFinished(execution.status);
     } catch (error) {
       return error instanceof BusError && error.remote?.status === 404;
     }

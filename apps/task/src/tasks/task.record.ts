@@ -1,7 +1,5 @@
-import type { HumanTaskType, TaskAssignee, TaskDecision, TaskEvent, TaskExpiryPolicy } from '@platform/messaging';
+import type { HumanTaskType, TaskAssignee, TaskDecision, TaskEvent, TaskExpiryPolicy, TaskStatus } from '@platform/messaging';
 
-export const TASK_STATUSES = ['pending', 'completed', 'expired', 'cancelled'] as const;
-export type TaskStatus = (typeof TASK_STATUSES)[number];
 export type AssigneeType = 'user' | 'team' | 'customer';
 
 export interface TaskRow {

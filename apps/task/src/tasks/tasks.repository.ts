@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { prepared, type TenantContext, type TenantDb } from '@platform/db';
-import { HUMAN_TASK_TYPES, type CreateTaskItem, type TaskDecision } from '@platform/messaging';
-import { assigneeColumns, decisionsOf, type AssigneeType, type TaskRow, type TaskStatus } from './task.record.js';
+import { HUMAN_TASK_TYPES, type CreateTaskItem, type TaskDecision, type TaskStatus } from '@platform/messaging';
+import { assigneeColumns, decisionsOf, type AssigneeType, type TaskRow } from './task.record.js';
 
 const COLUMNS = `tenant_id, environment_id, scope_id, id, type, status, title, description, execution_id, workflow_id, workflow_name, step_id, step_path,
   agent_run_id, agent_id, tool_call_id, assignee_type, assignee_id, form, context, due_at, on_expiry, escalated, decision, data, completed_by, completed_at, outcome_pending, checked_at, created_at, updated_at`;

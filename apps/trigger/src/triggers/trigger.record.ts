@@ -1,3 +1,4 @@
+import type { TriggerFiringStatus } from '@platform/messaging';
 import type { EventType, MisfirePolicy, TriggerKind } from './dto/trigger.request.dto.js';
 import type { ScheduleSpec } from './schedule.js';
 
@@ -25,8 +26,6 @@ export interface TriggerRow {
   updated_at: Date;
 }
 
-export type ExecutionStatus = 'pending' | 'started' | 'skipped' | 'failed';
-
 export interface TriggerExecutionRow {
   tenant_id: string;
   environment_id: string;
@@ -39,7 +38,7 @@ export interface TriggerExecutionRow {
   fired_at: Date;
   run_input: Record<string, unknown> | null;
   run_id: string | null;
-  status: ExecutionStatus;
+  status: TriggerFiringStatus;
   error: string | null;
 }
 
@@ -111,7 +110,7 @@ export interface TriggerExecutionResponse {
   scheduled_for: string;
   fired_at: string;
   run_id: string | null;
-  status: ExecutionStatus;
+  status: TriggerFiringStatus;
   error: string | null;
 }
 

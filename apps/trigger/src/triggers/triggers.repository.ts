@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { prepared, type TenantContext, type TenantDb } from '@platform/db';
-import type { ExecutionStatus, TriggerExecutionRow, TriggerRow } from './trigger.record.js';
+import type { TriggerFiringStatus } from '@platform/messaging';
+import type { TriggerExecutionRow, TriggerRow } from './trigger.record.js';
 
 const TRIGGER_COLUMNS = `tenant_id, environment_id, scope_id, id, name, workflow_id, type, enabled, input, cron, interval_seconds, timezone, start_at, end_at, misfire, event_type, event_filter, webhook_id, next_fire_at, created_at, updated_at`;
 const EXECUTION_COLUMNS = `tenant_id, environment_id, scope_id, id, trigger_id, workflow_id, fire_key, scheduled_for, fired_at, run_input, run_id, status, error`;
@@ -34,7 +35,7 @@ export interface NewExecution {
   fireKey: string;
   scheduledFor: Date;
   runInput: Record<string, unknown> | null;
-  status: ExecutionStatus;
+  status: TriggerFiringStatus;
   error: string | null;
   /**
    * The instant the firing was decided (the scheduler plans with it, and gives it to the run's
@@ -177,7 +178,7 @@ export const executionsRepository = {
     );
   },
 
-  async recordStart(m: EntityManager, id: string, runId: string | null, status: ExecutionStatus, error: string | null): Promise<void> {
+  async recordStart(m: EntityManager, id: string, runId: string | null, status: TriggerFiringStatus, error: string | null): Promise<void> {
     await m.query(`update trigger.executions set run_id = coalesce($2, run_id), status = $3, error = $4, attempts = attempts + 1 where id = $1`, [
       id,
       runId,

@@ -1,4 +1,4 @@
-import type { Outcome } from './dto/webhook-query.dto.js';
+import type { WebhookDeliveryOutcome } from '@platform/messaging';
 import type { ResponseMode, VerificationType } from './dto/webhook.request.dto.js';
 
 export interface WebhookRow {
@@ -36,7 +36,7 @@ export interface DeliveryRow {
   headers: Record<string, string>;
   body: Buffer;
   content_type: string | null;
-  outcome: Outcome;
+  outcome: WebhookDeliveryOutcome;
   reason: string | null;
   status_code: number;
   dedupe_key: string | null;
@@ -90,7 +90,7 @@ export interface DeliveryResponse {
   body: string;
   body_truncated: boolean;
   content_type: string | null;
-  outcome: Outcome;
+  outcome: WebhookDeliveryOutcome;
   reason: string | null;
   status_code: number;
   run_id: string | null;

@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
+import type { WebhookDeliveryOutcome } from '@platform/messaging';
 import type { SealedSecret } from './secret-box.js';
 import type { DeliveryRow, WebhookRow } from './webhook.record.js';
-import type { Outcome } from './dto/webhook-query.dto.js';
 
 const WEBHOOK_COLUMNS = `tenant_id, environment_id, scope_id, id, name, workflow_id, verification_type, token_header, secret_iv, secret_ciphertext, secret_tag, response_mode, timeout_ms, enabled, version, fires_triggers, created_at, updated_at`;
 const DELIVERY_COLUMNS = `tenant_id, environment_id, scope_id, id, webhook_id, workflow_id, received_at, method, headers, body, content_type, outcome, reason, status_code, dedupe_key, run_input, run_id, started_at, start_error, replay_of`;
@@ -44,7 +44,7 @@ export interface NewDelivery {
   headers: Record<string, string>;
   body: Buffer;
   contentType: string | null;
-  outcome: Outcome;
+  outcome: WebhookDeliveryOutcome;
   reason: string | null;
   statusCode: number;
   dedupeKey: string | null;
@@ -55,7 +55,7 @@ export interface NewDelivery {
 }
 
 export interface DeliveryFilter {
-  outcome?: Outcome;
+  outcome?: WebhookDeliveryOutcome;
   from?: string;
   to?: string;
   beforeId: string | null;

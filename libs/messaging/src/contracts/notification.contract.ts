@@ -66,9 +66,24 @@ export class SendNotificationRequest {
   source!: 'workflow' | 'platform';
 }
 
+/**
+ * Where a notification's delivery stands, as `notification.notifications.status` stores it (its
+ * check constraint allows exactly these; apps/notification/test/vocabulary.store.int-spec.ts).
+ */
+export const NOTIFICATION_STATUSES = ['queued', 'sending', 'retrying', 'delivered', 'failed', 'rate_limited'] as const;
+export type NotificationStatus = (typeof NOTIFICATION_STATUSES)[number];
+
+/**
+ * What one delivery attempt came to, as each entry of `notification.notifications.attempts`
+ * records it (`retry`: a transient failure, tried again). A field of a JSON column: no constraint
+ * holds the database to it.
+ */
+export const NOTIFICATION_ATTEMPT_RESULTS = ['delivered', 'retry', 'failed', 'rate_limited'] as const;
+export type NotificationAttemptResult = (typeof NOTIFICATION_ATTEMPT_RESULTS)[number];
+
 export interface NotificationQueued {
   id: string;
-  status: string;
+  status: NotificationStatus;
 }
 
 /** Most notifications one delivery work item names (one commit's worth of sends). */

@@ -45,6 +45,22 @@ export const RunSubjects = {
 export const TRIGGER_TYPES = ['api', 'schedule', 'event', 'webhook', 'portal', 'subworkflow'] as const;
 export type TriggerType = (typeof TRIGGER_TYPES)[number];
 
+/**
+ * An execution's status, as `run.executions.status` stores it (its check constraint allows exactly
+ * these; apps/run/test/vocabulary.store.int-spec.ts holds the two together).
+ */
+export const EXECUTION_STATUSES = ['queued', 'running', 'waiting', 'succeeded', 'failed', 'cancelled', 'timed_out'] as const;
+export type ExecutionStatus = (typeof EXECUTION_STATUSES)[number];
+
+/** The statuses an execution ends in: it never changes again. */
+export const FINISHED_EXECUTION_STATUSES = ['succeeded', 'failed', 'cancelled', 'timed_out'] as const satisfies readonly ExecutionStatus[];
+export type FinishedExecutionStatus = (typeof FINISHED_EXECUTION_STATUSES)[number];
+
+/** Whether an execution in this status has ended. Takes any string: statuses also arrive unchecked (HTTP answers, old messages). */
+export function isFinished(status: string): status is FinishedExecutionStatus {
+  return (FINISHED_EXECUTION_STATUSES as readonly string[]).includes(status);
+}
+
 export class CancelRequestedEvent {
   @IsUUID()
   executionId!: string;
@@ -161,8 +177,8 @@ export class ExecutionsReportRequest {
 
 export interface ExecutionsReport {
   /** One entry per UTC day and status that has executions. */
-  by_day: { date: string; status: string; count: number }[];
-  by_status: Record<string, number>;
+  by_day: { date: string; status: ExecutionStatus; count: number }[];
+  by_status: Partial<Record<ExecutionStatus, number>>;
   total: number;
   /** Finished executions (succeeded, failed, cancelled, timed_out), by workflow: average and slowest duration. */
   slowest: { workflow_id: string; finished: number; avg_ms: number; max_ms: number }[];
@@ -194,14 +210,14 @@ export interface ExecutionSummary {
   id: string;
   /** The workflow it runs (the portal checks an embedded view's run belongs to its workflow). */
   workflow_id?: string;
-  status: string;
+  status: ExecutionStatus;
   output: unknown;
   error: { code: string; message: string; step_id: string | null } | null;
 }
 
 export interface StartExecutionResponse {
   runId: string;
-  status: string;
+  status: ExecutionStatus;
 }
 
 export class ExecutionErrorSummary {
@@ -224,8 +240,8 @@ export class ExecutionStatusEvent {
   @IsUUID()
   workflowId!: string;
 
-  @IsString()
-  status!: string;
+  @IsIn(EXECUTION_STATUSES)
+  status!: ExecutionStatus;
 
   @IsOptional()
   @IsUUID()

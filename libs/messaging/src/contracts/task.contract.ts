@@ -20,8 +20,12 @@ export const TaskSubjects = {
 
 export const HUMAN_TASK_TYPES = ['approval', 'form'] as const;
 export type HumanTaskType = (typeof HUMAN_TASK_TYPES)[number];
+/** A task's decision, as `task.tasks.decision` stores it (its check constraint allows exactly these; apps/task/test/vocabulary.store.int-spec.ts). */
 export const TASK_DECISIONS = ['approve', 'reject', 'submit'] as const;
 export type TaskDecision = (typeof TASK_DECISIONS)[number];
+/** A task's status, as `task.tasks.status` stores it (held to its check constraint by the same test). */
+export const TASK_STATUSES = ['pending', 'completed', 'expired', 'cancelled'] as const;
+export type TaskStatus = (typeof TASK_STATUSES)[number];
 
 /** `{ user_id }`, `{ team_id }` or `{ customer_id }`: exactly one is set. */
 export class TaskAssignee {
@@ -214,8 +218,8 @@ export class TaskEvent {
   @IsIn(HUMAN_TASK_TYPES)
   type!: HumanTaskType;
 
-  @IsString()
-  status!: string;
+  @IsIn(TASK_STATUSES)
+  status!: TaskStatus;
 
   @IsString()
   title!: string;
@@ -241,8 +245,8 @@ export class TaskEvent {
   assignee?: TaskAssignee | null;
 
   @IsOptional()
-  @IsString()
-  decision?: string | null;
+  @IsIn(TASK_DECISIONS)
+  decision?: TaskDecision | null;
 
   @IsOptional()
   @IsString()

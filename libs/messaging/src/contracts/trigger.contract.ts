@@ -14,6 +14,15 @@ export type TriggerRequests = Record<never, never>;
 export type TriggerEvents = Record<never, never>;
 
 /**
+ * What became of one firing of a trigger, as `trigger.executions.status` stores it (its check
+ * constraint allows exactly these; apps/trigger/test/vocabulary.store.int-spec.ts): `pending` until
+ * its run is started, then `started`, `skipped` (a missed schedule slot under the `skip` policy)
+ * or `failed` (the run could not be started).
+ */
+export const TRIGGER_FIRING_STATUSES = ['pending', 'started', 'skipped', 'failed'] as const;
+export type TriggerFiringStatus = (typeof TRIGGER_FIRING_STATUSES)[number];
+
+/**
  * The platform events event triggers consume, captured durably: a JetStream work-queue stream
  * over the run service's status events, storage's uploads and the task service's task facts
  * (a stream captures plain publishes), and webhook deliveries (published through JetStream), so an event published

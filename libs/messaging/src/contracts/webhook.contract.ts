@@ -11,6 +11,13 @@ export const WebhookSubjects = {
   deliveryReceived: 'webhook.delivery.received',
 } as const;
 
+/**
+ * What became of one delivery to a webhook, as `webhook.deliveries.outcome` stores it (its check
+ * constraint allows exactly these; apps/webhook/test/vocabulary.store.int-spec.ts).
+ */
+export const WEBHOOK_DELIVERY_OUTCOMES = ['accepted', 'duplicate', 'rejected'] as const;
+export type WebhookDeliveryOutcome = (typeof WEBHOOK_DELIVERY_OUTCOMES)[number];
+
 export class LinkWebhookRequest {
   @IsUUID()
   webhookId!: string;

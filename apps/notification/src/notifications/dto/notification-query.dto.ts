@@ -1,9 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsISO8601, IsOptional, IsUUID } from 'class-validator';
+import { NOTIFICATION_STATUSES, type NotificationStatus } from '@platform/messaging';
 import { PageQueryDto } from '@platform/service';
-
-export const NOTIFICATION_STATUSES = ['queued', 'sending', 'retrying', 'delivered', 'failed', 'rate_limited'] as const;
-export type NotificationStatus = (typeof NOTIFICATION_STATUSES)[number];
 
 export class NotificationHistoryQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ format: 'uuid', example: '0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8f01', description: 'Only notifications of this channel' })

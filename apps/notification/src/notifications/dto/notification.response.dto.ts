@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { NOTIFICATION_ATTEMPT_RESULTS, NOTIFICATION_STATUSES } from '@platform/messaging';
 import { CHANNEL_KINDS } from '../../channels/dto/channel.request.dto.js';
 import type { NotificationResponse } from '../notification.record.js';
-import { NOTIFICATION_STATUSES } from './notification-query.dto.js';
 
 const NOTIFICATION_ID = '0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8f10';
 
@@ -42,7 +42,7 @@ export class AttemptResponseDto {
   @ApiProperty({ format: 'date-time', example: '2026-11-22T10:00:00.120Z' })
   at!: string;
 
-  @ApiProperty({ enum: ['delivered', 'retry', 'failed', 'rate_limited'], example: 'retry', description: 'retry: a transient failure, tried again at retry_at' })
+  @ApiProperty({ enum: NOTIFICATION_ATTEMPT_RESULTS, example: 'retry', description: 'retry: a transient failure, tried again at retry_at' })
   outcome!: string;
 
   @ApiProperty({ type: 'integer', nullable: true, example: 429, description: 'HTTP status or SMTP reply code' })

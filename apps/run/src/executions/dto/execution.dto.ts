@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
 import { IsDateString, IsIn, IsObject, IsOptional, IsString, IsUUID, Length } from 'class-validator';
+import { EXECUTION_STATUSES, type ExecutionStatus } from '@platform/messaging';
 import { PageQueryDto, ANY_JSON_SCHEMA } from '@platform/service';
 
 export class RunAutomationRequestDto {
@@ -27,13 +28,13 @@ export class ListExecutionsQueryDto extends PageQueryDto {
   workflow_id?: string;
 
   @ApiPropertyOptional({
-    enum: ['queued', 'running', 'waiting', 'succeeded', 'failed', 'cancelled', 'timed_out'],
+    enum: EXECUTION_STATUSES,
     example: 'failed',
     description: 'Executions in this status only',
   })
   @IsOptional()
-  @IsIn(['queued', 'running', 'waiting', 'succeeded', 'failed', 'cancelled', 'timed_out'])
-  status?: string;
+  @IsIn(EXECUTION_STATUSES)
+  status?: ExecutionStatus;
 
   @ApiPropertyOptional({
     enum: ['api', 'schedule', 'event', 'webhook', 'portal', 'subworkflow'],
@@ -104,7 +105,7 @@ export class RunAcceptedResponseDto {
   run_id!: string;
 
   @ApiProperty({
-    enum: ['queued', 'running', 'waiting', 'succeeded', 'failed', 'cancelled', 'timed_out'],
+    enum: EXECUTION_STATUSES,
     example: 'queued',
     description: '`queued` for a new run; for a repeated Idempotency-Key, the current status of the first run',
   })
@@ -184,7 +185,7 @@ export class ExecutionSummaryDto {
   @ApiProperty({ type: 'integer', example: 1, description: 'The workflow version this execution runs' })
   workflow_version!: number;
 
-  @ApiProperty({ enum: ['queued', 'running', 'waiting', 'succeeded', 'failed', 'cancelled', 'timed_out'], example: 'succeeded' })
+  @ApiProperty({ enum: EXECUTION_STATUSES, example: 'succeeded' })
   status!: string;
 
   @ApiProperty({ type: 'object', additionalProperties: true, example: { x: 21 } })

@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsISO8601, IsOptional, IsUUID, Matches } from 'class-validator';
+import { TASK_STATUSES, type TaskStatus } from '@platform/messaging';
 import { PageQueryDto } from '@platform/service';
-import { TASK_STATUSES, type TaskStatus } from '../task.record.js';
 
 export class ListTasksQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ enum: TASK_STATUSES, default: 'pending', example: 'pending', description: 'Only tasks in this state (default pending)' })

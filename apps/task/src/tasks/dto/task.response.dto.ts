@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { HUMAN_TASK_TYPES, TASK_DECISIONS } from '@platform/messaging';
+import { HUMAN_TASK_TYPES, TASK_DECISIONS, TASK_STATUSES } from '@platform/messaging';
 import { ANY_JSON_SCHEMA } from '@platform/service';
-import { TASK_STATUSES, type TaskResponse } from '../task.record.js';
+import type { TaskResponse } from '../task.record.js';
 
 const TASK_ID = '0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8f10';
 const FORM = {

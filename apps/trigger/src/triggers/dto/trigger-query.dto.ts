@@ -1,5 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsUUID } from 'class-validator';
+import { TRIGGER_FIRING_STATUSES, type TriggerFiringStatus } from '@platform/messaging';
 import { PageQueryDto } from '@platform/service';
 import { TRIGGER_KINDS, type TriggerKind } from './trigger.request.dto.js';
 
@@ -21,8 +22,8 @@ export class ListTriggersQueryDto extends PageQueryDto {
 }
 
 export class ListTriggerExecutionsQueryDto extends PageQueryDto {
-  @ApiPropertyOptional({ enum: ['pending', 'started', 'skipped', 'failed'], example: 'failed', description: 'Only executions with this status' })
+  @ApiPropertyOptional({ enum: TRIGGER_FIRING_STATUSES, example: 'failed', description: 'Only executions with this status' })
   @IsOptional()
-  @IsIn(['pending', 'started', 'skipped', 'failed'])
-  status?: string;
+  @IsIn(TRIGGER_FIRING_STATUSES)
+  status?: TriggerFiringStatus;
 }

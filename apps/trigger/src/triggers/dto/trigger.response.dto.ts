@@ -1,4 +1,5 @@
 import { ApiProperty, type ApiPropertyOptions } from '@nestjs/swagger';
+import { TRIGGER_FIRING_STATUSES } from '@platform/messaging';
 import type { TriggerExecutionResponse, TriggerResponse } from '../trigger.record.js';
 import { EVENT_TYPES, MISFIRE_POLICIES, TRIGGER_KINDS } from './trigger.request.dto.js';
 
@@ -139,7 +140,7 @@ export class TriggerExecutionResponseDto {
   })
   run_id!: string | null;
 
-  @ApiProperty({ enum: ['pending', 'started', 'skipped', 'failed'], example: 'started' })
+  @ApiProperty({ enum: TRIGGER_FIRING_STATUSES, example: 'started' })
   status!: string;
 
   @ApiProperty({ type: String, nullable: true, example: 'workflow is disabled', description: 'Why it was skipped or failed' })

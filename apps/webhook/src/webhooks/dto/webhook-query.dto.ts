@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsISO8601, IsOptional, IsUUID } from 'class-validator';
+import { WEBHOOK_DELIVERY_OUTCOMES, type WebhookDeliveryOutcome } from '@platform/messaging';
 import { PageQueryDto } from '@platform/service';
 
 export class ListWebhooksQueryDto extends PageQueryDto {
@@ -16,14 +17,11 @@ export class ListWebhooksQueryDto extends PageQueryDto {
   enabled?: boolean;
 }
 
-export const OUTCOMES = ['accepted', 'duplicate', 'rejected'] as const;
-export type Outcome = (typeof OUTCOMES)[number];
-
 export class ListDeliveriesQueryDto extends PageQueryDto {
-  @ApiPropertyOptional({ enum: OUTCOMES, example: 'rejected', description: 'Only deliveries with this outcome' })
+  @ApiPropertyOptional({ enum: WEBHOOK_DELIVERY_OUTCOMES, example: 'rejected', description: 'Only deliveries with this outcome' })
   @IsOptional()
-  @IsIn(OUTCOMES)
-  outcome?: Outcome;
+  @IsIn(WEBHOOK_DELIVERY_OUTCOMES)
+  outcome?: WebhookDeliveryOutcome;
 
   @ApiPropertyOptional({ format: 'date-time', example: '2026-11-22T00:00:00.000Z', description: 'Only deliveries received at or after this time' })
   @IsOptional()

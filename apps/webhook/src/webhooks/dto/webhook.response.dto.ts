@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
 import type { DeliveryResponse, WebhookResponse } from '../webhook.record.js';
-import { OUTCOMES } from './webhook-query.dto.js';
 import { RESPONSE_MODES, VERIFICATION_TYPES } from './webhook.request.dto.js';
+import { FINISHED_EXECUTION_STATUSES, WEBHOOK_DELIVERY_OUTCOMES } from '@platform/messaging';
 import { ANY_JSON_SCHEMA } from '@platform/service';
 
 const WEBHOOK_ID = '0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8e04';
@@ -130,7 +130,7 @@ export class DeliveryResponseDto {
   content_type!: string | null;
 
   @ApiProperty({
-    enum: OUTCOMES,
+    enum: WEBHOOK_DELIVERY_OUTCOMES,
     example: 'accepted',
     description: 'accepted (a run was or will be started), duplicate (a repeated webhook-id), rejected (signature or token failed)',
   })
@@ -179,7 +179,7 @@ export class DeliveryReceivedResponseDto {
   duplicate?: boolean;
 
   @ApiPropertyOptional({
-    enum: ['running', 'succeeded', 'failed', 'cancelled', 'timed_out'],
+    enum: ['running', ...FINISHED_EXECUTION_STATUSES],
     example: 'succeeded',
     description: 'sync mode: the run status when it finished in time, `running` when it did not',
   })
