@@ -8,6 +8,7 @@ import { InvoicesController } from './invoices/invoices.controller.js';
 import { InvoicesService } from './invoices/invoices.service.js';
 import { LimitsHandler } from './limits/limits.handler.js';
 import { LimitsService } from './limits/limits.service.js';
+import { LimitsPublisher } from './subscriptions/limits-publisher.js';
 import { SubscriptionsController } from './subscriptions/subscriptions.controller.js';
 import { SubscriptionsService } from './subscriptions/subscriptions.service.js';
 import { UsageController } from './usage/usage.controller.js';
@@ -21,6 +22,7 @@ import { UsageWorker } from './usage/usage.worker.js';
   providers: [
     { provide: SUBSCRIPTION_CONFIG, useFactory: () => loadSubscriptionConfig() },
     LimitsService,
+    { provide: LimitsPublisher, useExisting: LimitsService },
     SubscriptionsService,
     UsageService,
     UsageWorker,

@@ -4,8 +4,8 @@ import { decodeCursor, toPage, type Page } from '@platform/common';
 import { TenantDb } from '@platform/db';
 import { AccountSubjects, Bus, messageContext } from '@platform/messaging';
 import type { EntityManager } from 'typeorm';
-import { customersRepository } from '../customers/customers.repository.js';
-import { environmentsRepository } from '../tenants/tenants.repository.js';
+import { lockCustomerForKey } from '../customers/index.js';
+import { dataPlaneMode } from '../environments/index.js';
 import { toApiKeyResponse, type ApiKeyResponse, type ApiKeyRow } from './api-key.record.js';
 import { ApiKeyErrors } from './api-keys.errors.js';
 import { apiKeysRepository } from './api-keys.repository.js';
@@ -38,9 +38,9 @@ export class ApiKeysService {
     assertMayIssue(principal, { type: dto.type, customerId, scopes });
 
     return this.db.run(principal, async (m) => {
-      const mode = await environmentsRepository.mode(m, dataPlaneId);
+      const mode = await dataPlaneMode(m, dataPlaneId);
       if (!mode) throw ApiKeyErrors.dataPlaneNotFound();
-      if (customerId && !(await customersRepository.get(m, customerId, true))) throw ApiKeyErrors.customerNotFound();
+      if (customerId && !(await lockCustomerForKey(m, customerId))) throw ApiKeyErrors.customerNotFound();
       return this.issue(m, principal, {
         name: dto.name,
         type: dto.type,

@@ -1,14 +1,13 @@
 import { Module } from '@nestjs/common';
 import { UsageOutboxModule } from '@platform/service';
 import { ApiKeysModule } from '../api-keys/api-keys.module.js';
-import { EnvironmentsHandler } from './environments.handler.js';
 import { TenantsController } from './tenants.controller.js';
 import { TenantsService } from './tenants.service.js';
 
-/** Tenant creation and signup, and JWT callers' environments: the system path of tenancy. */
+/** Tenant creation and signup: the system path of tenancy. */
 @Module({
   imports: [ApiKeysModule, UsageOutboxModule],
-  controllers: [TenantsController, EnvironmentsHandler],
+  controllers: [TenantsController],
   providers: [TenantsService],
 })
 export class TenantsModule {}

@@ -1,13 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { forbidden, type SystemPrincipal } from '@platform/auth';
-import { AppError, isUuid } from '@platform/common';
+import { AppError } from '@platform/common';
 import type { EntityManager } from 'typeorm';
 import { SystemDb } from '@platform/db';
-import { usageEventId, type ResolveEnvironmentRequest, type ResolveEnvironmentResponse } from '@platform/messaging';
+import { usageEventId } from '@platform/messaging';
 import { UsageOutbox, type PendingUsage } from '@platform/service';
 import { KeyHasher } from '../api-keys/key-hasher.js';
 import { provisionTenant, type ProvisionInput, type ProvisionedTenant } from './tenant-provisioning.js';
-import { environmentsRepository } from './tenants.repository.js';
 
 /** Tenancy on the system path: a tenant is made before it has any row RLS could admit. */
 @Injectable()
@@ -48,17 +47,5 @@ export class TenantsService {
     const email = caller.email;
     if (!email) throw new AppError('email_required', 400, 'The token carries no email claim; signup needs one');
     return this.provision(`signup of user ${caller.subject}`, { name, ownerEmail: email, ownerUserId: caller.subject, withKeys: false });
-  }
-
-  /** A JWT caller's environment: the one named by X-SELECTED-ENV if it is the tenant's, else production. */
-  async resolveEnvironment(request: ResolveEnvironmentRequest): Promise<ResolveEnvironmentResponse> {
-    const { tenantId, environmentId } = request;
-    if (!isUuid(tenantId) || (environmentId !== undefined && !isUuid(environmentId))) return { found: false };
-    const row = await this.system.run(
-      'resolve the environment of a JWT caller',
-      (m) => environmentsRepository.resolve(m, tenantId, environmentId ?? null),
-      'debug',
-    );
-    return row ? { found: true, environmentId: row.id, mode: row.mode } : { found: false };
   }
 }

@@ -3,25 +3,21 @@ import { ApiCreatedResponse, ApiNoContentResponse, ApiNotFoundResponse, ApiOkRes
 import { CurrentPrincipal, RequireScopes, type Principal } from '@platform/auth';
 import type { Page } from '@platform/common';
 import { ApiPageResponse, ApiTag } from '@platform/service';
-import { OperationsService, type ConnectionTestResult } from '../operations/operations.service.js';
 import type { ConnectionResponse } from './connection.record.js';
 import { ConnectionsService } from './connections.service.js';
 import { CreateConnectionRequestDto, ListConnectionsQueryDto, UpdateConnectionRequestDto } from './dto/connection.request.dto.js';
-import { CONNECTION_EXAMPLE, ConnectionResponseDto, ConnectionTestResponseDto, OperationListResponseDto } from './dto/connection.response.dto.js';
+import { CONNECTION_EXAMPLE, ConnectionResponseDto } from './dto/connection.response.dto.js';
 
 const uuid = new ParseUUIDPipe();
 
-/** Connections: a connector plus credentials kept sealed, owned by the tenant or one customer. */
+/** Connections: a connector plus credentials kept sealed, owned by the tenant or one customer. Tests and operation lists: OperationsController. */
 @ApiTag(
   'connections',
   'Credentials for outside systems (API key, basic, bearer, OAuth 2.0), sealed at rest and never returned; connection tests; the operations a connection can run.',
 )
 @Controller('connections')
 export class ConnectionsController {
-  constructor(
-    private readonly connections: ConnectionsService,
-    private readonly operations: OperationsService,
-  ) {}
+  constructor(private readonly connections: ConnectionsService) {}
 
   @Get()
   @RequireScopes('connections:read')
@@ -70,31 +66,5 @@ export class ConnectionsController {
   @ApiNoContentResponse({ description: 'Deleted' })
   delete(@CurrentPrincipal() p: Principal, @Param('id', uuid) id: string): Promise<void> {
     return this.connections.delete(p, id);
-  }
-
-  @Post(':id/test')
-  @HttpCode(200)
-  @RequireScopes('connections:write')
-  @ApiOperation({
-    summary: 'Test connection',
-    description:
-      "Runs the connector's test operation for real (Slack auth.test, GitHub /user, Stripe /balance, PostgreSQL `select 1`, …): `{ ok: true }`, or `{ ok: false, status, message }` from the remote side.",
-  })
-  @ApiOkResponse({ type: ConnectionTestResponseDto, description: 'The outcome', example: { ok: false, status: 401, message: 'invalid_auth' } })
-  @ApiNotFoundResponse({ description: 'No such connection' })
-  test(@CurrentPrincipal() p: Principal, @Param('id', uuid) id: string): Promise<ConnectionTestResult> {
-    return this.operations.test(p, id);
-  }
-
-  @Get(':id/operations')
-  @RequireScopes('connections:read')
-  @ApiOperation({
-    summary: 'List connector operations',
-    description: "The operations of the connection's connector, with their input and output JSON Schemas.",
-  })
-  @ApiOkResponse({ type: OperationListResponseDto, description: 'The operations' })
-  @ApiNotFoundResponse({ description: 'No such connection' })
-  operationList(@CurrentPrincipal() p: Principal, @Param('id', uuid) id: string): Promise<OperationListResponseDto> {
-    return this.operations.operations(p, id);
   }
 }

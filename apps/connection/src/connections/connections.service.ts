@@ -4,7 +4,7 @@ import { decodeCursor, newId, toPage, type Page } from '@platform/common';
 import { TenantDb, type TenantContext } from '@platform/db';
 import { AccountSubjects, Bus, messageContext } from '@platform/messaging';
 import { ConnectorDefinitions } from '../connectors/connector-definitions.js';
-import { InputValidator } from '../operations/input-validator.js';
+import { InputValidator } from '../connectors/input-validator.js';
 import { splitAuth } from './auth-settings.js';
 import { toConnectionResponse, type ConnectionResponse, type ConnectionRow, type ConnectionStatus, type Credentials } from './connection.record.js';
 import { ConnectionErrors } from './connections.errors.js';
@@ -145,6 +145,38 @@ export class ConnectionsService {
     if (this.opened.size >= OPEN_CACHE_MAX) this.opened.clear();
     this.opened.set(key, { open, until: Date.now() + OPEN_CACHE_MS });
     return open;
+  }
+
+  /** A connection by id in the given context (the OAuth callback's), without the API's customer filter. */
+  find(ctx: TenantContext, id: string): Promise<ConnectionRow | undefined> {
+    return this.db.run(ctx, (m) => connectionsRepository.get(m, id, null));
+  }
+
+  /** Writes changes made outside the API (OAuth authorization) in the given context; the cache is left as it is. */
+  async save(ctx: TenantContext, id: string, changes: ConnectionChanges): Promise<void> {
+    await this.db.run(ctx, (m) => connectionsRepository.update(m, id, changes));
+  }
+
+  /**
+   * Runs `work` in one transaction of the given context with the connection's row locked
+   * (`select … for update`, undefined when it is gone); `save` writes changes to it in that
+   * transaction. Token refreshes use it so replicas never refresh one token twice.
+   */
+  locked<T>(
+    ctx: TenantContext,
+    id: string,
+    work: (row: ConnectionRow | undefined, save: (changes: ConnectionChanges) => Promise<void>) => Promise<T>,
+  ): Promise<T> {
+    return this.db.run(ctx, async (m) =>
+      work(await connectionsRepository.get(m, id, null, true), async (changes) => {
+        await connectionsRepository.update(m, id, changes);
+      }),
+    );
+  }
+
+  /** Records the outcome of a connection test. */
+  async recordTest(p: Principal, id: string, ok: boolean): Promise<void> {
+    await this.db.run(p, (m) => connectionsRepository.recordTest(m, id, ok));
   }
 
   /** Drops a connection from this replica's cache (changed, deleted, token refreshed or refused). */

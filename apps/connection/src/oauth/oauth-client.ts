@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import * as oauth from 'oauth4webapi';
 import { AppError, SecretRedactor } from '@platform/common';
 import type { AuthSettings } from '../connections/connection.record.js';
-import { Outbound } from '../operations/outbound.js';
+import { Outbound } from '../outbound/outbound.js';
 
 export interface TokenSet {
   access_token: string;

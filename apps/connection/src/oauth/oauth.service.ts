@@ -4,7 +4,6 @@ import type { Principal } from '@platform/auth';
 import { AppError, isUuid } from '@platform/common';
 import { TenantDb, type TenantContext } from '@platform/db';
 import { CONNECTION_CONFIG, type ConnectionConfig } from '../config/connection.config.js';
-import { connectionsRepository } from '../connections/connections.repository.js';
 import { ConnectionErrors } from '../connections/connections.errors.js';
 import { ConnectionsService } from '../connections/connections.service.js';
 import { GrantRefused, OAuthClient } from './oauth-client.js';
@@ -75,7 +74,7 @@ export class OAuthService {
     const ctx: TenantContext = { tenantId, environmentId, scopeId: null };
     const state = await this.db.run(ctx, (m) => oauthStatesRepository.take(m, stateId));
     if (!state) throw invalidState();
-    const row = await this.db.run(ctx, (m) => connectionsRepository.get(m, state.connection_id, null));
+    const row = await this.connections.find(ctx, state.connection_id);
     if (!row || row.auth_type !== 'oauth2_code') throw invalidState();
     const box = this.connections.box;
     const verifier = box.openVerifier(tenantId, environmentId, stateId, {
@@ -93,20 +92,18 @@ export class OAuthService {
         verifier,
       });
       const next = { ...credentials, access_token: tokens.access_token, refresh_token: tokens.refresh_token };
-      await this.db.run(rowCtx, (m) =>
-        connectionsRepository.update(m, row.id, {
-          sealed: box.seal(tenantId, environmentId, row.id, next),
-          tokenExpiresAt: tokens.expires_at,
-          status: 'active',
-          statusReason: null,
-        }),
-      );
+      await this.connections.save(rowCtx, row.id, {
+        sealed: box.seal(tenantId, environmentId, row.id, next),
+        tokenExpiresAt: tokens.expires_at,
+        status: 'active',
+        statusReason: null,
+      });
       this.logger.log(`connection ${row.id} authorized (started by ${state.subject})`);
       return { ok: true, connection_id: row.id, message: 'The connection is authorized', return_url: state.return_url };
     } catch (error) {
       if (!(error instanceof GrantRefused)) throw error;
       const reason = `authorization refused: ${error.message}`.slice(0, 500);
-      await this.db.run(rowCtx, (m) => connectionsRepository.update(m, row.id, { status: 'needs_reauth', statusReason: reason }));
+      await this.connections.save(rowCtx, row.id, { status: 'needs_reauth', statusReason: reason });
       return { ok: false, connection_id: row.id, message: reason, return_url: state.return_url };
     }
   }

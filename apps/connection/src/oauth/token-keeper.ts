@@ -1,9 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { TenantDb } from '@platform/db';
 import { CONNECTION_CONFIG, type ConnectionConfig } from '../config/connection.config.js';
 import type { ConnectionRow, Credentials } from '../connections/connection.record.js';
-import { connectionsRepository } from '../connections/connections.repository.js';
 import { ConnectionErrors } from '../connections/connections.errors.js';
+import { ConnectionsService } from '../connections/connections.service.js';
 import { CredentialBox } from '../connections/credential-box.js';
 import { GrantRefused, OAuthClient } from './oauth-client.js';
 
@@ -20,7 +19,7 @@ export class TokenKeeper {
   private readonly logger = new Logger('TokenKeeper');
 
   constructor(
-    private readonly db: TenantDb,
+    private readonly connections: ConnectionsService,
     private readonly box: CredentialBox,
     private readonly client: OAuthClient,
     @Inject(CONNECTION_CONFIG) private readonly config: ConnectionConfig,
@@ -42,8 +41,7 @@ export class TokenKeeper {
     if (!rejected && !this.due(row, credentials)) return credentials;
     // The row's own scope: a customer's run may use a tenant-wide connection, and writing it back needs the tenant-wide context.
     const ctx = { tenantId: row.tenant_id, environmentId: row.environment_id, scopeId: row.scope_id };
-    const outcome = await this.db.run(ctx, async (m): Promise<Outcome> => {
-      const locked = await connectionsRepository.get(m, row.id, null, true);
+    const outcome = await this.connections.locked(ctx, row.id, async (locked, save): Promise<Outcome> => {
       if (!locked) throw ConnectionErrors.notFound();
       if (locked.status === 'needs_reauth') return { ok: false, reason: locked.status_reason ?? 'authorization refused' };
       const current = this.box.open(locked);
@@ -55,7 +53,7 @@ export class TokenKeeper {
             ? await this.client.clientCredentials(locked.auth_settings, current.client_secret)
             : await this.client.refresh(locked.auth_settings, current.client_secret, current.refresh_token ?? noRefreshToken());
         const next: Credentials = { ...current, access_token: tokens.access_token, refresh_token: tokens.refresh_token ?? current.refresh_token };
-        await connectionsRepository.update(m, row.id, {
+        await save({
           sealed: this.box.seal(locked.tenant_id, locked.environment_id, locked.id, next),
           tokenExpiresAt: tokens.expires_at,
           refreshed: true,
@@ -67,7 +65,7 @@ export class TokenKeeper {
       } catch (error) {
         if (!(error instanceof GrantRefused)) throw error;
         const reason = `token refresh refused: ${error.message}`.slice(0, 500);
-        await connectionsRepository.update(m, row.id, { status: 'needs_reauth', statusReason: reason });
+        await save({ status: 'needs_reauth', statusReason: reason });
         this.logger.warn(`connection ${row.id} needs re-authorization (${reason})`);
         return { ok: false, reason };
       }

@@ -4,7 +4,7 @@ import { AppError } from '@platform/common';
 import type { ConnectorHttp } from '@platform/messaging';
 import type { Credentials, ConnectionRow } from '../connections/connection.record.js';
 import { DEFAULT_RETRYABLE_STATUSES, type OperationCall, type OperationResult } from './operation.types.js';
-import { Outbound, type OutboundRequest } from './outbound.js';
+import { Outbound, type OutboundRequest } from '../outbound/outbound.js';
 import { formEncode, render, renderPath, scalarText, type TemplateScope } from './templates.js';
 
 const MAX_MESSAGE = 500;

@@ -1,15 +1,14 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { Principal } from '@platform/auth';
 import { AppError } from '@platform/common';
-import { TenantDb, type TenantContext } from '@platform/db';
+import type { TenantContext } from '@platform/db';
 import type { ConnectorDefinition, ConnectorOperation, ExecuteOperationRequest, ExecuteOperationResult } from '@platform/messaging';
 import { ConnectorDefinitions } from '../connectors/connector-definitions.js';
 import { credentialRedactor, type ConnectionRow, type Credentials } from '../connections/connection.record.js';
 import { ConnectionErrors } from '../connections/connections.errors.js';
-import { connectionsRepository } from '../connections/connections.repository.js';
 import { ConnectionsService } from '../connections/connections.service.js';
 import { TokenKeeper } from '../oauth/token-keeper.js';
-import { InputValidator } from './input-validator.js';
+import { InputValidator } from '../connectors/input-validator.js';
 import { OperationDrivers } from './operation-drivers.js';
 import type { OperationResult } from './operation.types.js';
 import { render } from './templates.js';
@@ -26,7 +25,6 @@ export class OperationsService {
   private readonly logger = new Logger('Operations');
 
   constructor(
-    private readonly db: TenantDb,
     private readonly connections: ConnectionsService,
     private readonly definitions: ConnectorDefinitions,
     private readonly validator: InputValidator,
@@ -65,7 +63,7 @@ export class OperationsService {
       if (!(error instanceof AppError)) throw error;
       outcome = { ok: false, status: error.status, message: error.message };
     }
-    await this.db.run(p, (m) => connectionsRepository.recordTest(m, id, outcome.ok));
+    await this.connections.recordTest(p, id, outcome.ok);
     return outcome;
   }
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import nodemailer from 'nodemailer';
 import { AppError } from '@platform/common';
 import type { OperationCall, OperationResult } from './operation.types.js';
-import { Outbound } from './outbound.js';
+import { Outbound } from '../outbound/outbound.js';
 
 interface SmtpSettings {
   host: string;

@@ -5,10 +5,8 @@ import { decodeCursor, newId, publicUrlProblem, toPage, type Page } from '@platf
 import { TenantDb, type TenantContext } from '@platform/db';
 import { KbWorkerSubjects, NATS_CONNECTION, enqueueWork, messageContext, type KbIndexItem } from '@platform/messaging';
 import { KB_CONFIG, type KbConfig } from '../config/kb.config.js';
-import { CONTENT_TYPES, detectFormat, isKnownContentType } from '../indexing/extract.js';
-import { KnowledgeBaseErrors } from '../knowledge-bases/knowledge-bases.errors.js';
-import { changeableKnowledgeBase } from '../knowledge-bases/changeable-knowledge-base.js';
-import { knowledgeBasesRepository } from '../knowledge-bases/knowledge-bases.repository.js';
+import { CONTENT_TYPES, detectFormat, isKnownContentType } from './extract.js';
+import { KnowledgeBaseErrors, changeableKnowledgeBase, visibleKnowledgeBase } from '../knowledge-bases/index.js';
 import { toDocumentResponse, type DocumentResponse, type DocumentSource } from './document.record.js';
 import { DocumentErrors } from './documents.errors.js';
 import { documentsRepository } from './documents.repository.js';
@@ -67,7 +65,7 @@ export class DocumentsService {
   async list(p: Principal, kbId: string, q: ListDocumentsQueryDto): Promise<Page<DocumentResponse>> {
     const after = decodeCursor(q.cursor, ['id'] as const);
     const rows = await this.db.run(p, async (m) => {
-      if (!(await knowledgeBasesRepository.get(m, kbId))) throw KnowledgeBaseErrors.notFound();
+      if (!(await visibleKnowledgeBase(m, kbId))) throw KnowledgeBaseErrors.notFound();
       return documentsRepository.list(m, kbId, { status: q.status, afterId: after ? String(after.id) : null, limit: q.limit });
     });
     return toPage(rows, q.limit, toDocumentResponse, (r) => ({ id: r.id }));

@@ -3,7 +3,7 @@ import { SystemDb } from '@platform/db';
 import { PeriodicJob } from '@platform/service';
 import { KB_CONFIG, type KbConfig } from '../config/kb.config.js';
 import { DocumentsService } from '../documents/documents.service.js';
-import { documentsRepository } from '../documents/documents.repository.js';
+import { documentIndexing } from '../documents/index.js';
 
 /**
  * Queues again the documents owed indexing that made no progress: stored but never queued (NATS
@@ -22,11 +22,11 @@ export class IndexReconcilerJob extends PeriodicJob {
 
   protected async pass(): Promise<void> {
     const staleMs = this.config.KB_INDEX_LEASE_MS * 2;
-    const stale = await this.system.run('kb reconciler: documents without indexing progress', (m) => documentsRepository.stale(m, staleMs, 500), 'debug');
+    const stale = await this.system.run('kb reconciler: documents without indexing progress', (m) => documentIndexing.stale(m, staleMs, 500), 'debug');
     if (!stale.length) return;
     for (const row of stale) {
       await this.documents.enqueue({ tenantId: row.tenant_id, environmentId: row.environment_id, scopeId: row.scope_id }, row.id, row.generation, Date.now());
     }
-    await this.system.run('kb reconciler: mark re-queued', (m) => documentsRepository.touch(m, stale), 'debug');
+    await this.system.run('kb reconciler: mark re-queued', (m) => documentIndexing.touch(m, stale), 'debug');
   }
 }

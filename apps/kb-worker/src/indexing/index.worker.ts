@@ -16,13 +16,12 @@ import {
 } from '@platform/messaging';
 import { KB_CONFIG, type KbConfig } from '../config/kb.config.js';
 import type { DocumentRow } from '../documents/document.record.js';
-import { documentsRepository } from '../documents/documents.repository.js';
-import { knowledgeBasesRepository } from '../knowledge-bases/knowledge-bases.repository.js';
-import { chunksRepository } from '../search/chunks.repository.js';
-import { PGVECTOR_DIMENSIONS, VectorModeProvider } from '../search/vector-mode.js';
+import { documentIndexing } from '../documents/index.js';
+import { visibleKnowledgeBase } from '../knowledge-bases/index.js';
+import { PGVECTOR_DIMENSIONS, VectorModeProvider, chunkStore } from '../search/index.js';
 import { chunkText, type Chunk } from './chunker.js';
 import { DocumentSourceReader, SourceUnavailable } from './document-source.js';
-import { CONTENT_TYPES, UnreadableDocument, detectFormat, extractText } from './extract.js';
+import { CONTENT_TYPES, UnreadableDocument, detectFormat, extractText } from '../documents/extract.js';
 
 const EMBED_BATCH = 64;
 
@@ -56,24 +55,24 @@ export class IndexWorker extends QueueConsumer<KbIndexItem> {
     const ctx: TenantContext = { tenantId: item.context.tenantId, environmentId: item.context.environmentId, scopeId: item.context.scopeId ?? null };
     const { documentId, generation } = item.data;
     const lease = this.config.KB_INDEX_LEASE_MS;
-    const doc = await this.db.run(ctx, (m) => documentsRepository.claim(m, documentId, generation, lease));
+    const doc = await this.db.run(ctx, (m) => documentIndexing.claim(m, documentId, generation, lease));
     if (!doc) return { ack: true };
     const keepAlive = setInterval(
       () => {
         item.working();
-        void this.db.run(ctx, (m) => documentsRepository.extendLease(m, documentId, generation, lease)).catch(() => undefined);
+        void this.db.run(ctx, (m) => documentIndexing.extendLease(m, documentId, generation, lease)).catch(() => undefined);
       },
       Math.max(500, Math.floor(lease / 3)),
     );
     try {
       const chunkCount = await this.indexDocument(ctx, doc);
-      await this.db.run(ctx, (m) => documentsRepository.finish(m, documentId, generation, { status: 'ready', error: null, chunkCount }));
+      await this.db.run(ctx, (m) => documentIndexing.finish(m, documentId, generation, { status: 'ready', error: null, chunkCount }));
       return { ack: true };
     } catch (error) {
       const permanent = error instanceof SourceUnavailable || error instanceof UnreadableDocument || error instanceof EmptyDocument;
       if (permanent || item.deliveryCount >= (KB_INDEX_QUEUE.maxDeliver ?? 5) - 1) {
         const reason = permanent ? error.message : `indexing failed ${item.deliveryCount} times, last: ${(error as Error).message}`;
-        await this.db.run(ctx, (m) => documentsRepository.finish(m, documentId, generation, { status: 'failed', error: reason.slice(0, 1000), chunkCount: 0 }));
+        await this.db.run(ctx, (m) => documentIndexing.finish(m, documentId, generation, { status: 'failed', error: reason.slice(0, 1000), chunkCount: 0 }));
         return { ack: true };
       }
       throw error;
@@ -83,7 +82,7 @@ export class IndexWorker extends QueueConsumer<KbIndexItem> {
   }
 
   private async indexDocument(ctx: TenantContext, doc: DocumentRow & { content: Buffer | null }): Promise<number> {
-    const kb = await this.db.run(ctx, (m) => knowledgeBasesRepository.get(m, doc.knowledge_base_id));
+    const kb = await this.db.run(ctx, (m) => visibleKnowledgeBase(m, doc.knowledge_base_id));
     if (!kb) throw new SourceUnavailable('the knowledge base was deleted');
     let bytes = doc.content;
     let contentType = doc.content_type;
@@ -92,12 +91,12 @@ export class IndexWorker extends QueueConsumer<KbIndexItem> {
       bytes = read.bytes;
       contentType = doc.content_type ?? CONTENT_TYPES[detectFormat(read.contentType, doc.name, bytes)];
       const [stored, type] = [bytes, contentType];
-      await this.db.run(ctx, (m) => documentsRepository.storeContent(m, doc.id, stored, type));
+      await this.db.run(ctx, (m) => documentIndexing.storeContent(m, doc.id, stored, type));
     }
     const text = await extractText(detectFormat(contentType, doc.name, bytes), bytes);
     const chunks = chunkText(text, kb.chunk_size, kb.chunk_overlap);
     if (!chunks.length) throw new EmptyDocument('the document has no text to index');
-    const done = await this.db.run(ctx, (m) => chunksRepository.ordinals(m, doc.id, doc.generation));
+    const done = await this.db.run(ctx, (m) => chunkStore.ordinals(m, doc.id, doc.generation));
     const missing = chunks.filter((c) => !done.has(c.ordinal));
     const owner = {
       tenantId: ctx.tenantId,
@@ -120,7 +119,7 @@ export class IndexWorker extends QueueConsumer<KbIndexItem> {
         end: c.end,
         embedding: vectors[j],
       }));
-      await this.db.run(ctx, (m) => chunksRepository.insertMany(m, owner, rows, withVector), { asyncCommit: true });
+      await this.db.run(ctx, (m) => chunkStore.insertMany(m, owner, rows, withVector), { asyncCommit: true });
     }
     return chunks.length;
   }

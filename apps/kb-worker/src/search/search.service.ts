@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TenantDb, type TenantContext } from '@platform/db';
 import { AiRuntimeSubjects, Bus, messageContext, type EmbeddingsResult, type KbChunkHit, type KbQueryResult } from '@platform/messaging';
-import { KnowledgeBaseErrors } from '../knowledge-bases/knowledge-bases.errors.js';
-import { knowledgeBasesRepository } from '../knowledge-bases/knowledge-bases.repository.js';
+import { KnowledgeBaseErrors, visibleKnowledgeBase } from '../knowledge-bases/index.js';
 import { ANSWER_SYSTEM, answerPrompt, citationsOf } from './answer.js';
 import { chunksRepository, type DocumentFilter } from './chunks.repository.js';
 import { nearestExact } from './exact-index.js';
@@ -41,7 +40,7 @@ export class SearchService {
     const pgvector = this.vectorMode.mode === 'pgvector';
     let embedding: Promise<EmbeddingsResult> | undefined;
     const found = await this.db.run(ctx, async (m) => {
-      const kb = await knowledgeBasesRepository.get(m, kbId);
+      const kb = await visibleKnowledgeBase(m, kbId);
       if (!kb) throw KnowledgeBaseErrors.notFound();
       embedding = this.bus.request(AiRuntimeSubjects.embeddings, { model: kb.embedding_model, input: [input.query] }, messageContext(ctx), {
         timeoutMs: 30_000,

@@ -1,29 +1,7 @@
-import type { ChannelKind, SmtpSecurity } from './dto/channel.request.dto.js';
+import type { ChannelConfig, ChannelKind, EmailConfig, SlackConfig, TeamsConfig } from '../delivery/channel-kinds.js';
 
-/** What a channel stores in the clear (`config`). */
-export interface EmailConfig {
-  host: string;
-  port: number;
-  security: SmtpSecurity;
-  username: string | null;
-  from: string;
-  reply_to: string | null;
-  to: string[];
-  ca: string | null;
-}
-export interface SlackConfig {
-  mode: 'webhook' | 'bot';
-  channel: string | null;
-}
-export type TeamsConfig = Record<string, never>;
-export type ChannelConfig = EmailConfig | SlackConfig | TeamsConfig;
-
-/** What a channel stores sealed: the credentials. */
-export interface ChannelSecrets {
-  password?: string;
-  webhook_url?: string;
-  bot_token?: string;
-}
+// The configs and what a sender needs are delivery's vocabulary; channels/ stores them.
+export type { ChannelConfig, ChannelSecrets, EmailConfig, OpenChannel, SlackConfig, TeamsConfig } from '../delivery/channel-kinds.js';
 
 export interface ChannelRow {
   tenant_id: string;
@@ -39,14 +17,6 @@ export interface ChannelRow {
   enabled: boolean;
   created_at: Date;
   updated_at: Date;
-}
-
-/** A channel with its credentials opened: what a sender needs. Never leaves the service. */
-export interface OpenChannel {
-  id: string;
-  kind: ChannelKind;
-  config: ChannelConfig;
-  secrets: ChannelSecrets;
 }
 
 export interface ChannelResponse {

@@ -1,4 +1,4 @@
-import type { ChannelKind } from '../channels/dto/channel.request.dto.js';
+import type { ChannelKind } from './channel-kinds.js';
 import { escapeHtml, markdownBlocks, markdownTo, markdownToHtml } from './markdown.js';
 
 export interface EmailContent {

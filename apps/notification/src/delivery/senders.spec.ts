@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { loadNotificationConfig } from '../config/notification.config.js';
-import type { OpenChannel } from '../channels/channel.record.js';
+import type { OpenChannel } from './channel-kinds.js';
 import { render } from './render.js';
 import { Senders } from './senders.js';
 

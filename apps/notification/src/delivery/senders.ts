@@ -1,8 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createTransport } from 'nodemailer';
 import { SecretRedactor } from '@platform/common';
-import type { ChannelKind } from '../channels/dto/channel.request.dto.js';
-import type { EmailConfig, OpenChannel, SlackConfig } from '../channels/channel.record.js';
+import type { ChannelKind, EmailConfig, OpenChannel, SlackConfig } from './channel-kinds.js';
 import { NOTIFICATION_CONFIG, type NotificationConfig } from '../config/notification.config.js';
 import { BlockedAddressError, checkHost } from './address-guard.js';
 import { postJson } from './http-post.js';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { forbidden, type Principal } from '@platform/auth';
 import { ValidationFailedError } from '@platform/common';
 import { TenantDb, type TenantContext } from '@platform/db';
-import { channelsRepository } from '../channels/channels.repository.js';
+import { channelExists } from '../channels/index.js';
 import type { PutNoticeSettingsRequestDto } from './dto/notice-settings.dto.js';
 import { toNoticeSettingsResponse, type NoticeSettings, type NoticeSettingsResponse, type NoticeTarget } from './notice-settings.record.js';
 import { noticeSettingsRepository } from './notice-settings.repository.js';
@@ -30,7 +30,7 @@ export class NoticeSettingsService {
     };
     const row = await this.db.run(p, async (m) => {
       for (const [name, target] of Object.entries(settings) as [string, NoticeTarget | null][]) {
-        if (target && !(await channelsRepository.get(m, target.channel_id)))
+        if (target && !(await channelExists(m, target.channel_id)))
           throw new ValidationFailedError([{ field: `${name}.channel_id`, message: 'no channel with this id' }]);
       }
       return noticeSettingsRepository.put(m, p, settings);

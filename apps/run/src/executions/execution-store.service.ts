@@ -20,7 +20,7 @@ import {
   type StepCommit,
   type StepRecord,
 } from '../engine/execution.records.js';
-import { workflowsRepository } from '../workflows/workflows.repository.js';
+import { workflowExists } from '../workflows/index.js';
 import { executionsRepository, type NewStart } from './executions.repository.js';
 import { systemExecutionsRepository } from './system-executions.repository.js';
 
@@ -154,8 +154,7 @@ export class ExecutionStoreService implements ExecutionStore {
 
   /** Only a refused start pays for the query that says why. */
   private async refusal(m: EntityManager, workflowId: string): Promise<never> {
-    const workflow = await workflowsRepository.get(m, workflowId);
-    if (!workflow) throw new NotFoundError('Workflow');
+    if (!(await workflowExists(m, workflowId))) throw new NotFoundError('Workflow');
     throw new ConflictError('workflow_disabled', 'The workflow is disabled');
   }
 }

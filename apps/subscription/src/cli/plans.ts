@@ -10,8 +10,8 @@ import { validateSync } from 'class-validator';
 import { isUuid, loadConfig, ServiceConfig } from '@platform/common';
 import { DatabaseUnavailableError, createDataSource, databaseSettings, describeDatabaseError } from '@platform/db';
 import type { DataSource } from 'typeorm';
-import { invoicesRepository } from '../invoices/invoices.repository.js';
-import { plansRepository } from '../plans/plans.repository.js';
+import { endPeriodNow } from '../invoices/index.js';
+import { listPlans, upsertPlan } from '../plans/index.js';
 import { PlanFileDto } from './plan-file.dto.js';
 
 const USAGE = `usage: npm run admin:plans -- list
@@ -66,21 +66,21 @@ const { values, positionals } = parseArgs({
 try {
   switch (positionals[0]) {
     case 'list': {
-      const plans = await withDatabase((db) => plansRepository.list(db.manager));
+      const plans = await withDatabase((db) => listPlans(db.manager));
       process.stdout.write(`${JSON.stringify(plans, null, 2)}\n`);
       break;
     }
     case 'add': {
       if (!values.file) fail(USAGE);
       const plan = readPlan(values.file);
-      const written = await withDatabase((db) => plansRepository.upsert(db.manager, plan, values.replace === true));
+      const written = await withDatabase((db) => upsertPlan(db.manager, plan, values.replace === true));
       if (!written) fail(`plan '${plan.code}' exists already (--replace changes its terms)`);
       process.stdout.write(`plan '${plan.code}' ${values.replace ? 'written' : 'added'}\n`);
       break;
     }
     case 'end-period': {
       if (!isUuid(values.tenant)) fail('--tenant: must be a tenant id (UUID)');
-      const ended = await withDatabase((db) => db.transaction((m) => invoicesRepository.endPeriodNow(m, values.tenant!)));
+      const ended = await withDatabase((db) => db.transaction((m) => endPeriodNow(m, values.tenant!)));
       if (!ended) fail(`tenant ${values.tenant} has no open billing period`);
       process.stdout.write(`period ${ended.period_start.toISOString()} – ${ended.period_end.toISOString()} ended; the next billing pass issues its invoice\n`);
       break;

@@ -3,7 +3,7 @@ import type { Principal } from '@platform/auth';
 import { NotFoundError, decodeCursor, toPage, type Page } from '@platform/common';
 import { TenantDb } from '@platform/db';
 import type { PageQueryDto } from '@platform/service';
-import { tenantWide } from '../limits/limits.service.js';
+import { tenantWide } from '../subscriptions/index.js';
 import { assertTenantWide } from '../subscriptions/subscriptions.service.js';
 import { toInvoiceResponse, type InvoiceResponse } from './invoice.record.js';
 import { invoicesRepository } from './invoices.repository.js';

@@ -2,11 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { TenantDb } from '@platform/db';
 import { Bus, SubscriptionSubjects, messageContext, type ExhaustedQuota, type TenantLimits, type UsageMetric } from '@platform/messaging';
 import { SUBSCRIPTION_CONFIG, type SubscriptionConfig } from '../config/subscription.config.js';
-import { periodAt } from '../subscriptions/periods.js';
-import { TENANT_WIDE_ENVIRONMENT, type SubscriptionWithPlan } from '../subscriptions/subscription.record.js';
-import { subscriptionsRepository } from '../subscriptions/subscriptions.repository.js';
-
-export const tenantWide = (tenantId: string) => ({ tenantId, environmentId: TENANT_WIDE_ENVIRONMENT, scopeId: null });
+import { LimitsPublisher, ensureSubscription, periodAt, quotaTotals, tenantWide, type SubscriptionWithPlan } from '../subscriptions/index.js';
 
 /**
  * What the gateway enforces for a tenant: its plan's per-minute limits and the quotas of the
@@ -15,7 +11,7 @@ export const tenantWide = (tenantId: string) => ({ tenantId, environmentId: TENA
  * or freed, a new period.
  */
 @Injectable()
-export class LimitsService {
+export class LimitsService implements LimitsPublisher {
   private readonly logger = new Logger(LimitsService.name);
 
   constructor(
@@ -26,8 +22,8 @@ export class LimitsService {
 
   async compute(tenantId: string): Promise<TenantLimits> {
     return this.db.run(tenantWide(tenantId), async (m) => {
-      const subscription = await subscriptionsRepository.ensure(m, tenantId, this.config.SUBSCRIPTION_DEFAULT_PLAN, periodAt(new Date()));
-      return limitsOf(subscription, await subscriptionsRepository.quotaTotals(m, subscription.period_start));
+      const subscription = await ensureSubscription(m, tenantId, this.config.SUBSCRIPTION_DEFAULT_PLAN, periodAt(new Date()));
+      return limitsOf(subscription, await quotaTotals(m, subscription.period_start));
     });
   }
 

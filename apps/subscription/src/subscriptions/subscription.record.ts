@@ -3,6 +3,8 @@ import type { PlanRow } from '../plans/plan.record.js';
 /** Tenant-wide rows (subscription, plan changes, invoices) are read in a context whose environment RLS ignores. */
 export const TENANT_WIDE_ENVIRONMENT = '00000000-0000-0000-0000-000000000000';
 
+export const tenantWide = (tenantId: string) => ({ tenantId, environmentId: TENANT_WIDE_ENVIRONMENT, scopeId: null });
+
 export interface SubscriptionRow {
   tenant_id: string;
   id: string;

@@ -4,11 +4,11 @@ import { decodeCursor, toPage, type Page } from '@platform/common';
 import { TenantDb } from '@platform/db';
 import type { PageQueryDto } from '@platform/service';
 import { SUBSCRIPTION_CONFIG, type SubscriptionConfig } from '../config/subscription.config.js';
-import { LimitsService, tenantWide } from '../limits/limits.service.js';
 import { toPlanResponse, type PlanResponse } from '../plans/plan.record.js';
-import { plansRepository } from '../plans/plans.repository.js';
+import { listPlans } from '../plans/index.js';
+import { LimitsPublisher } from './limits-publisher.js';
 import { periodAt } from './periods.js';
-import { toPlanChangeResponse, toSubscriptionResponse, type PlanChangeResponse, type SubscriptionResponse } from './subscription.record.js';
+import { tenantWide, toPlanChangeResponse, toSubscriptionResponse, type PlanChangeResponse, type SubscriptionResponse } from './subscription.record.js';
 import { SubscriptionErrors } from './subscriptions.errors.js';
 import { subscriptionsRepository } from './subscriptions.repository.js';
 
@@ -22,7 +22,7 @@ export function assertTenantWide(p: Principal): void {
 export class SubscriptionsService {
   constructor(
     private readonly db: TenantDb,
-    private readonly limits: LimitsService,
+    private readonly limits: LimitsPublisher,
     @Inject(SUBSCRIPTION_CONFIG) private readonly config: SubscriptionConfig,
   ) {}
 
@@ -59,7 +59,7 @@ export class SubscriptionsService {
   }
 
   async plans(p: Principal): Promise<PlanResponse[]> {
-    const rows = await this.db.run(tenantWide(p.tenantId), (m) => plansRepository.list(m));
+    const rows = await this.db.run(tenantWide(p.tenantId), (m) => listPlans(m));
     return rows.map(toPlanResponse);
   }
 }

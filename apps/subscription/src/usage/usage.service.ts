@@ -5,7 +5,7 @@ import { USAGE_METRICS, type TenantRef } from '@platform/messaging';
 import { SUBSCRIPTION_CONFIG, type SubscriptionConfig } from '../config/subscription.config.js';
 import { GAUGE_METRICS } from '../plans/plan.record.js';
 import { periodAt } from '../subscriptions/periods.js';
-import { subscriptionsRepository } from '../subscriptions/subscriptions.repository.js';
+import { ensureSubscription } from '../subscriptions/index.js';
 import type { UsageQueryDto } from './dto/usage-query.dto.js';
 import { usageRepository, type DailyTotal } from './usage.repository.js';
 
@@ -48,7 +48,7 @@ export class UsageService {
     if (ctx.scopeId && requestedCustomer && requestedCustomer !== ctx.scopeId) throw forbidden();
     const customerId = requestedCustomer ?? ctx.scopeId ?? undefined;
     return this.db.run(ctx, async (m) => {
-      const subscription = await subscriptionsRepository.ensure(m, ctx.tenantId, this.config.SUBSCRIPTION_DEFAULT_PLAN, periodAt(new Date()));
+      const subscription = await ensureSubscription(m, ctx.tenantId, this.config.SUBSCRIPTION_DEFAULT_PLAN, periodAt(new Date()));
       const filter = { periodStart: subscription.period_start, customerId };
       const totals = new Map((await usageRepository.totals(m, filter, GAUGE_METRICS)).map((t) => [t.metric, t]));
       const metrics = USAGE_METRICS.map((metric): MetricUsage => {

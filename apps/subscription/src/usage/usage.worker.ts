@@ -6,7 +6,7 @@ import { DataPlaneModes } from '@platform/service';
 import { SUBSCRIPTION_CONFIG, type SubscriptionConfig } from '../config/subscription.config.js';
 import { LimitsService } from '../limits/limits.service.js';
 import { periodAt } from '../subscriptions/periods.js';
-import { subscriptionsRepository } from '../subscriptions/subscriptions.repository.js';
+import { ensureSubscription } from '../subscriptions/index.js';
 import { crossedQuotas } from './quota-crossing.js';
 import { usageRepository } from './usage.repository.js';
 
@@ -50,7 +50,7 @@ export class UsageWorker extends QueueConsumer<UsageFact> {
     const planeMode = unique.some((f) => !f.keyMode) ? await this.modes.of(ctx) : undefined;
     const facts = planeMode ? unique.map((f) => (f.keyMode ? f : { ...f, keyMode: planeMode })) : unique;
     const crossed = await this.db.run(ctx, async (m) => {
-      const subscription = await subscriptionsRepository.ensure(m, ctx.tenantId, this.config.SUBSCRIPTION_DEFAULT_PLAN, periodAt(new Date()), 'share');
+      const subscription = await ensureSubscription(m, ctx.tenantId, this.config.SUBSCRIPTION_DEFAULT_PLAN, periodAt(new Date()), 'share');
       const result = await usageRepository.aggregate(m, { ...ctx, scopeId: ctx.scopeId ?? null }, facts, subscription.period_start);
       return crossedQuotas(subscription.plan.quotas, facts, result);
     });

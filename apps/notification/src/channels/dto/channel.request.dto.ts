@@ -17,10 +17,9 @@ import {
   ValidateNested,
 } from 'class-validator';
 
-export const CHANNEL_KINDS = ['email', 'slack', 'teams'] as const;
-export type ChannelKind = (typeof CHANNEL_KINDS)[number];
-export const SMTP_SECURITY = ['tls', 'starttls'] as const;
-export type SmtpSecurity = (typeof SMTP_SECURITY)[number];
+import { CHANNEL_KINDS, SMTP_SECURITY, type ChannelKind, type SmtpSecurity } from '../../delivery/channel-kinds.js';
+
+export { CHANNEL_KINDS, SMTP_SECURITY, type ChannelKind, type SmtpSecurity };
 
 const URL_RULES = { protocols: ['https', 'http'], require_tld: false, require_protocol: true };
 
