@@ -747,7 +747,7 @@ export interface paths {
          *
          *     Requires the scope `connections:write` (a key with `*` has every scope).
          */
-        post: operations["connection_connections_test"];
+        post: operations["connection_operations_test"];
         delete?: never;
         options?: never;
         head?: never;
@@ -767,7 +767,7 @@ export interface paths {
          *
          *     Requires the scope `connections:read` (a key with `*` has every scope).
          */
-        get: operations["connection_connections_operationList"];
+        get: operations["connection_operations_operationList"];
         put?: never;
         post?: never;
         delete?: never;
@@ -12108,7 +12108,7 @@ export interface operations {
             };
         };
     };
-    connection_connections_test: {
+    connection_operations_test: {
         parameters: {
             query?: never;
             header?: {
@@ -12212,7 +12212,7 @@ export interface operations {
             };
         };
     };
-    connection_connections_operationList: {
+    connection_operations_operationList: {
         parameters: {
             query?: never;
             header?: {
