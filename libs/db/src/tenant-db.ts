@@ -43,6 +43,14 @@ interface PgPool {
   query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
 }
 
+/**
+ * A tenant function's parameters (libs/db tenant-functions.ts): the context first, then its own.
+ * `TenantDb.call` uses it; so does a caller running the same function inside a transaction of its own.
+ */
+export function tenantFunctionValues(ctx: TenantContext, values: unknown[], asyncCommit = false): unknown[] {
+  return [ctx.tenantId, ctx.environmentId, ctx.scopeId ?? null, asyncCommit, ...values];
+}
+
 export class TenantDb {
   constructor(private readonly dataSource: DataSource) {}
 
@@ -57,7 +65,7 @@ export class TenantDb {
     const result = await pool.query({
       name: statement.name,
       text: statement.text,
-      values: [ctx.tenantId, ctx.environmentId, ctx.scopeId ?? null, options.asyncCommit === true, ...values],
+      values: tenantFunctionValues(ctx, values, options.asyncCommit === true),
     });
     return result.rows as R[];
   }

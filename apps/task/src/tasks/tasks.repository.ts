@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { prepared, type TenantContext, type TenantDb } from '@platform/db';
+import { prepared, tenantFunctionValues, type TenantContext, type TenantDb } from '@platform/db';
 import { HUMAN_TASK_TYPES, type CreateTaskItem, type TaskDecision, type TaskStatus } from '@platform/messaging';
 import { assigneeColumns, decisionsOf, type AssigneeType, type TaskRow } from './task.record.js';
 
@@ -73,7 +73,7 @@ export const hotPath = {
   ): Promise<TaskRow | undefined> {
     const values = [id, c.decision, JSON.stringify(c.data), c.completedBy];
     if (!m) return (await db.call<TaskRow>(ctx, COMPLETE_TASK, values))[0];
-    const rows = await m.query<TaskRow[]>(COMPLETE_TASK.text, [ctx.tenantId, ctx.environmentId, ctx.scopeId ?? null, false, ...values]);
+    const rows = await m.query<TaskRow[]>(COMPLETE_TASK.text, tenantFunctionValues(ctx, values));
     return rows[0];
   },
 };
