@@ -9,6 +9,7 @@ import { ExecutionRunner } from './runner/execution.runner.js';
 import { ExecutionSettler } from './runner/execution.settler.js';
 import { HumanTasks } from './runner/human-tasks.js';
 import { LeaseKeeper } from './runner/lease.keeper.js';
+import { PureRuns } from './runner/pure-runs.js';
 import { QueueWorker } from './runner/queue.worker.js';
 import { Reconciler } from './runner/reconciler.js';
 import { RunDispatcher } from './runner/run.dispatcher.js';
@@ -35,6 +36,7 @@ import { StepsModule } from './steps/steps.module.js';
     RunInterpreter,
     ExecutionSettler,
     ExecutionRunner,
+    PureRuns,
     RunDispatcher,
     QueueWorker,
     Reconciler,

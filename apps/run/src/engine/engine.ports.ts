@@ -2,6 +2,7 @@ import type { TenantContext } from '@platform/db';
 import type {
   Claim,
   ClaimedExecution,
+  RunAhead,
   DueExecution,
   ExecutionRow,
   WaitingStepEnd,
@@ -28,9 +29,11 @@ export const DEFINITION_SOURCE = Symbol('DEFINITION_SOURCE');
 export interface ExecutionStore {
   /**
    * Commits a new execution, or finds the first run of a repeated Idempotency-Key. With `claim`
-   * the row is born running under that lease. Refuses an unknown or disabled workflow.
+   * the row is born running under that lease; with `ahead` too, the run may be done before the
+   * row and written with it, settled (a new row only, without a parent or an Idempotency-Key).
+   * Refuses an unknown or disabled workflow.
    */
-  start(ctx: TenantContext, request: StartRequest, claim: Claim | null): Promise<StartResult>;
+  start(ctx: TenantContext, request: StartRequest, claim: Claim | null, ahead?: RunAhead | null): Promise<StartResult>;
   /** Takes an execution that is due (queued, waiting and woken, or running with an expired lease). */
   claim(ctx: TenantContext, executionId: string, claim: Claim): Promise<ClaimedExecution | undefined>;
   renewLease(execution: ExecutionRow, claim: Claim): Promise<boolean>;

@@ -109,6 +109,26 @@ export interface StepCommit {
   settle?: Settlement;
 }
 
+/**
+ * A run done before its execution row exists (a workflow of pure steps, runner/pure-runs.ts): what
+ * the start commits with the row, provided the workflow's current version is still `version`.
+ */
+export interface FinishedAhead extends StepCommit {
+  version: number;
+  /** When its first step began. */
+  startedAt: Date;
+  settle: Settlement;
+}
+
+/** The new execution as its start will write it, to run ahead of the row (undefined: it cannot be, run it as usual). */
+export type RunAhead = (execution: DraftExecution) => Promise<FinishedAhead | undefined>;
+
+/** What a start knows of its execution before the row exists. */
+export type DraftExecution = Pick<
+  ExecutionRow,
+  'tenant_id' | 'environment_id' | 'scope_id' | 'id' | 'workflow_id' | 'input' | 'trigger_type' | 'trigger_id' | 'request_id'
+>;
+
 /** The end of a waiting step, decided outside the engine: a human task's outcome, or a child execution's end. */
 export interface WaitingStepEnd {
   executionId: string;

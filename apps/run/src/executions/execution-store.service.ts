@@ -11,7 +11,10 @@ import {
   tenantOf,
   type Claim,
   type ClaimedExecution,
+  type DraftExecution,
   type DueExecution,
+  type FinishedAhead,
+  type RunAhead,
   type ExecutionRow,
   type WaitingStepEnd,
   type WaitingStepResolution,
@@ -25,6 +28,19 @@ import { executionsRepository, type NewStart } from './executions.repository.js'
 import { systemExecutionsRepository } from './system-executions.repository.js';
 
 const DAY_MS = 24 * 3600 * 1000;
+
+/** The new execution as the start will write it, for a run ahead of its row. */
+const draftOf = (ctx: TenantContext, start: NewStart, request: StartRequest): DraftExecution => ({
+  tenant_id: ctx.tenantId,
+  environment_id: ctx.environmentId,
+  scope_id: ctx.scopeId ?? null,
+  id: start.id,
+  workflow_id: start.workflowId,
+  input: request.input ?? {},
+  trigger_type: start.triggerType,
+  trigger_id: start.triggerId,
+  request_id: start.requestId,
+});
 const UNIQUE_VIOLATION = '23505';
 
 /** The engine's ExecutionStore: executions in PostgreSQL, each call in its own transaction. */
@@ -36,12 +52,13 @@ export class ExecutionStoreService implements ExecutionStore {
     @Inject(RUN_CONFIG) private readonly config: RunConfig,
   ) {}
 
-  async start(ctx: TenantContext, request: StartRequest, claim: Claim | null): Promise<StartResult> {
+  async start(ctx: TenantContext, request: StartRequest, claim: Claim | null, ahead?: RunAhead | null): Promise<StartResult> {
     const start = this.prepare(ctx, request);
     const key = start.idempotencyKey;
     if (!key) {
-      // The common case: one round trip.
-      const execution = await this.insertOnce(ctx, start, claim, request.executionId !== undefined);
+      // The common case: one round trip, with the run in it when it could be done ahead.
+      const done = claim && ahead && !request.parent ? await ahead(draftOf(ctx, start, request)) : undefined;
+      const execution = await this.insertOnce(ctx, start, claim, request.executionId !== undefined, done);
       if (execution === 'exists') return this.existing(ctx, start);
       if (execution) return this.created(execution, start);
       return this.db.run(ctx, async (m) => this.refusal(m, start.workflowId));
@@ -58,9 +75,17 @@ export class ExecutionStoreService implements ExecutionStore {
   }
 
   /** With a caller-chosen id, a second start meets the first run's row in the primary key. */
-  private async insertOnce(ctx: TenantContext, start: NewStart, claim: Claim | null, chosenId: boolean): Promise<ExecutionRow | undefined | 'exists'> {
+  private async insertOnce(
+    ctx: TenantContext,
+    start: NewStart,
+    claim: Claim | null,
+    chosenId: boolean,
+    done?: FinishedAhead,
+  ): Promise<ExecutionRow | undefined | 'exists'> {
     try {
-      return await executionsRepository.start(this.db, ctx, start, claim);
+      return await (done && claim
+        ? executionsRepository.startFinished(this.db, ctx, start, claim, done)
+        : executionsRepository.start(this.db, ctx, start, claim));
     } catch (error) {
       if (chosenId && (error as { code?: string }).code === UNIQUE_VIOLATION) return 'exists';
       throw error;

@@ -22,7 +22,9 @@ export class ExecutionStarter {
   async start(ctx: TenantContext & { keyMode?: 'live' | 'test' }, request: StartRequest): Promise<Omit<StartResult, 'usage'> & { status: ExecutionStatus }> {
     // Metered once per run: the fact is committed with the run's row (its id derived from the
     // run's), published here after the commit, or by the outbox relay if that fails.
-    const { usage, ...result } = await this.dispatcher.start((claim) => this.store.start(ctx, { ...request, meter: { keyMode: ctx.keyMode } }, claim));
+    const { usage, ...result } = await this.dispatcher.start((claim, ahead) =>
+      this.store.start(ctx, { ...request, meter: { keyMode: ctx.keyMode } }, claim, ahead),
+    );
     if (usage) this.usage.publish([usage]);
     return { ...result, status: result.created ? 'queued' : result.execution.status };
   }

@@ -5,7 +5,9 @@ import type {
   Claim,
   ClaimedExecution,
   ExecutionRow,
+  FinishedAhead,
   LogLine,
+  Settlement,
   StepCommit,
   StepRecord,
   WaitingStepEnd,
@@ -43,6 +45,12 @@ export interface NewStart {
 const START = prepared(
   'run.start_execution',
   `select ${EXECUTION_COLUMNS} from run.start_execution($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
+);
+
+/** A start whose run its worker has already finished (pure-runs.ts): the row is born settled. */
+const START_FINISHED = prepared(
+  'run.start_finished',
+  `select ${EXECUTION_COLUMNS} from run.start_finished($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23)`,
 );
 
 /**
@@ -90,6 +98,9 @@ function claimedOf(row: ClaimedRow): ClaimedExecution {
   const { step_records, ...execution } = row;
   return step_records ? { ...execution, records: step_records.map(stepFromJson) } : execution;
 }
+
+/** A settlement as run.commit_step takes it. */
+const settlementJson = (s: Settlement) => ({ status: s.status, output: s.output ?? null, error: s.error ?? null, wake_at: s.wakeAt ?? null });
 
 function startValues(e: NewStart, claim: Claim | null): unknown[] {
   return [
@@ -140,6 +151,15 @@ export const executionsRepository = {
    */
   async start(db: TenantDb, ctx: TenantContext, e: NewStart, claim: Claim | null): Promise<ExecutionRow | undefined> {
     return (await db.call<ExecutionRow>(ctx, START, startValues(e, claim)))[0];
+  },
+
+  /**
+   * A start with its run already done by the claiming worker (sql/start_finished.sql), in one round
+   * trip: the row comes back settled, or running under the claim when another version is current.
+   */
+  async startFinished(db: TenantDb, ctx: TenantContext, e: NewStart, claim: Claim, run: FinishedAhead): Promise<ExecutionRow | undefined> {
+    const values = [...startValues(e, claim), run.version, run.startedAt, json(run.steps), json(run.logs), json(settlementJson(run.settle))];
+    return (await db.call<ExecutionRow>(ctx, START_FINISHED, values))[0];
   },
 
   /** The same start inside a transaction of the caller's (the Idempotency-Key path). */
@@ -213,9 +233,7 @@ export const executionsRepository = {
    * when it no longer does. A duplicate success (a redelivered step) is dropped with its logs.
    */
   async commitStep(db: TenantDb, ctx: TenantContext, executionId: string, worker: string, commit: StepCommit): Promise<boolean> {
-    const settle = commit.settle
-      ? { status: commit.settle.status, output: commit.settle.output ?? null, error: commit.settle.error ?? null, wake_at: commit.settle.wakeAt ?? null }
-      : null;
+    const settle = commit.settle ? settlementJson(commit.settle) : null;
     const rows = await db.call<{ owned: boolean }>(
       ctx,
       COMMIT_STEP,

@@ -181,3 +181,36 @@ export const CONTROL_STEPS: ReadonlyMap<string, ControlStep> = new Map<string, C
   ['form', waitForPerson],
   ['subworkflow', waitForChild],
 ]);
+
+/** Control steps that never wait and touch nothing outside the run: pure when every step they hold is. */
+const CONTAINED = new Set(['condition', 'switch', 'loop', 'parallel', 'set', 'stop', 'fail']);
+
+/** The step lists a control step holds (its branches, cases, body), as the functions above run them. */
+function nestedLists(step: StepDefinition): StepDefinition[][] {
+  const lists: unknown[] =
+    step.type === 'condition'
+      ? [step.then, step.else]
+      : step.type === 'switch'
+        ? [...((step.cases as { steps?: unknown }[] | undefined) ?? []).map((c) => c.steps), step.default]
+        : step.type === 'loop'
+          ? [step.steps]
+          : step.type === 'parallel'
+            ? ((step.branches as unknown[] | undefined) ?? [])
+            : [];
+  return lists.filter((l): l is StepDefinition[] => Array.isArray(l));
+}
+
+/**
+ * Whether a list of steps only computes: every action step pure (StepExecutor.pure), every
+ * control step one that cannot wait, and no retry policy (whose backoff would sleep). Such a run
+ * has no effect outside itself until its records are written (runner/pure-runs.ts).
+ */
+export function isPureList(steps: StepDefinition[], pureAction: (type: string) => boolean): boolean {
+  return steps.every((step) =>
+    step.retry
+      ? false
+      : CONTAINED.has(step.type)
+        ? nestedLists(step).every((list) => isPureList(list, pureAction))
+        : !CONTROL_STEPS.has(step.type) && pureAction(step.type),
+  );
+}

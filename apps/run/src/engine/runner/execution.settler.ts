@@ -3,12 +3,30 @@ import { EXECUTION_STORE, type ExecutionStore } from '../engine.ports.js';
 import { ExecutionEvents } from '../execution.events.js';
 import type { ExecutionRow, Settlement } from '../execution.records.js';
 import { ChildExecutions } from './child-executions.js';
+import type { Outcome } from '../interpreter/interpreter.js';
 import type { FinishedRun } from './run.interpreter.js';
 import type { WakeUp } from './wake-up.js';
 import { WorkerIdentity } from './worker.identity.js';
 
 /** Waits shorter than this are woken by this process; the reconciler is the durable backstop for every wait. */
 const LOCAL_WAKE_MAX_MS = 60_000;
+
+/** The state a run's outcome leaves its execution in; undefined when that is not the worker's to write (lost lease, cancel). */
+export function settlementOf(outcome: Outcome): Settlement | undefined {
+  switch (outcome.status) {
+    case 'lease_lost':
+    case 'cancelled':
+      return undefined;
+    case 'succeeded':
+      return { status: 'succeeded', output: outcome.output, error: null };
+    case 'failed':
+      return { status: 'failed', error: outcome.error };
+    case 'timed_out':
+      return { status: 'timed_out', error: { code: 'timed_out', message: 'The execution took longer than its timeout', step_id: null } };
+    case 'waiting':
+      return { status: 'waiting', wakeAt: outcome.wakeAt };
+  }
+}
 
 /**
  * Writes how a run ended: the held-back step records, every log line not yet written and the
@@ -27,16 +45,8 @@ export class ExecutionSettler {
   async settle(execution: ExecutionRow, run: FinishedRun): Promise<WakeUp[]> {
     // Children were committed by the steps that started them: whatever happens to this run, they run.
     const wakeUps = [...run.children];
-    const { outcome } = run;
-    if (outcome.status === 'lease_lost' || outcome.status === 'cancelled') return wakeUps; // the owner of the new state settled it
-    const state: Settlement =
-      outcome.status === 'succeeded'
-        ? { status: 'succeeded', output: outcome.output, error: null }
-        : outcome.status === 'failed'
-          ? { status: 'failed', error: outcome.error }
-          : outcome.status === 'timed_out'
-            ? { status: 'timed_out', error: { code: 'timed_out', message: 'The execution took longer than its timeout', step_id: null } }
-            : { status: 'waiting', wakeAt: outcome.status === 'waiting' ? outcome.wakeAt : null };
+    const state = settlementOf(run.outcome);
+    if (!state) return wakeUps; // the owner of the new state settled it
     const settled = await this.store.commit(execution, this.worker.id, { steps: run.steps, logs: run.logs, settle: state });
     if (!settled) return wakeUps;
     if (state.status === 'waiting') {

@@ -1,11 +1,12 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { runInRequestContext } from '@platform/common';
-import type { ExecutionWorkItem } from '@platform/messaging';
+import { isFinished, type ExecutionWorkItem } from '@platform/messaging';
 import { RUN_CONFIG, type RunConfig } from '../../config/run.config.js';
 import { EXECUTION_STORE, type ExecutionStore } from '../engine.ports.js';
-import { runContext, tenantOf, type Claim, type ClaimedExecution, type ExecutionRef, type StartResult } from '../execution.records.js';
+import { runContext, tenantOf, type Claim, type ClaimedExecution, type ExecutionRef, type RunAhead, type StartResult } from '../execution.records.js';
 import { ExecutionQueue } from './execution.queue.js';
 import { ExecutionRunner } from './execution.runner.js';
+import { PureRuns } from './pure-runs.js';
 import type { WakeUp } from './wake-up.js';
 import { WorkerIdentity } from './worker.identity.js';
 
@@ -23,12 +24,14 @@ export class RunDispatcher implements OnModuleDestroy {
   private active = 0;
   private draining = false;
   private readonly inFlight = new Set<Promise<void>>();
+  private readonly ahead: RunAhead = (draft) => this.pureRuns.runAhead(draft);
 
   constructor(
     @Inject(EXECUTION_STORE) private readonly store: ExecutionStore,
     private readonly queue: ExecutionQueue,
     private readonly runner: ExecutionRunner,
     private readonly worker: WorkerIdentity,
+    private readonly pureRuns: PureRuns,
     @Inject(RUN_CONFIG) config: RunConfig,
   ) {
     this.limit = config.RUN_INLINE_CONCURRENCY;
@@ -36,15 +39,20 @@ export class RunDispatcher implements OnModuleDestroy {
 
   /**
    * A start: `insert` commits the row, claimed by this worker when a slot is free here; the run
-   * then begins after the caller's answer is sent. Otherwise, or for a new row, a work item.
+   * then begins after the caller's answer is sent. With the slot comes `ahead`: a workflow of
+   * pure steps may be run before its row and written settled with it (PureRuns), announced here.
+   * Otherwise a work item.
    */
-  async start(insert: (claim: Claim | null) => Promise<StartResult>): Promise<StartResult> {
+  async start(insert: (claim: Claim | null, ahead: RunAhead | null) => Promise<StartResult>): Promise<StartResult> {
     const here = this.reserve();
     let handed = false;
     try {
-      const result = await insert(here ? this.worker.claim : null);
+      const result = await insert(here ? this.worker.claim : null, here ? this.ahead : null);
       if (result.created) {
-        if (here) {
+        this.pureRuns.started(result.execution);
+        if (here && isFinished(result.execution.status)) {
+          this.pureRuns.announce(result.execution);
+        } else if (here) {
           this.hand({ ...result.execution, previous_status: 'queued' });
           handed = true;
         } else {

@@ -56,7 +56,19 @@ export class RunInterpreter {
     };
   }
 
-  async interpret(execution: ClaimedExecution, loaded: LoadedExecution, secrets: Record<string, string>, signal: AbortSignal): Promise<FinishedRun> {
+  /**
+   * `ahead`: the execution's row does not exist yet (pure-runs.ts): every record is held for the
+   * start to write. Only workflows of pure steps run so (isPureList: no child, task or wait); a
+   * commit before a step with effects, should one be reached, ends the run as not ours to finish
+   * here (lease_lost), and the start runs it as usual.
+   */
+  async interpret(
+    execution: ClaimedExecution,
+    loaded: LoadedExecution,
+    secrets: Record<string, string>,
+    signal: AbortSignal,
+    ahead = false,
+  ): Promise<FinishedRun> {
     const logs: LogLine[] = [];
     const children: WakeUp[] = [];
     // Held-back records: a pure step's record rides on the next commit, so a run of transforms
@@ -64,6 +76,7 @@ export class RunInterpreter {
     const held: NewStepRecord[] = [];
     const pure = (record: NewStepRecord) => this.registry.get(record.type)?.pure === true;
     const commitHeld = async (record?: NewStepRecord) => {
+      if (ahead) throw new AbortRun('lease_lost');
       const steps = held.splice(0, held.length);
       if (record) steps.push(record);
       if (!steps.length) return;
@@ -83,7 +96,7 @@ export class RunInterpreter {
       signal,
       redactor,
       record: async (record, last) => {
-        if (last || pure(record)) held.push(record);
+        if (ahead || last || pure(record)) held.push(record);
         else await commitHeld(record);
       },
       flush: () => commitHeld(),
