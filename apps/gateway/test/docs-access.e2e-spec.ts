@@ -32,6 +32,7 @@ describe('API docs access when DOCS_PUBLIC is false', () => {
       expect(res.status).toBe(401);
       expect(res.body).toEqual({
         error: 'Unauthorized',
+        code: 'unauthorized',
         message: 'Missing or invalid authentication credentials',
         status: 401,
         request_id: expect.any(String),

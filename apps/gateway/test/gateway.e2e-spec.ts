@@ -91,7 +91,13 @@ describe('gateway and services, end to end', () => {
   it('answers unknown paths with JSON 404s, at the gateway and inside a service', async () => {
     const outside = await gw('/no/such/thing');
     expect(outside.status).toBe(404);
-    expect(outside.body).toEqual({ error: 'Not Found', message: 'No route for GET /no/such/thing', status: 404, request_id: expect.any(String) });
+    expect(outside.body).toEqual({
+      error: 'Not Found',
+      code: 'not_found',
+      message: 'No route for GET /no/such/thing',
+      status: 404,
+      request_id: expect.any(String),
+    });
     const inside = await gw('/catalog/no-such-route');
     expect(inside.status).toBe(404);
     expect(inside.body).toMatchObject({ error: 'Not Found', status: 404 });
@@ -101,7 +107,13 @@ describe('gateway and services, end to end', () => {
   it('answers malformed JSON with a 400 in the error shape', async () => {
     const res = await gw('/connections', { method: 'POST', body: '{"name": ', headers: { 'content-type': 'application/json' } });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ error: 'Bad Request', message: 'Malformed JSON in request body', status: 400, request_id: expect.any(String) });
+    expect(res.body).toEqual({
+      error: 'Bad Request',
+      code: 'bad_request',
+      message: 'Malformed JSON in request body',
+      status: 400,
+      request_id: expect.any(String),
+    });
   });
 
   it('refuses a body over the limit before it reaches a service', async () => {
@@ -181,7 +193,13 @@ describe('gateway and services, end to end', () => {
     // At once, not after the proxy's 30 s time-out; the bound leaves a loaded machine room.
     expect(Date.now() - started).toBeLessThan(15_000);
     expect(down.status).toBe(502);
-    expect(down.body).toEqual({ error: 'Bad Gateway', message: 'The service is unavailable', status: 502, request_id: expect.any(String) });
+    expect(down.body).toEqual({
+      error: 'Bad Gateway',
+      code: 'upstream_failed',
+      message: 'The service is unavailable',
+      status: 502,
+      request_id: expect.any(String),
+    });
     expect((await gw('/catalog/connectors')).status).toBe(401);
     const health = await gw('/actuator/health');
     expect(health.status).toBe(503);

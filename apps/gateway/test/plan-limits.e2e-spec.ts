@@ -137,6 +137,7 @@ describe('rate limits from the tenant plan', () => {
       expect(headers(res)).toEqual({ limit: String(limit), remaining: '0', reset });
       expect(res.body).toEqual({
         error: 'Too Many Requests',
+        code: 'rate_limited',
         message: `Rate limit exceeded: ${limit} requests per 60 s for this API key`,
         status: 429,
         request_id: res.headers.get('x-request-id'),

@@ -101,6 +101,7 @@ describe('gateway rate limits (Redis)', () => {
     expect(over.status).toBe(429);
     expect(over.body).toEqual({
       error: 'Too Many Requests',
+      code: 'rate_limited',
       message: 'Rate limit exceeded: 3 requests per 60 s for this API key',
       status: 429,
       request_id: over.headers.get('x-request-id'),
@@ -172,6 +173,7 @@ describe('gateway rate limits (Redis)', () => {
     expect(over.status).toBe(429);
     expect(over.body).toEqual({
       error: 'Too Many Requests',
+      code: 'rate_limited',
       message: 'Rate limit exceeded: 5 requests per 60 s for this client',
       status: 429,
       request_id: expect.any(String),

@@ -63,6 +63,7 @@ describe('quotas and invoices', () => {
     expect(refused.status).toBe(429);
     expect(refused.body).toEqual({
       error: 'Too Many Requests',
+      code: 'rate_limited',
       message: `Quota exceeded: runs (3 per billing period) is used up until ${new Date(periodEnd).toISOString()}`,
       status: 429,
       request_id: refused.headers.get('x-request-id'),

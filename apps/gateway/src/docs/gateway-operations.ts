@@ -1,4 +1,4 @@
-import { COMPONENT_HEALTH_SCHEMA, SERVICE_NAMES } from '@platform/common';
+import { COMPONENT_HEALTH_SCHEMA, SERVICE_NAMES, errorBody } from '@platform/common';
 
 /**
  * The gateway's own routes, described for the merged document: aggregated health, one
@@ -16,7 +16,7 @@ function error(status: number, reason: string, description: string, message: str
       content: {
         'application/json': {
           schema: ERROR,
-          examples: { [reason.toLowerCase().replace(/ /g, '_')]: { summary: reason, value: { error: reason, message, status, request_id: REQUEST_ID } } },
+          examples: { [reason.toLowerCase().replace(/ /g, '_')]: { summary: reason, value: errorBody(status, message, REQUEST_ID) } },
         },
       },
     },

@@ -23,11 +23,17 @@ describe('errorBody', () => {
   });
 
   it('carries message, status and request id', () => {
-    expect(errorBody(404, 'Run not found', 'req-1')).toStrictEqual({ error: 'Not Found', message: 'Run not found', status: 404, request_id: 'req-1' });
+    expect(errorBody(404, 'Run not found', 'req-1')).toStrictEqual({
+      error: 'Not Found',
+      code: 'not_found',
+      message: 'Run not found',
+      status: 404,
+      request_id: 'req-1',
+    });
   });
 
   it('omits request_id when there is none', () => {
-    expect(Object.keys(errorBody(400, 'bad'))).toEqual(['error', 'message', 'status']);
+    expect(Object.keys(errorBody(400, 'bad'))).toEqual(['error', 'code', 'message', 'status']);
   });
 
   it('omits details when they are missing or empty', () => {

@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import { AUTH_MESSAGES, AUTH_RESPONSES } from '@platform/auth';
-import { MAX_JSON_DEPTH, type ErrorBody } from '@platform/common';
+import { MAX_JSON_DEPTH, errorBody, type ErrorBody } from '@platform/common';
 
 /** The one error shape (spec section 7), as component schemas every description declares. */
 export const ERROR_SCHEMAS = {
@@ -16,9 +16,15 @@ export const ERROR_SCHEMAS = {
   Error: {
     type: 'object',
     description: 'Every error answer of every service and of the gateway.',
-    required: ['error', 'message', 'status', 'request_id'],
+    required: ['error', 'code', 'message', 'status', 'request_id'],
     properties: {
       error: { type: 'string', description: 'The HTTP reason phrase of `status`', example: 'Not Found' },
+      code: {
+        type: 'string',
+        description:
+          "Stable and machine-readable: a feature's own code where it has one (`workflow_disabled`, `idempotency_mismatch`, `input_too_large`), `validation_failed` for a field error, else the status's (`bad_request`, `unauthorized`, `forbidden`, `not_found`, `conflict`, `payload_too_large`, `unsupported_media_type`, `rate_limited`, `internal`, `upstream_failed`, `unavailable`, `upstream_timeout`). See docs/errors.md",
+        example: 'not_found',
+      },
       message: { type: 'string', description: 'What went wrong, safe to show (server errors say only "Internal server error")', example: 'Workflow not found' },
       status: { type: 'integer', description: 'The HTTP status, repeated', example: 404 },
       request_id: {
@@ -36,7 +42,7 @@ export const ERROR_SCHEMA_REF = '#/components/schemas/Error';
 const REQUEST_ID = '0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e';
 
 export function errorExample(status: number, message: string, details?: ErrorBody['details']): ErrorBody {
-  return { error: STATUS_CODES[status] ?? 'Error', message, status, request_id: REQUEST_ID, ...(details ? { details } : {}) };
+  return errorBody(status, message, REQUEST_ID, details);
 }
 
 interface Example {

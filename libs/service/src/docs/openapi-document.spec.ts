@@ -110,7 +110,7 @@ describe('the OpenAPI document of a service', () => {
     expect(badRequest.validation_failed.value).toMatchObject({ status: 400, details: [{ field: 'name', message: expect.any(String) }] });
     expect(Object.keys(badRequest)).toEqual(expect.arrayContaining(['malformed_json', 'tenant_required']));
     expect(create.responses['409'].content['application/json'].examples.conflict.value.message).toBe('A thing with this name already exists');
-    expect(doc.components.schemas.Error).toMatchObject({ required: ['error', 'message', 'status', 'request_id'] });
+    expect(doc.components.schemas.Error).toMatchObject({ required: ['error', 'code', 'message', 'status', 'request_id'] });
     // A path id: described, a UUID, and 404 when there is no such thing.
     const get = doc.paths['/things/{id}'].get;
     expect(get.parameters.find((p: Json) => p.in === 'path')).toMatchObject({ name: 'id', description: "The thing's id", schema: { format: 'uuid' } });

@@ -108,8 +108,8 @@ describe('resolveError', () => {
   });
 
   it('keeps the status and message of other 4xx HttpExceptions', () => {
-    expect(resolveError(new ForbiddenException('Not yours'))).toEqual({ status: 403, code: 'http_403', message: 'Not yours' });
-    expect(resolveError(new ConflictException('Already exists'))).toEqual({ status: 409, code: 'http_409', message: 'Already exists' });
+    expect(resolveError(new ForbiddenException('Not yours'))).toEqual({ status: 403, code: 'forbidden', message: 'Not yours' });
+    expect(resolveError(new ConflictException('Already exists'))).toEqual({ status: 409, code: 'conflict', message: 'Already exists' });
   });
 
   it("joins the message list of Nest's own validation errors", () => {
@@ -120,7 +120,7 @@ describe('resolveError', () => {
   it('never exposes the message of a 500 HttpException', () => {
     expect(resolveError(new InternalServerErrorException('password=hunter2 leaked'))).toEqual({
       status: 500,
-      code: 'http_500',
+      code: 'internal',
       message: 'Internal server error',
     });
   });
@@ -193,7 +193,7 @@ describe('AllExceptionsFilter over HTTP', () => {
   it('answers with exactly error, message, status and the request id', () => {
     const { response } = handleHttp(new ForbiddenException('Not yours'), { id: 'req-42', method: 'GET' });
     expect(response.statusCode).toBe(403);
-    expect(response.body).toStrictEqual({ error: 'Forbidden', message: 'Not yours', status: 403, request_id: 'req-42' });
+    expect(response.body).toStrictEqual({ error: 'Forbidden', code: 'forbidden', message: 'Not yours', status: 403, request_id: 'req-42' });
   });
 
   it('adds details for validation errors', () => {
@@ -202,6 +202,7 @@ describe('AllExceptionsFilter over HTTP', () => {
     expect(response.statusCode).toBe(400);
     expect(response.body).toStrictEqual({
       error: 'Bad Request',
+      code: 'validation_failed',
       message: 'Validation failed: name must be a string',
       status: 400,
       request_id: 'req-1',
@@ -211,13 +212,19 @@ describe('AllExceptionsFilter over HTTP', () => {
 
   it('answers a router 404 with the rewritten message', () => {
     const { response } = handleHttp(new NotFoundException('Cannot GET /x'));
-    expect(response.body).toStrictEqual({ error: 'Not Found', message: 'No route for GET /x', status: 404, request_id: 'req-1' });
+    expect(response.body).toStrictEqual({ error: 'Not Found', code: 'not_found', message: 'No route for GET /x', status: 404, request_id: 'req-1' });
   });
 
   it('answers an unknown error with a generic 500 and logs it under the request id', () => {
     const { response, logger } = handleHttp(new Error('db exploded'), { id: 'req-7', method: 'POST', originalUrl: '/runs' });
     expect(response.statusCode).toBe(500);
-    expect(response.body).toStrictEqual({ error: 'Internal Server Error', message: 'Internal server error', status: 500, request_id: 'req-7' });
+    expect(response.body).toStrictEqual({
+      error: 'Internal Server Error',
+      code: 'internal',
+      message: 'Internal server error',
+      status: 500,
+      request_id: 'req-7',
+    });
     expect(logger.at('error')).toHaveLength(1);
     const [entry, context] = logger.at('error')[0];
     expect(entry).toMatchObject({ req_id: 'req-7', method: 'POST', url: '/runs', err: { message: 'db exploded' } });

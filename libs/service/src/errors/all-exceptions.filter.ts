@@ -2,7 +2,7 @@ import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter, type Lo
 import { RpcException } from '@nestjs/microservices';
 import { throwError } from 'rxjs';
 import { BusError, isRemoteError } from '@platform/messaging';
-import { AppError, TooManyRequestsError, errorBody, MAX_JSON_DEPTH, type ErrorBody, type RequestWithId } from '@platform/common';
+import { AppError, TooManyRequestsError, errorBody, statusErrorCode, MAX_JSON_DEPTH, type ErrorBody, type RequestWithId } from '@platform/common';
 
 interface ResolvedError {
   status: number;
@@ -49,7 +49,7 @@ export function resolveError(exception: unknown): ResolvedError {
     if (status === 404 && route) message = `No route for ${route[1]} ${route[2]}`;
     return {
       status,
-      code: status === 404 ? 'not_found' : `http_${status}`,
+      code: statusErrorCode(status),
       message: status >= 500 && status !== 501 && status !== 503 ? 'Internal server error' : message,
     };
   }
@@ -108,7 +108,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     }
     if (response.headersSent) return;
     if (exception instanceof TooManyRequestsError) response.setHeader('Retry-After', String(Math.max(1, Math.ceil(exception.retryAfterSeconds))));
-    response.status(resolved.status).json(errorBody(resolved.status, resolved.message, request.id, resolved.details));
+    response.status(resolved.status).json(errorBody(resolved.status, resolved.message, request.id, resolved.details, resolved.code));
     return undefined;
   }
 }
