@@ -62,6 +62,19 @@ describe('hostile JSON bodies', () => {
     expect(answers.filter((a) => a.status !== 400)).toEqual([]);
   });
 
+  it('refuses a JSON body that is not an object with 400 "The body must be a JSON object" where the body is an object, never with a 500', async () => {
+    for (const body of ['[]', 'null', '5', '"text"', 'true', '[{"query":"refunds"}]']) {
+      const query = await send(`/kb/knowledge-bases/${randomUUID()}/query`, body);
+      expect([body, query.status, query.body.message]).toEqual([body, 400, 'The body must be a JSON object']);
+    }
+    // One at a time: these pass the parser, so each is authenticated first, and a burst of hundreds
+    // of key checks on a busy machine is answered 503.
+    const answers = [];
+    for (const op of operations) for (const body of ['[]', 'null', '7']) answers.push({ ...op, body, status: (await send(op.path, body, op.method)).status });
+    // An array used to reach the validation of every route with a body class, and crash it.
+    expect(answers.filter((a) => a.status < 400 || a.status >= 500)).toEqual([]);
+  }, 180_000);
+
   it('accepts nesting up to the limit where a body may hold free-form JSON', async () => {
     let input = '1';
     for (let i = 0; i < 90; i++) input = `{"a":${input}}`;

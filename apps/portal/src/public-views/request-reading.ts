@@ -1,5 +1,6 @@
 import type { Request } from 'express';
 import { AppError } from '@platform/common';
+import { bodyNotObject } from '@platform/service';
 
 const FORM_LIMIT_BYTES = 64 * 1024;
 
@@ -8,7 +9,11 @@ const FORM_LIMIT_BYTES = 64 * 1024;
  * form's urlencoded body is still unread and is read here, up to 64 KiB.
  */
 export async function readFormBody(req: Request): Promise<Record<string, unknown>> {
-  if ((req as Request & { rawBody?: Buffer }).rawBody) return (req.body ?? {}) as Record<string, unknown>;
+  if ((req as Request & { rawBody?: Buffer }).rawBody) {
+    const body: unknown = req.body;
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw bodyNotObject();
+    return body as Record<string, unknown>;
+  }
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {

@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import { AUTH_MESSAGES, AUTH_RESPONSES } from '@platform/auth';
 import { MAX_JSON_DEPTH, errorBody, type ErrorBody } from '@platform/common';
+import { BODY_NOT_OBJECT_MESSAGE } from '../errors/validation.pipe.js';
 
 /** The one error shape (spec section 7), as component schemas every description declares. */
 export const ERROR_SCHEMAS = {
@@ -68,6 +69,7 @@ const DEFAULT_MESSAGES: Record<number, string> = { 404: 'Resource not found', 40
 export const STANDARD_DESCRIPTIONS = {
   validation: 'The body, a parameter or a header is invalid: `details` names every field and what is wrong with it',
   malformed: `The body is not JSON, or nests deeper than ${MAX_JSON_DEPTH} levels`,
+  notObject: 'The body is JSON but not an object (an array, null, a number, a string)',
   tooLarge: 'The body is larger than the limit (`BODY_LIMIT_BYTES`, default 10 MiB; uploads `UPLOAD_LIMIT_BYTES`)',
   mediaType: 'The body is not of a media type this route takes (`Content-Type`)',
   notFound: 'No such resource for this caller (its tenant, environment and customer scope)',
@@ -85,6 +87,8 @@ export interface ErrorExampleContext {
   /** What the route answers to an invalid field of its body or parameters. */
   validation?: ErrorBody;
   takesJson: boolean;
+  /** The body is a JSON object of declared fields: any other JSON value is refused. */
+  objectBody: boolean;
   tenant: boolean;
 }
 
@@ -109,6 +113,7 @@ export function errorExamples(status: number, description: string | undefined, c
     examples.validation_failed = { summary: 'A field is missing or invalid (details lists every problem)', value: context.validation };
   }
   if (context.takesJson) examples.malformed_json = { summary: 'The body is not valid JSON', value: errorExample(400, 'Malformed JSON in request body') };
+  if (context.objectBody) examples.not_an_object = { summary: STANDARD_DESCRIPTIONS.notObject, value: errorExample(400, BODY_NOT_OBJECT_MESSAGE) };
   ownParts(description).forEach((part, index) => {
     examples[index === 0 ? 'rejected' : `rejected_${index + 1}`] = { summary: part, value: errorExample(400, part.replace(/\.$/, '')) };
   });

@@ -108,7 +108,8 @@ describe('the OpenAPI document of a service', () => {
     }
     const badRequest = create.responses['400'].content['application/json'].examples;
     expect(badRequest.validation_failed.value).toMatchObject({ status: 400, details: [{ field: 'name', message: expect.any(String) }] });
-    expect(Object.keys(badRequest)).toEqual(expect.arrayContaining(['malformed_json', 'tenant_required']));
+    expect(Object.keys(badRequest)).toEqual(expect.arrayContaining(['malformed_json', 'not_an_object', 'tenant_required']));
+    expect(badRequest.not_an_object.value.message).toBe('The body must be a JSON object');
     expect(create.responses['409'].content['application/json'].examples.conflict.value.message).toBe('A thing with this name already exists');
     expect(doc.components.schemas.Error).toMatchObject({ required: ['error', 'code', 'message', 'status', 'request_id'] });
     // A path id: described, a UUID, and 404 when there is no such thing.

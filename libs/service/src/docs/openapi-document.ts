@@ -127,6 +127,9 @@ function completeResponses(operation: Operation, schemas: Record<string, Json>, 
   const responses = operation.responses;
   const body = operation.requestBody;
   const takesJson = body?.content !== undefined && Object.keys(body.content).some((type) => /json/.test(type));
+  // A body class (its schema a reference with properties): the validation pipe refuses any other JSON value.
+  const bodySchema = body?.content?.['application/json']?.schema;
+  const objectBody = typeof bodySchema?.$ref === 'string' && Object.keys((resolve(bodySchema, schemas)?.properties as Json | undefined) ?? {}).length > 0;
   const params = (operation.parameters ?? []).filter((p) => p.in !== 'header' || !AUTH_HEADERS.has(p.name.toLowerCase()));
   const add = (status: number, description: string) => {
     const existing = responses[status];
@@ -137,6 +140,7 @@ function completeResponses(operation: Operation, schemas: Record<string, Json>, 
 
   if (body || params.length) add(400, STANDARD_DESCRIPTIONS.validation);
   if (takesJson) add(400, STANDARD_DESCRIPTIONS.malformed);
+  if (objectBody) add(400, STANDARD_DESCRIPTIONS.notObject);
   if (body) {
     if (!responses[413]) add(413, STANDARD_DESCRIPTIONS.tooLarge);
     if (!responses[415]) add(415, STANDARD_DESCRIPTIONS.mediaType);
@@ -153,7 +157,7 @@ function completeResponses(operation: Operation, schemas: Record<string, Json>, 
     const onlyExample = given !== undefined && Object.keys(given).length === 1 && 'example' in given;
     // A route that gives its own schema keeps it (health's 503 answers a health report, not an error).
     if (given && !onlyExample) continue;
-    const examples = errorExamples(status, response.description, { validation, takesJson, tenant });
+    const examples = errorExamples(status, response.description, { validation, takesJson, objectBody, tenant });
     if (onlyExample) examples.rejected = { summary: response.description?.split('\n\n')[0] ?? 'Rejected', value: given.example as ErrorBody };
     response.description ||= STATUS_CODES[status] ?? 'Error';
     response.content = { 'application/json': { schema: { $ref: ERROR_SCHEMA_REF }, examples } };

@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { Type, plainToInstance } from 'class-transformer';
 import { IsInt, IsString, ValidateNested, validateSync } from 'class-validator';
-import { ValidationFailedError, flattenValidationErrors } from '@platform/common';
-import { createValidationPipe } from './validation.pipe.js';
+import { AppError, ValidationFailedError, flattenValidationErrors } from '@platform/common';
+import { BODY_NOT_OBJECT_MESSAGE, createValidationPipe } from './validation.pipe.js';
 
 class Counter {
   @IsInt()
@@ -98,6 +98,24 @@ describe('createValidationPipe', () => {
     const error = await rejectionOf(createValidationPipe().transform({ ...valid(), extra: 'x' }, body));
     expect(error).toBeInstanceOf(ValidationFailedError);
     expect((error as ValidationFailedError).details).toEqual([{ field: 'extra', message: 'is not allowed' }]);
+  });
+
+  it.each([
+    ['an array', []],
+    ['an array of objects', [valid()]],
+    ['null', null],
+    ['a number', 5],
+    ['a string', 'thing'],
+    ['a boolean', true],
+  ])('refuses %s as a body with 400 "%s"', async (_what, value) => {
+    const error = await rejectionOf(createValidationPipe().transform(value, body));
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).status).toBe(400);
+    expect((error as AppError).message).toBe(BODY_NOT_OBJECT_MESSAGE);
+  });
+
+  it('leaves a body the route takes as it is (unknown) to the route', async () => {
+    expect(await createValidationPipe().transform([1], { type: 'body', metatype: Object })).toEqual([1]);
   });
 
   it('turns a valid body into instances of the DTO classes', async () => {

@@ -1,9 +1,29 @@
-import { ValidationPipe } from '@nestjs/common';
-import { ValidationFailedError, flattenValidationErrors } from '@platform/common';
+import { ValidationPipe, type ArgumentMetadata } from '@nestjs/common';
+import { AppError, ValidationFailedError, flattenValidationErrors } from '@platform/common';
+
+export const BODY_NOT_OBJECT_MESSAGE = 'The body must be a JSON object';
+
+/** 400 for a JSON body that is an array, null or a scalar where the route takes an object. */
+export const bodyNotObject = () => new AppError('body_not_object', 400, BODY_NOT_OBJECT_MESSAGE);
+
+const isJsonObject = (value: unknown): boolean => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * A body DTO describes an object, so any other JSON value is refused before class-transformer and
+ * class-validator see it: an array became an array of DTOs whose one error named no field (the
+ * flattening crashed: a 500), and null was quietly taken as `{}`. A missing body (undefined) is
+ * still taken as `{}`: routes whose fields are all optional are called without one.
+ */
+class ObjectBodyValidationPipe extends ValidationPipe {
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.type === 'body' && value !== undefined && !isJsonObject(value) && metadata.metatype && this.toValidate(metadata)) throw bodyNotObject();
+    return super.transform(value, metadata);
+  }
+}
 
 /** Unknown fields are rejected, types converted, and failures name every field. */
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new ObjectBodyValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
     forbidUnknownValues: true,

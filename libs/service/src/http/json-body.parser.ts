@@ -15,11 +15,14 @@ export class JsonTooDeepError extends Error {
 /**
  * JSON bodies up to `limit` bytes, refused (400) when they nest deeper than MAX_JSON_DEPTH: the
  * raw text is scanned before it is parsed, so nothing recursive downstream ever sees such a body.
+ * Any JSON value is parsed (not only objects and arrays): `null` or `5` is not malformed, and the
+ * route says what it takes (a body DTO: "The body must be a JSON object"; a webhook: anything).
  * `next` keeps the request's context (request id, actor), which stream callbacks would lose.
  */
 export function jsonBodyParser(limit: number) {
   const parse = json({
     limit,
+    strict: false,
     type: ['application/json', 'application/*+json'],
     verify: (req, _res, buffer) => {
       // Kept for routes that must see the bytes as sent (webhook signatures are over the raw body).
