@@ -168,6 +168,22 @@ describe('triggers end to end', () => {
     expect((await gw('/triggers/not-a-uuid', { headers: withKey(a.test_key) })).status).toBe(400);
   });
 
+  it('refuses an event or schedule that is not an object with a validation message naming it', async () => {
+    const workflowId = await createWorkflow(a);
+    for (const [type, field, value] of [
+      ['event', 'event', []],
+      ['event', 'event', [{ type: 'run.execution.failed' }]],
+      ['event', 'event', 'run.execution.failed'],
+      ['schedule', 'schedule', []],
+    ] as const) {
+      const res = await gw('/triggers', { headers: withKey(a.test_key), body: { name: 't', workflow_id: workflowId, type, [field]: value } });
+      expect([JSON.stringify(value), res.status]).toEqual([JSON.stringify(value), 400]);
+      // `event: []` used to read Array.prototype.filter as the filter: "path.charAt is not a function".
+      expect(res.body.details).toContainEqual({ field, message: 'must be an object' });
+      expect(res.body.message).not.toMatch(/is not a function/);
+    }
+  });
+
   it('lists with filters and pagination and keeps tenants apart', async () => {
     const workflowId = await createWorkflow(a);
     const ids: string[] = [];

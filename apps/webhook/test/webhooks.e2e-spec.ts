@@ -272,6 +272,33 @@ describe('webhooks end to end', () => {
     expect((await gw(`/webhooks/${id}`, { headers: withKey(a.test_key) })).status).toBe(200);
   });
 
+  it('refuses a missing or non-object verification or response, on create and on change, with 400 naming the field', async () => {
+    const workflowId = await createWorkflow(a);
+    const refused = async (method: 'POST' | 'PATCH', path: string, body: Record<string, unknown>, field: string) => {
+      const res = await gw(path, { method, headers: withKey(a.test_key), body });
+      expect([method, JSON.stringify(body), res.status]).toEqual([method, JSON.stringify(body), 400]);
+      expect(res.body.details).toContainEqual({ field, message: 'must be an object' });
+    };
+    const base = { name: 'x', workflow_id: workflowId };
+    // There is no default verification: leaving it out is a 400 (it was a 500), as is an array.
+    await refused('POST', '/webhooks', base, 'verification');
+    await refused('POST', '/webhooks', { ...base, verification: [] }, 'verification');
+    await refused('POST', '/webhooks', { ...base, verification: 'hmac' }, 'verification');
+    await refused('POST', '/webhooks', { ...base, verification: { type: 'none' }, response: [] }, 'response');
+    await refused('POST', '/webhooks', { ...base, verification: { type: 'none' }, response: 'sync' }, 'response');
+
+    const hook = await createWebhook(a, workflowId, { verification: { type: 'none' } });
+    const path = `/webhooks/${hook.id as string}`;
+    await refused('PATCH', path, { verification: [] }, 'verification');
+    await refused('PATCH', path, { response: [] }, 'response');
+    await refused('PATCH', path, { response: [{ mode: 'sync' }] }, 'response');
+    expect((await gw(path, { headers: withKey(a.test_key) })).body).toMatchObject({ verification: { type: 'none' }, response: { mode: 'async' } });
+    // A sync response without timeout_ms waits the documented default.
+    const sync = await gw(path, { method: 'PATCH', headers: withKey(a.test_key), body: { response: { mode: 'sync' } } });
+    expect(sync.status).toBe(200);
+    expect(sync.body.response).toEqual({ mode: 'sync', timeout_ms: 10_000 });
+  });
+
   it('lists with filters and cursor pagination, and refuses bad input naming the field', async () => {
     const workflowId = await createWorkflow(a);
     for (let i = 0; i < 3; i++) await createWebhook(a, workflowId);

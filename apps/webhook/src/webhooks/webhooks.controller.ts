@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Query, Res } from '@nestjs/common';
 import {
   ApiAcceptedResponse,
+  ApiBadRequestResponse,
   ApiConflictResponse,
   ApiCreatedResponse,
   ApiNoContentResponse,
@@ -57,6 +58,7 @@ export class WebhooksController {
       'A receiving address (`url`) that runs the workflow with each accepted delivery. With `hmac` or `token` verification the answer carries the secret (`secret`): this answer only, store it now.',
   })
   @ApiCreatedResponse({ type: WebhookResponseDto, description: 'The webhook, with its secret (hmac, token)', example: WEBHOOK_WITH_SECRET_EXAMPLE })
+  @ApiBadRequestResponse({ description: 'verification is missing, or verification or response is not an object: details names the field' })
   create(@CurrentPrincipal() p: Principal, @Body() body: CreateWebhookRequestDto): Promise<WebhookResponse> {
     return this.webhooks.create(p, body);
   }
@@ -76,6 +78,7 @@ export class WebhooksController {
     description: 'Changes the fields sent. Changing the verification type to `hmac` or `token` makes a new secret, returned in this answer only.',
   })
   @ApiOkResponse({ type: WebhookResponseDto, description: 'The webhook (with `secret` when a new one was made)', example: WEBHOOK_EXAMPLE })
+  @ApiBadRequestResponse({ description: 'verification or response is not an object: details names the field' })
   update(@CurrentPrincipal() p: Principal, @Param('id', uuid) id: string, @Body() body: UpdateWebhookRequestDto): Promise<WebhookResponse> {
     return this.webhooks.update(p, id, body);
   }

@@ -3,6 +3,7 @@ import { Type, plainToInstance } from 'class-transformer';
 import { IsInt, IsString, ValidateNested, validateSync } from 'class-validator';
 import { AppError, ValidationFailedError, flattenValidationErrors } from '@platform/common';
 import { BODY_NOT_OBJECT_MESSAGE, createValidationPipe } from './validation.pipe.js';
+import { IsNestedObject } from './nested-object.decorator.js';
 
 class Counter {
   @IsInt()
@@ -124,5 +125,36 @@ describe('createValidationPipe', () => {
     expect((result as CreateThingDto).nested).toBeInstanceOf(Counter);
     expect((result as CreateThingDto).items[1]).toBeInstanceOf(Item);
     expect(result).toEqual(valid());
+  });
+});
+
+class Hook {
+  @IsString()
+  name!: string;
+}
+
+class HasNested {
+  @IsNestedObject(() => Hook)
+  hook!: Hook;
+}
+
+describe('IsNestedObject', () => {
+  const body = { type: 'body' as const, metatype: HasNested };
+  const fieldsOf = async (value: Record<string, unknown>) => {
+    const error = await rejectionOf(createValidationPipe().transform(value, body));
+    expect(error).toBeInstanceOf(ValidationFailedError);
+    return (error as ValidationFailedError).details;
+  };
+
+  it('refuses an array, a scalar or a missing value, naming the field', async () => {
+    for (const hook of [[], [{ name: 'a' }], 'hmac', 7, null, undefined]) {
+      expect(await fieldsOf(hook === undefined ? {} : { hook })).toContainEqual({ field: 'hook', message: 'must be an object' });
+    }
+  });
+
+  it('validates the object against its class', async () => {
+    expect(await fieldsOf({ hook: { name: 1 } })).toEqual([{ field: 'hook.name', message: 'must be a string' }]);
+    const ok = (await createValidationPipe().transform({ hook: { name: 'a' } }, body)) as HasNested;
+    expect(ok.hook).toBeInstanceOf(Hook);
   });
 });

@@ -18,6 +18,7 @@ import {
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
+import { IsNestedObject } from '@platform/service';
 import { RESPONSE_FORMATS, type ResponseFormat } from '@platform/messaging';
 
 /** Options of generate and chat alike. */
@@ -88,8 +89,7 @@ export class ToolCallDto {
   type!: 'function';
 
   @ApiProperty({ type: ToolCallFunctionDto })
-  @ValidateNested()
-  @Type(() => ToolCallFunctionDto)
+  @IsNestedObject(() => ToolCallFunctionDto)
   function!: ToolCallFunctionDto;
 }
 
@@ -152,8 +152,7 @@ export class ToolDto {
   type!: 'function';
 
   @ApiProperty({ type: ToolFunctionDto })
-  @ValidateNested()
-  @Type(() => ToolFunctionDto)
+  @IsNestedObject(() => ToolFunctionDto)
   function!: ToolFunctionDto;
 }
 

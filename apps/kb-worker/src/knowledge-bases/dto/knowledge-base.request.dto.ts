@@ -1,7 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
-import { PageQueryDto } from '@platform/service';
+import { IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { PageQueryDto, IsNestedObject } from '@platform/service';
 
 export class ChunkingDto {
   @ApiProperty({ type: 'integer', example: 1000, minimum: 200, maximum: 8000, description: 'Most characters of a chunk' })
@@ -57,8 +56,7 @@ export class CreateKnowledgeBaseRequestDto {
 
   @ApiPropertyOptional({ type: ChunkingDto, example: { size: 1000, overlap: 150 } })
   @IsOptional()
-  @ValidateNested()
-  @Type(() => ChunkingDto)
+  @IsNestedObject(() => ChunkingDto)
   chunking?: ChunkingDto;
 }
 
@@ -84,8 +82,7 @@ export class UpdateKnowledgeBaseRequestDto {
 
   @ApiPropertyOptional({ type: ChunkingDto, description: 'Applies to documents indexed from now on (re-index to apply it to existing ones)' })
   @IsOptional()
-  @ValidateNested()
-  @Type(() => ChunkingDto)
+  @IsNestedObject(() => ChunkingDto)
   chunking?: ChunkingDto;
 }
 

@@ -1,21 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsBoolean,
-  IsIn,
-  IsInt,
-  IsObject,
-  IsOptional,
-  IsString,
-  IsUUID,
-  Max,
-  MaxLength,
-  Min,
-  MinLength,
-  ValidateNested,
-} from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, IsUUID, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { IsNestedObject } from '@platform/service';
 
 export class QueryFilterDto {
   @ApiPropertyOptional({ type: [String], format: 'uuid', description: 'Only these documents' })
@@ -52,8 +37,7 @@ export class QueryRequestDto {
 
   @ApiPropertyOptional({ type: QueryFilterDto })
   @IsOptional()
-  @ValidateNested()
-  @Type(() => QueryFilterDto)
+  @IsNestedObject(() => QueryFilterDto)
   filter?: QueryFilterDto;
 
   @ApiPropertyOptional({ example: true, description: "The knowledge base's answer model writes an answer from the chunks, citing them" })

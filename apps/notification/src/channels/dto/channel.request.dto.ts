@@ -1,21 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  IsBoolean,
-  IsEmail,
-  IsIn,
-  IsInt,
-  IsOptional,
-  IsString,
-  IsUrl,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-  MinLength,
-  ValidateNested,
-} from 'class-validator';
+import { ArrayMaxSize, IsBoolean, IsEmail, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { IsNestedObject } from '@platform/service';
 
 import { CHANNEL_KINDS, SMTP_SECURITY, type ChannelKind, type SmtpSecurity } from '../../delivery/channel-kinds.js';
 
@@ -135,8 +120,7 @@ export class CreateChannelRequestDto {
 
   @ApiPropertyOptional({ type: EmailSettingsDto, description: 'Required when kind is email' })
   @IsOptional()
-  @ValidateNested()
-  @Type(() => EmailSettingsDto)
+  @IsNestedObject(() => EmailSettingsDto)
   email?: EmailSettingsDto;
 
   @ApiPropertyOptional({
@@ -145,14 +129,12 @@ export class CreateChannelRequestDto {
     example: { webhook_url: 'https://hooks.slack.com/services/T000/B000/XXXXXXXX' },
   })
   @IsOptional()
-  @ValidateNested()
-  @Type(() => SlackSettingsDto)
+  @IsNestedObject(() => SlackSettingsDto)
   slack?: SlackSettingsDto;
 
   @ApiPropertyOptional({ type: TeamsSettingsDto, description: 'Required when kind is teams' })
   @IsOptional()
-  @ValidateNested()
-  @Type(() => TeamsSettingsDto)
+  @IsNestedObject(() => TeamsSettingsDto)
   teams?: TeamsSettingsDto;
 
   @ApiPropertyOptional({ default: true, example: true, description: 'A disabled channel refuses sends (400)' })
@@ -172,20 +154,17 @@ export class UpdateChannelRequestDto {
 
   @ApiPropertyOptional({ type: EmailSettingsDto, description: 'email channels only' })
   @IsOptional()
-  @ValidateNested()
-  @Type(() => EmailSettingsDto)
+  @IsNestedObject(() => EmailSettingsDto)
   email?: EmailSettingsDto;
 
   @ApiPropertyOptional({ type: SlackSettingsDto, description: 'slack channels only', example: { bot_token: 'xoxb-1234-5678-abcdef', channel: '#alerts' } })
   @IsOptional()
-  @ValidateNested()
-  @Type(() => SlackSettingsDto)
+  @IsNestedObject(() => SlackSettingsDto)
   slack?: SlackSettingsDto;
 
   @ApiPropertyOptional({ type: TeamsSettingsDto, description: 'teams channels only' })
   @IsOptional()
-  @ValidateNested()
-  @Type(() => TeamsSettingsDto)
+  @IsNestedObject(() => TeamsSettingsDto)
   teams?: TeamsSettingsDto;
 
   @ApiPropertyOptional({ example: false })

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsOptional, IsUUID, ValidateNested } from 'class-validator';
+import { IsOptional, IsUUID } from 'class-validator';
+import { IsNestedObject } from '@platform/service';
 import { RecipientsOverride } from '../../notifications/dto/recipients.property.js';
 
 export const NOTICE_SETTINGS_EXAMPLE = {
@@ -26,8 +26,7 @@ export class PutNoticeSettingsRequestDto {
       'Where `api_key_expiring` notices go (an API key of this environment expires within the notice window); null or left out turns them off. The settings are replaced as a whole.',
   })
   @IsOptional()
-  @ValidateNested()
-  @Type(() => NoticeTargetDto)
+  @IsNestedObject(() => NoticeTargetDto)
   api_key_expiring?: NoticeTargetDto | null;
 }
 

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsIn, IsObject, IsOptional, IsString, IsUUID, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import { IsIn, IsObject, IsOptional, IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
+import { IsNestedObject } from '@platform/service';
 import type { ChannelKind } from '../../channels/dto/channel.request.dto.js';
 import { RecipientsOverride } from './recipients.property.js';
 
@@ -27,8 +27,7 @@ export class SendNotificationRequestDto {
 
   @ApiPropertyOptional({ type: AdHocDestinationDto, description: 'A Slack or Teams URL instead of a channel' })
   @IsOptional()
-  @ValidateNested()
-  @Type(() => AdHocDestinationDto)
+  @IsNestedObject(() => AdHocDestinationDto)
   destination?: AdHocDestinationDto;
 
   @RecipientsOverride(['ops@example.com'])

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsISO8601, IsOptional, IsString, IsUUID, Max, MaxLength, Min, MinLength, ValidateIf, ValidateNested } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsISO8601, IsOptional, IsString, IsUUID, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
+import { IsNestedObject } from '@platform/service';
 
 export const TRIGGER_KINDS = ['schedule', 'event', 'webhook'] as const;
 export type TriggerKind = (typeof TRIGGER_KINDS)[number];
@@ -85,14 +85,12 @@ class TriggerFieldsDto {
 
   @ApiPropertyOptional({ type: ScheduleDto, description: 'Schedule triggers: when to fire', example: { cron: '0 2 * * *', timezone: 'Europe/Paris' } })
   @IsOptional()
-  @ValidateNested()
-  @Type(() => ScheduleDto)
+  @IsNestedObject(() => ScheduleDto)
   schedule?: ScheduleDto;
 
   @ApiPropertyOptional({ type: EventDto, description: 'Event triggers: the platform event that fires it', example: { type: 'run.execution.failed' } })
   @IsOptional()
-  @ValidateNested()
-  @Type(() => EventDto)
+  @IsNestedObject(() => EventDto)
   event?: EventDto;
 
   @ApiPropertyOptional({

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min, MinLength, ValidateIf, ValidateNested } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
+import { IsNestedObject } from '@platform/service';
 
 export const VERIFICATION_TYPES = ['hmac', 'token', 'none'] as const;
 export type VerificationType = (typeof VERIFICATION_TYPES)[number];
@@ -24,8 +24,8 @@ export class ResponseDto {
   @IsIn(RESPONSE_MODES)
   mode!: ResponseMode;
 
-  @ApiPropertyOptional({ example: 10000, minimum: 100, maximum: 60000, description: 'sync only: how long to wait for the run' })
-  @ValidateIf((o: ResponseDto) => o.mode === 'sync' || o.timeout_ms !== undefined)
+  @ApiPropertyOptional({ example: 10000, minimum: 100, maximum: 60000, description: 'sync only: how long to wait for the run (10000 when left out)' })
+  @IsOptional()
   @IsInt()
   @Min(100)
   @Max(60_000)
@@ -47,15 +47,17 @@ export class CreateWebhookRequestDto {
   @IsUUID()
   workflow_id!: string;
 
-  @ApiProperty({ type: VerificationDto, example: { type: 'hmac' } })
-  @ValidateNested()
-  @Type(() => VerificationDto)
+  @ApiProperty({
+    type: VerificationDto,
+    example: { type: 'hmac' },
+    description: 'Required: how deliveries are checked (there is no default; `{ "type": "none" }` accepts anything)',
+  })
+  @IsNestedObject(() => VerificationDto)
   verification!: VerificationDto;
 
   @ApiPropertyOptional({ type: ResponseDto, description: 'Default { mode: "async" }', example: { mode: 'async' } })
   @IsOptional()
-  @ValidateNested()
-  @Type(() => ResponseDto)
+  @IsNestedObject(() => ResponseDto)
   response?: ResponseDto;
 
   @ApiPropertyOptional({ default: true, example: true })
@@ -83,14 +85,12 @@ export class UpdateWebhookRequestDto {
     example: { type: 'token', header: 'X-Webhook-Token' },
   })
   @IsOptional()
-  @ValidateNested()
-  @Type(() => VerificationDto)
+  @IsNestedObject(() => VerificationDto)
   verification?: VerificationDto;
 
   @ApiPropertyOptional({ type: ResponseDto, example: { mode: 'sync', timeout_ms: 10000 } })
   @IsOptional()
-  @ValidateNested()
-  @Type(() => ResponseDto)
+  @IsNestedObject(() => ResponseDto)
   response?: ResponseDto;
 
   @ApiPropertyOptional({ example: false, description: 'A disabled webhook answers 404 to deliveries' })
