@@ -76,6 +76,13 @@ describe('task links, deadlines and events', () => {
     expect((await gw(second.url, { method: 'POST', body: { decision: 'approve' } })).status).toBe(409);
   });
 
+  it('names `decisions` when a link asks for a decision the task does not take', async () => {
+    const { task } = await waitingTask(a, APPROVAL_FLOW());
+    const res = await gw(`/tasks/${task.id as string}/links`, { method: 'POST', headers: withKey(a.test_key), body: { decisions: ['submit'] } });
+    expect(res.status).toBe(400);
+    expect(res.body.details).toEqual([{ field: 'decisions', message: 'may only hold approve, reject for this task' }]);
+  });
+
   it('refuses an expired link with 410', async () => {
     const { task } = await waitingTask(a, APPROVAL_FLOW());
     const l = await link(task.id as string, { expires_in_seconds: 60 });

@@ -37,7 +37,7 @@ export class TaskLinksService {
       if (found.status !== 'pending') throw TaskErrors.notOpen(found.status);
       const allowed = decisionsOf(found.type);
       const chosen = dto.decisions ? [...new Set(dto.decisions)] : allowed;
-      if (chosen.some((d) => !allowed.includes(d))) throw TaskErrors.wrongDecision(allowed);
+      if (chosen.some((d) => !allowed.includes(d))) throw TaskErrors.wrongLinkDecisions(allowed);
       await linksRepository.insert(m, { ...p, scopeId: found.scope_id, id, taskId, decisions: chosen, expiresAt, createdBy: p.subject });
       return { task: found, decisions: chosen };
     });

@@ -114,6 +114,7 @@ export class TasksController {
       'A signed, expiring, single-use address for someone without an account: `GET` on it shows the task’s title and form and changes nothing; `POST` decides once, with one of the link’s decisions. It stops working after use, expiry or the task’s completion.',
   })
   @ApiCreatedResponse({ type: TaskLinkResponseDto, description: 'The link', example: LINK_EXAMPLE })
+  @ApiBadRequestResponse({ description: 'decisions holds a decision this task does not take (details names decisions)' })
   @ApiNotFoundResponse({ description: 'No such task in this tenant' })
   @ApiConflictResponse({ description: 'The task is no longer pending' })
   createLink(@CurrentPrincipal() p: Principal, @Param('id', uuid) id: string, @Body() body: CreateTaskLinkRequestDto): Promise<TaskLinkResponse> {

@@ -14,6 +14,8 @@ export const TaskErrors = {
     ),
   completedMeanwhile: () => new ConflictError('task_completed', 'The task has already been completed'),
   wrongDecision: (allowed: string[]) => new ValidationFailedError([{ field: 'decision', message: `must be one of ${allowed.join(', ')} for this task` }]),
+  /** A link asked for decisions the task does not take: the field is the link's list. */
+  wrongLinkDecisions: (allowed: string[]) => new ValidationFailedError([{ field: 'decisions', message: `may only hold ${allowed.join(', ')} for this task` }]),
   invalidData: (details: FieldError[]) => new ValidationFailedError(details),
   invalidForm: (message: string) => new AppError('invalid_form_schema', 400, `The task's form schema cannot be used: ${message}`),
   notAssignee: () => new AppError('forbidden', 403, "You don't have permission to access this resource"),
