@@ -143,6 +143,22 @@ describe('gateway and services, end to end', () => {
     expect((await gw('/catalog/connectors')).status).toBe(401);
   });
 
+  it("answers a service's refusal of a body it did not read, and the client's connection stays usable", async () => {
+    // 5 MB without credentials: the service's guard answers 401 before reading the body, while the
+    // gateway is still sending it. The client's connection used to be reset instead of answered.
+    const big = 'a=' + 'x'.repeat(5_000_000);
+    for (let i = 0; i < 2; i++) {
+      const refused = await fetch(`${env.gatewayUrl}/connections`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: big,
+      });
+      expect(refused.status).toBe(401);
+      expect(await refused.json()).toMatchObject({ error: 'Unauthorized', status: 401 });
+      expect((await gw('/catalog/connectors')).status).toBe(401);
+    }
+  });
+
   it('passes a request sent with Expect: 100-continue on to the service', async () => {
     const { request } = await import('node:http');
     const body = JSON.stringify({ name: 'x' });

@@ -99,6 +99,18 @@ describe('embed tokens and public forms end to end', () => {
     expect(await missing.text()).toContain('role="alert"');
   });
 
+  it("refuses a submission over 64 KiB with 413 without failing the next visitor's submission", async () => {
+    // A customer of its own: the runs of c1 and c2 are counted elsewhere.
+    const link = await embed(a, { kind: 'form', target_id: published, customer_id: await createCustomer(a, 'Umbrella') });
+    const big = await submit(link.url as string, { submission_id: randomUUID(), name: 'x'.repeat(200 * 1024) });
+    expect(big.status).toBe(413);
+    expect(await big.text()).toContain('A form submission is at most 65536 bytes');
+    // The gateway sends this one on the connection the 413 came back on: the portal used to take it
+    // for the rest of the first body and never answer (a 502 after 6 s).
+    const next = await submit(link.url as string, { submission_id: randomUUID(), name: 'Ana' });
+    expect(next.status).toBe(303);
+  });
+
   it('refuses tampered, wrongly signed, expired, revoked and wrong-target tokens', async () => {
     const token = form1.token as string;
     const [h, p, s] = token.split('.');

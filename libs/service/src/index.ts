@@ -7,6 +7,7 @@ export * from './errors/nested-object.decorator.js';
 export * from './logging/nest-logger.js';
 export * from './http/json-body.interceptor.js';
 export * from './http/json-body.parser.js';
+export * from './http/unparsed-body.js';
 export * from './http/request-context.interceptor.js';
 export * from './pagination/page-query.dto.js';
 export * from './health/health.registry.js';

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Transform, type TransformCallback } from 'node:stream';
+import { PassThrough, Transform, type TransformCallback } from 'node:stream';
 import { Pool, errors as undiciErrors } from 'undici';
 import type { Logger } from 'pino';
 import { countIo, errorBody, type ServiceName } from '@platform/common';
@@ -66,6 +66,26 @@ class LimitedBody extends Transform {
 }
 
 /**
+ * A service may answer before it has read the whole body (its guard's 401, a 413 of its own):
+ * undici then stops sending and destroys the stream it was given. Given the client's request
+ * itself, that reset the client's connection before the client read the answer. It is given a
+ * stream piped from the request instead, and the rest of the request is read and dropped (at
+ * most `limit` bytes more), so the client gets the answer on a connection that stays usable.
+ */
+function drainWhenAbandoned(req: IncomingMessage, body: Transform, limit: number): void {
+  body.once('close', () => {
+    if (req.readableEnded || req.destroyed) return;
+    req.unpipe(body);
+    let drained = 0;
+    req.on('data', (chunk: Buffer) => {
+      drained += chunk.length;
+      if (drained > limit) req.destroy();
+    });
+    req.resume();
+  });
+}
+
+/**
  * Streams requests to services and their answers back without buffering either (uploads pass
  * through as they arrive). Failures become the error shape: a service that refuses the
  * connection is 502 at once, one that does not answer in time is 504.
@@ -108,9 +128,8 @@ export function createProxy(options: ProxyOptions) {
       headers['x-request-id'] = req.id;
       const chunked = req.headers['transfer-encoding'] !== undefined;
       const hasBody = chunked || declared > 0;
-      let body: IncomingMessage | LimitedBody | undefined;
-      if (chunked) body = req.pipe(new LimitedBody(limit));
-      else if (hasBody) body = req;
+      const body = hasBody ? req.pipe(chunked ? new LimitedBody(limit) : new PassThrough()) : undefined;
+      if (body) drainWhenAbandoned(req, body, limit);
       const abort = new AbortController();
       res.once('close', () => {
         if (!res.writableFinished) abort.abort();

@@ -1,9 +1,9 @@
-import { Controller, Get, Logger, Param, ParseUUIDPipe, Post, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Logger, Param, ParseUUIDPipe, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiProduces, ApiQuery, ApiResponse } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Public } from '@platform/auth';
-import { TooManyRequestsError } from '@platform/common';
-import { AcceptsContentTypes, ApiTag, resolveError } from '@platform/service';
+import { TooManyRequestsError, type ServiceConfig } from '@platform/common';
+import { AcceptsContentTypes, ApiTag, resolveError, SERVICE_CONFIG } from '@platform/service';
 import { errorPage } from './html.js';
 import { PublicViewsService, type ViewAnswer } from './public-views.service.js';
 import { clientAddress, readFormBody } from './request-reading.js';
@@ -32,7 +32,10 @@ const WRONG = { status: 403, description: 'A token made for another view or targ
 export class PublicViewsController {
   private readonly logger = new Logger(PublicViewsController.name);
 
-  constructor(private readonly views: PublicViewsService) {}
+  constructor(
+    private readonly views: PublicViewsService,
+    @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
+  ) {}
 
   @Get('forms/:id')
   @Public()
@@ -59,6 +62,7 @@ export class PublicViewsController {
   @ApiResponse({ status: 303, description: 'To the run’s result page' })
   @ApiResponse({ status: 400, description: 'The form again, with the fields to correct' })
   @ApiResponse(REFUSED)
+  @ApiResponse({ status: 413, description: 'A submission over 64 KiB (an HTML page)' })
   @ApiResponse({ status: 429, description: 'Too many submissions (Retry-After)' })
   async submit(
     @Param('id', new ParseUUIDPipe()) id: string,
@@ -66,7 +70,7 @@ export class PublicViewsController {
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
-    await this.send(res, async () => this.views.submit(id, token, await readFormBody(req), clientAddress(req)));
+    await this.send(res, async () => this.views.submit(id, token, await readFormBody(req, this.config.BODY_LIMIT_BYTES), clientAddress(req)));
   }
 
   @Get('forms/:id/runs/:runId')

@@ -1,27 +1,27 @@
 import type { Request } from 'express';
 import { AppError } from '@platform/common';
-import { bodyNotObject } from '@platform/service';
+import { bodyNotObject, readUnparsedBody } from '@platform/service';
 
 const FORM_LIMIT_BYTES = 64 * 1024;
 
 /**
  * The submitted fields: a JSON body was parsed by the service's JSON parser already; an HTML
- * form's urlencoded body is still unread and is read here, up to 64 KiB.
+ * form's urlencoded body is still unread and is read here, up to 64 KiB (a larger one is read to
+ * its end, up to `bodyLimit` more, and refused; see readUnparsedBody).
  */
-export async function readFormBody(req: Request): Promise<Record<string, unknown>> {
+export async function readFormBody(req: Request, bodyLimit: number): Promise<Record<string, unknown>> {
   if ((req as Request & { rawBody?: Buffer }).rawBody) {
     const body: unknown = req.body;
     if (typeof body !== 'object' || body === null || Array.isArray(body)) throw bodyNotObject();
     return body as Record<string, unknown>;
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > FORM_LIMIT_BYTES) throw new AppError('payload_too_large', 413, `A form submission is at most ${FORM_LIMIT_BYTES} bytes`);
-    chunks.push(chunk);
-  }
-  return Object.fromEntries(new URLSearchParams(Buffer.concat(chunks).toString('utf8')));
+  const raw = await readUnparsedBody(
+    req,
+    FORM_LIMIT_BYTES,
+    bodyLimit,
+    () => new AppError('payload_too_large', 413, `A form submission is at most ${FORM_LIMIT_BYTES} bytes`),
+  );
+  return Object.fromEntries(new URLSearchParams(raw.toString('utf8')));
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+import { readUnparsedBody } from '@platform/service';
 import { WebhookErrors } from './webhooks.errors.js';
 
 /**
@@ -9,12 +10,5 @@ export async function readRawBody(req: Request, limit: number): Promise<Buffer> 
   const kept = (req as Request & { rawBody?: Buffer }).rawBody;
   if (kept) return kept;
   if (req.readableEnded || (req as Request & { _body?: boolean })._body) return Buffer.alloc(0);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw WebhookErrors.tooLarge(limit);
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
+  return readUnparsedBody(req, limit, limit, () => WebhookErrors.tooLarge(limit));
 }
