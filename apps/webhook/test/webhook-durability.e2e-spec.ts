@@ -76,4 +76,55 @@ describe('webhook deliveries through a run-service outage', () => {
     expect(runs).toHaveLength(5);
     expect(new Set(runs.map((r) => r.id))).toEqual(new Set(promised));
   }, 90_000);
+
+  it('records a delivery whose run cannot start as failed with the reason, and stops trying it', async () => {
+    // A webhook service that takes run inputs the run service (and NATS, 1 MiB a message) will not:
+    // its start fails every time. It used to be tried again every 2 s, forever.
+    const restart = async (extra: Record<string, string>) => {
+      for (const pid of processIds(env.pidDir, 'webhook')) {
+        try {
+          process.kill(pid, 'SIGTERM');
+        } catch {
+          continue; // gone already, its pid file not yet
+        }
+        await processExited(pid, 15_000);
+      }
+      await startProcess({
+        name: 'webhook',
+        entry: serviceEntry('webhook'),
+        env: { ...env.serviceEnv.webhook, ...extra },
+        healthUrl: `${env.serviceUrls.webhook}/actuator/health`,
+        pidDir: env.pidDir,
+      });
+    };
+    await restart({ RUN_INPUT_LIMIT_BYTES: String(4 * 1024 * 1024), WEBHOOK_START_RETRY_MS: '500', WEBHOOK_START_GIVE_UP_MS: '3000' });
+    try {
+      const wf = await gw('/api/v1/workflow/workflows', {
+        headers: withKey(tenant.test_key),
+        body: { name: `wf-${randomUUID().slice(0, 8)}`, steps: [{ id: 'echo', type: 'transform', input: { got: '{% input.body %}' } }] },
+      });
+      const hook = await gw('/webhooks', {
+        headers: withKey(tenant.test_key),
+        body: { name: 'unstartable', workflow_id: wf.body.id, verification: { type: 'none' } },
+      });
+      const accepted = await gw(hook.body.url as string, { body: { blob: 'x'.repeat(1536 * 1024) }, timeoutMs: 30_000 });
+      expect(accepted.status).toBe(202);
+      const failed = await eventually(
+        'the delivery recorded as failed',
+        async () => {
+          const [entry] = (await gw(`/webhooks/${hook.body.id as string}/logs`, { headers: withKey(tenant.test_key) })).body.data ?? [];
+          return entry?.run_id === null ? entry : undefined;
+        },
+        30_000,
+      );
+      expect(failed).toMatchObject({ outcome: 'accepted', run_id: null, reason: expect.stringMatching(/^run not started/) });
+      expect((await gw(`/run/executions/${accepted.body.run_id as string}`, { headers: withKey(tenant.test_key) })).status).toBe(404);
+      // Nothing tries it any more: the reason stays.
+      await sleep(2500);
+      const [after] = (await gw(`/webhooks/${hook.body.id as string}/logs`, { headers: withKey(tenant.test_key) })).body.data ?? [];
+      expect(after.reason).toBe(failed.reason);
+    } finally {
+      await restart({});
+    }
+  }, 120_000);
 });

@@ -299,6 +299,24 @@ describe('webhooks end to end', () => {
     expect(sync.body.response).toEqual({ mode: 'sync', timeout_ms: 10_000 });
   });
 
+  it('refuses a delivery whose run input would be over the 1 MiB run-input limit with 413, logs it as rejected and starts nothing', async () => {
+    const workflowId = await createWorkflow(a);
+    const hook = await createWebhook(a, workflowId, { verification: { type: 'none' } });
+    // 2 MiB: under the 10 MiB body limit, over the run service's 1 MiB input limit.
+    const big = await gw(hook.url as string, { body: { blob: 'x'.repeat(2 * 1024 * 1024) }, timeoutMs: 30_000 });
+    expect(big.status).toBe(413);
+    expect(big.body).toMatchObject({ error: 'Payload Too Large', status: 413, request_id: expect.any(String) });
+    expect(big.body.message).toMatch(/over the 1 MiB run-input limit \(RUN_INPUT_LIMIT_BYTES\)/);
+    expect(big.body.run_id).toBeUndefined();
+    const logs = (await gw(`/webhooks/${hook.id as string}/logs`, { headers: withKey(a.test_key) })).body.data ?? [];
+    expect(logs).toHaveLength(1);
+    expect(logs[0]).toMatchObject({ outcome: 'rejected', status_code: 413, run_id: null, body_truncated: true });
+    expect(logs[0].reason).toMatch(/^run input of \d+ bytes is over the limit of 1048576/);
+    // A delivery under the limit still runs.
+    expect((await gw(hook.url as string, { body: { small: true } })).status).toBe(202);
+    await eventually('the small delivery’s run', async () => ((await executionsOf(a, workflowId)).length === 1 ? true : undefined));
+  });
+
   it('lists with filters and cursor pagination, and refuses bad input naming the field', async () => {
     const workflowId = await createWorkflow(a);
     for (let i = 0; i < 3; i++) await createWebhook(a, workflowId);

@@ -1,6 +1,7 @@
 import { IsBoolean, IsInt, Max, Min } from 'class-validator';
 import { Transform } from 'class-transformer';
 import { ServiceConfig, toBoolean } from '@platform/common';
+import { DEFAULT_RUN_INPUT_LIMIT_BYTES } from '@platform/messaging';
 
 export const RUN_CONFIG = Symbol('RUN_CONFIG');
 
@@ -34,7 +35,7 @@ export class RunConfig extends ServiceConfig {
   /** Largest run input accepted (413 above). */
   @IsInt()
   @Min(1024)
-  RUN_INPUT_LIMIT_BYTES: number = 1024 * 1024;
+  RUN_INPUT_LIMIT_BYTES: number = DEFAULT_RUN_INPUT_LIMIT_BYTES;
 
   /** Default execution timeout when a workflow sets none. */
   @IsInt()

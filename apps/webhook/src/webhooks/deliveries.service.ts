@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Principal } from '@platform/auth';
-import { newId, type ServiceConfig } from '@platform/common';
+import { newId } from '@platform/common';
 import { TenantDb } from '@platform/db';
-import { SERVICE_CONFIG } from '@platform/service';
+import { WEBHOOK_CONFIG, type WebhookConfig } from '../config/webhook.config.js';
 import { DeliveryStarter, type StartableDelivery } from './delivery-starter.js';
 import { ReceivingCache, type Owner, type ReceivingWebhook } from './receiving-cache.js';
 import type { StartOutcome } from './run-starter.js';
@@ -31,12 +31,17 @@ export interface ReceiveAnswer {
   body: Record<string, unknown>;
 }
 
+/** What headers, query and the run input's own fields add to a body's size, at most. */
+const RUN_INPUT_SLACK_BYTES = 128 * 1024;
+
 const ALWAYS_MASKED = new Set(['authorization', 'cookie', 'proxy-authorization', 'x-api-key', 'webhook-signature']);
 
 type Intake =
   | { kind: 'accepted'; delivery: StartableDelivery & { run_id: string } }
   | { kind: 'duplicate'; first: RecordedDelivery }
   | { kind: 'rejected' }
+  /** Its run input would be over the run service's limit: refused (413) and logged as rejected. */
+  | { kind: 'too_large'; bytes: number }
   /** The webhook changed (or went) since it was cached: verify again against a fresh read. */
   | { kind: 'stale' };
 
@@ -54,7 +59,7 @@ export class DeliveriesService {
     private readonly writer: DeliveryWriter,
     private readonly starter: DeliveryStarter,
     private readonly sync: SyncWaiter,
-    @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
+    @Inject(WEBHOOK_CONFIG) private readonly config: WebhookConfig,
   ) {}
 
   async receive(id: string, incoming: IncomingDelivery): Promise<ReceiveAnswer> {
@@ -67,6 +72,7 @@ export class DeliveriesService {
         continue;
       }
       if (intake.kind === 'rejected') throw WebhookErrors.unauthorized();
+      if (intake.kind === 'too_large') throw WebhookErrors.runInputTooLarge(intake.bytes, this.config.RUN_INPUT_LIMIT_BYTES);
       if (intake.kind === 'duplicate') return this.answerDuplicate(hook, intake.first);
       if (hook.webhook.response_mode === 'sync') return this.answerSync(hook.owner, intake.delivery, hook.webhook.timeout_ms ?? 10_000);
       this.starter.accepted(intake.delivery);
@@ -151,20 +157,11 @@ export class DeliveriesService {
       body: incoming.raw,
       contentType: incoming.contentType,
     };
-    if (!verdict.ok) {
-      const rejected = {
-        ...base,
-        id: newId(),
-        outcome: 'rejected' as const,
-        reason: verdict.reason,
-        statusCode: 401,
-        dedupeKey: null,
-        runInput: null,
-        runId: null,
-      };
-      const row = await this.writer.write(owner, { version: webhook.version, delivery: rejected, duplicateId: newId() });
-      return row ? { kind: 'rejected' } : { kind: 'stale' };
-    }
+    const reject = async (reason: string, statusCode: number): Promise<boolean> => {
+      const rejected = { ...base, id: newId(), outcome: 'rejected' as const, reason, statusCode, dedupeKey: null, runInput: null, runId: null };
+      return (await this.writer.write(owner, { version: webhook.version, delivery: rejected, duplicateId: newId() })) !== undefined;
+    };
+    if (!verdict.ok) return (await reject(verdict.reason, 401)) ? { kind: 'rejected' } : { kind: 'stale' };
     const deliveryId = newId();
     const runInput = {
       body: this.parsedBody(incoming),
@@ -174,6 +171,11 @@ export class DeliveriesService {
       webhook_id: webhook.id,
       delivery_id: deliveryId,
     };
+    const bytes = this.oversizedRunInput(incoming.raw, runInput);
+    if (bytes !== null) {
+      const reason = `run input of ${bytes} bytes is over the limit of ${this.config.RUN_INPUT_LIMIT_BYTES} (RUN_INPUT_LIMIT_BYTES)`;
+      return (await reject(reason, 413)) ? { kind: 'too_large', bytes } : { kind: 'stale' };
+    }
     const accepted = {
       ...base,
       id: deliveryId,
@@ -200,6 +202,18 @@ export class DeliveriesService {
       received_at: new Date(),
     };
     return { kind: 'accepted', delivery };
+  }
+
+  /**
+   * The size of a run input over RUN_INPUT_LIMIT_BYTES, else null. Measuring costs a serialisation,
+   * so it is done only for a body that could matter: JSON escaping at most sextuples a body's
+   * bytes, and headers and query (at most 16 KiB as sent) stay within the slack.
+   */
+  private oversizedRunInput(raw: Buffer, runInput: Record<string, unknown>): number | null {
+    const limit = this.config.RUN_INPUT_LIMIT_BYTES;
+    if (raw.length * 6 + RUN_INPUT_SLACK_BYTES <= limit) return null;
+    const bytes = Buffer.byteLength(JSON.stringify(runInput));
+    return bytes > limit ? bytes : null;
   }
 
   private verify(webhook: WebhookRow, secret: string | null, incoming: IncomingDelivery, header: (n: string) => string | undefined): VerifyResult {
@@ -233,9 +247,5 @@ export class DeliveriesService {
       masked[name] = ALWAYS_MASKED.has(name) || name === token ? '***' : Array.isArray(value) ? value.join(', ') : value;
     }
     return masked;
-  }
-
-  get bodyLimit(): number {
-    return this.config.BODY_LIMIT_BYTES;
   }
 }

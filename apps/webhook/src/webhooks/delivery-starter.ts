@@ -16,6 +16,15 @@ export type StartableDelivery = Pick<
   received_at?: Date;
 };
 
+interface TenantResults {
+  tenantId: string;
+  environmentId: string;
+  /** Started, or refused for good: recorded as they are. */
+  results: { id: string; error: string | null }[];
+  /** Failed attempts that count towards WEBHOOK_START_MAX_ATTEMPTS. */
+  failures: { id: string; error: string }[];
+}
+
 /** A delivery announced to triggers carries its request up to this size; a larger one goes without its body. */
 const ANNOUNCED_REQUEST_BYTES = 256 * 1024;
 
@@ -29,9 +38,10 @@ const DRAIN_MS = 5000;
  * Starts the runs of accepted deliveries behind the answers: the request path queues the
  * delivery (already committed, with its run id) and returns; batches of starts go to the run
  * service with at most WEBHOOK_START_CONCURRENCY in flight, and their outcomes are recorded one
- * statement per batch. A start that fails for now (run service down or slow) stays unrecorded and
- * the reconciler retries it; one the run service refuses (workflow disabled or deleted) is
- * recorded with the reason. The run id is the idempotency key, so nothing here can start a run twice.
+ * statement per batch. A start that fails for now is tried again by the reconciler: unrecorded
+ * while the run service does not answer, counted when it failed on this start (recorded as failed
+ * after WEBHOOK_START_MAX_ATTEMPTS); one the run service refuses (workflow disabled or deleted) is
+ * recorded with the reason at once. The run id is the idempotency key, so nothing here can start a run twice.
  */
 @Injectable()
 export class DeliveryStarter implements OnApplicationShutdown {
@@ -104,24 +114,33 @@ export class DeliveryStarter implements OnApplicationShutdown {
 
   private async startAll(batch: StartableDelivery[]): Promise<StartOutcome[]> {
     const outcomes = await Promise.all(batch.map((d) => this.startAndAnnounce(d)));
-    const byTenant = new Map<string, { tenantId: string; environmentId: string; results: { id: string; error: string | null }[] }>();
+    const byTenant = new Map<string, TenantResults>();
     batch.forEach((d, i) => {
       const outcome = outcomes[i];
-      if (outcome.runId === null && !outcome.permanent) return;
+      // An outage is not recorded: the reconciler tries again, until WEBHOOK_START_GIVE_UP_MS.
+      if (outcome.runId === null && !outcome.permanent && !outcome.counts) return;
       const key = `${d.tenant_id}/${d.environment_id}`;
-      const group = byTenant.get(key) ?? { tenantId: d.tenant_id, environmentId: d.environment_id, results: [] };
-      group.results.push({ id: d.id, error: outcome.error });
+      const group = byTenant.get(key) ?? { tenantId: d.tenant_id, environmentId: d.environment_id, results: [], failures: [] };
+      if (outcome.runId === null && !outcome.permanent) group.failures.push({ id: d.id, error: outcome.error });
+      else group.results.push({ id: d.id, error: outcome.error });
       byTenant.set(key, group);
     });
-    for (const group of byTenant.values()) {
-      try {
-        await receivingRepository.recordStarts(this.db, { tenantId: group.tenantId, environmentId: group.environmentId, scopeId: null }, group.results);
-      } catch (error) {
-        // The runs did start; the reconciler asks again and is answered with the same runs.
-        this.logger.warn(`could not record ${group.results.length} run starts: ${(error as Error).message}`);
-      }
-    }
+    for (const group of byTenant.values()) await this.record(group);
     return outcomes;
+  }
+
+  private async record({ tenantId, environmentId, results, failures }: TenantResults): Promise<void> {
+    const ctx = { tenantId, environmentId, scopeId: null };
+    try {
+      if (results.length) await receivingRepository.recordStarts(this.db, ctx, results);
+      if (failures.length) {
+        this.logger.warn(`${failures.length} run starts failed (tried again, at most ${this.config.WEBHOOK_START_MAX_ATTEMPTS} times): ${failures[0].error}`);
+        await receivingRepository.recordStartFailures(this.db, ctx, failures, this.config.WEBHOOK_START_MAX_ATTEMPTS);
+      }
+    } catch (error) {
+      // The runs did start; the reconciler asks again and is answered with the same runs.
+      this.logger.warn(`could not record ${results.length + failures.length} run starts: ${(error as Error).message}`);
+    }
   }
 
   /** A delivery counts as started once its run started and, for a webhook with triggers, its announcement was stored. */

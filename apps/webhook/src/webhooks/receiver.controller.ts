@@ -1,8 +1,9 @@
-import { Controller, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import { Controller, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiPayloadTooLargeResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Public } from '@platform/auth';
-import { AcceptsContentTypes, ApiTag, ERROR_SCHEMA_REF, errorExample } from '@platform/service';
+import type { ServiceConfig } from '@platform/common';
+import { AcceptsContentTypes, ApiTag, ERROR_SCHEMA_REF, errorExample, SERVICE_CONFIG } from '@platform/service';
 import { DeliveriesService } from './deliveries.service.js';
 import { RECEIVED_EXAMPLE, DeliveryReceivedResponseDto } from './dto/webhook.response.dto.js';
 import { readRawBody } from './raw-body.js';
@@ -57,6 +58,7 @@ const STANDARD_WEBHOOK_HEADERS = [
 ];
 
 const UNAUTHORIZED = WebhookErrors.unauthorized();
+const RUN_INPUT_TOO_LARGE = WebhookErrors.runInputTooLarge(2_097_450, 1_048_576);
 
 /** The public receiving address: no credentials; the webhook's signature or token is the check. */
 @ApiTag(
@@ -65,7 +67,10 @@ const UNAUTHORIZED = WebhookErrors.unauthorized();
 )
 @Controller('webhooks/in')
 export class ReceiverController {
-  constructor(private readonly deliveries: DeliveriesService) {}
+  constructor(
+    private readonly deliveries: DeliveriesService,
+    @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
+  ) {}
 
   @Post(':id')
   @Public()
@@ -136,9 +141,18 @@ export class ReceiverController {
       },
     },
   })
-  @ApiPayloadTooLargeResponse({ description: 'The body is larger than `BODY_LIMIT_BYTES` (default 10 MiB)' })
+  @ApiPayloadTooLargeResponse({
+    description:
+      'The body is larger than `BODY_LIMIT_BYTES` (default 10 MiB), or the run input it would make (`{ body, headers, query, … }` as JSON) is larger than the run service takes (`RUN_INPUT_LIMIT_BYTES`, default 1 MiB): nothing is started, and the delivery is logged as rejected with the reason',
+    content: {
+      'application/json': {
+        schema: { $ref: ERROR_SCHEMA_REF },
+        examples: { run_input_too_large: { summary: 'The run input would be over 1 MiB', value: errorExample(413, RUN_INPUT_TOO_LARGE.message) } },
+      },
+    },
+  })
   async receive(@Param('id') id: string, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<Record<string, unknown>> {
-    const raw = await readRawBody(req, this.deliveries.bodyLimit);
+    const raw = await readRawBody(req, this.config.BODY_LIMIT_BYTES);
     const contentType = req.headers['content-type'] ?? null;
     const json = (req as Request & { rawBody?: Buffer }).rawBody !== undefined ? (req.body as unknown) : undefined;
     const answer = await this.deliveries.receive(id, { method: req.method, headers: req.headers, query: req.query, contentType, raw, json });

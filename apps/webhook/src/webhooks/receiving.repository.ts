@@ -19,10 +19,11 @@ const RECORD_MANY = prepared(
   `select * from webhook.record_deliveries($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)`,
 );
 const RECORD_STARTS = prepared('webhook.record_starts', `select webhook.record_starts($1, $2, $3, $4, $5, $6)`);
+const RECORD_START_FAILURES = prepared('webhook.record_start_failures', `select webhook.record_start_failures($1, $2, $3, $4, $5, $6, $7)`);
 
 /**
  * The receiving route's queries: one round trip each, through the functions of the
- * WebhookHotPath and DeferredRunStarts migrations (they set the tenant context themselves; RLS applies).
+ * WebhookHotPath and DeferredRunStarts migrations and sql/ (they set the tenant context themselves; RLS applies).
  */
 export const receivingRepository = {
   async find(db: TenantDb, ctx: TenantContext, id: string): Promise<WebhookRow | undefined> {
@@ -63,5 +64,10 @@ export const receivingRepository = {
    */
   async recordStarts(db: TenantDb, ctx: TenantContext, results: { id: string; error: string | null }[]): Promise<void> {
     await db.call(ctx, RECORD_STARTS, [results.map((r) => r.id), results.map((r) => r.error)], { asyncCommit: true });
+  },
+
+  /** Failed attempts that count: the one reaching `maxAttempts` records the error, and the retries end. */
+  async recordStartFailures(db: TenantDb, ctx: TenantContext, failures: { id: string; error: string }[], maxAttempts: number): Promise<void> {
+    await db.call(ctx, RECORD_START_FAILURES, [failures.map((f) => f.id), failures.map((f) => f.error), maxAttempts]);
   },
 };

@@ -2,13 +2,19 @@ import { Injectable } from '@nestjs/common';
 import { Bus, BusError, messageContext, RunSubjects } from '@platform/messaging';
 import type { DeliveryRow } from './webhook.record.js';
 
-export type StartOutcome = { runId: string; error: null } | { runId: null; error: string; permanent: boolean };
+/**
+ * A start that failed is `permanent` (the run service refused it: recorded at once), or tried
+ * again; a retry `counts` towards WEBHOOK_START_MAX_ATTEMPTS when the failure was this start's
+ * own (the run service failed on it, or it could not be sent), not when the run service did not
+ * answer at all (down or slow: only WEBHOOK_START_GIVE_UP_MS bounds an outage).
+ */
+export type StartOutcome = { runId: string; error: null } | { runId: null; error: string; permanent: boolean; counts?: boolean };
 
 /**
  * Starts a delivery's run through `run.executions.start`, with the run id the delivery was given
  * when it was accepted: the starter, the reconciler and a duplicate delivery asking again all get
- * the same run. A refusal by the run service (workflow missing or disabled) is permanent; a
- * timeout or an absent run service is not, and the reconciler tries again.
+ * the same run. A refusal by the run service (workflow missing or disabled) is permanent; any
+ * other failure is not, and the reconciler tries again (see StartOutcome for how often).
  */
 @Injectable()
 export class RunStarter {
@@ -37,7 +43,8 @@ export class RunStarter {
       if (error instanceof BusError && error.code === 'remote' && error.remote && error.remote.status < 500) {
         return { runId: null, error: `run not started: ${error.remote.message}`, permanent: true };
       }
-      return { runId: null, error: (error as Error).message, permanent: false };
+      const unanswered = error instanceof BusError && (error.code === 'timeout' || error.code === 'unavailable');
+      return { runId: null, error: (error as Error).message, permanent: false, counts: !unanswered };
     }
   }
 }

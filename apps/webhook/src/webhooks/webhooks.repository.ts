@@ -217,4 +217,18 @@ export const deliveriesRepository = {
       [graceMs, limit],
     );
   },
+
+  /**
+   * Accepted deliveries whose run has not started for `maxAgeMs` (the run service unreachable all
+   * along) are recorded as failed: the reconciler stops trying them. Answers how many.
+   */
+  async giveUpUnstarted(m: EntityManager, maxAgeMs: number, reason: string): Promise<number> {
+    const rows = await m.query<{ id: string }[]>(
+      `update webhook.deliveries set start_error = $2
+        where outcome = 'accepted' and started_at is null and start_error is null and received_at < now() - make_interval(secs => $1::float8 / 1000)
+        returning id`,
+      [maxAgeMs, reason],
+    );
+    return rows.length;
+  },
 };

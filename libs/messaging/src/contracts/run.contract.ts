@@ -76,6 +76,13 @@ export class ExecutionTrigger {
   id!: string | null;
 }
 
+/**
+ * The largest run input (serialised as JSON) the run service takes unless RUN_INPUT_LIMIT_BYTES
+ * says otherwise; a starter that can check it first (the webhook service, at intake) reads the
+ * same setting.
+ */
+export const DEFAULT_RUN_INPUT_LIMIT_BYTES = 1024 * 1024;
+
 /** `run.executions.start`: triggers, webhooks and the portal start runs with it. */
 export class StartExecutionRequest {
   @IsUUID()
