@@ -9,7 +9,7 @@ import { executionsRepository, triggersRepository, type NewExecution, type Trigg
  * The trigger service's state in PostgreSQL, as the application role: `trigger.has_listener` (the
  * ListenerLookup migration), which every run that ends and every delivery announced asks first, and
  * the firing claims (`trigger.executions`): unique per trigger and fire key, then recorded started
- * or failed.
+ * or failed, and failed at the latest after counted failures or too long pending.
  */
 let h: StoreHarness;
 
@@ -237,5 +237,53 @@ describe('trigger.executions: a firing claimed once, then its start recorded', (
     await h.tenantDb.run(other, (m) => executionsRepository.recordStart(m, claim!.id, RUN, 'started', null));
     expect(await h.tenantDb.run(other, (m) => executionsRepository.list(m, t.id, { beforeId: null, limit: 10 }))).toEqual([]);
     expect(await executions(t.id)).toEqual([expect.objectContaining({ status: 'pending', run_id: null, attempts: 0 })]);
+  });
+});
+
+describe('trigger.executions: retrying a start ends, after counted failures or too long pending', () => {
+  const pendingClaim = async (ctx: TenantContext) => {
+    const t = await trigger(ctx, { eventType: 'run.failed' });
+    const claim = await h.tenantDb.run(ctx, (m) => executionsRepository.claim(m, firing(ctx, t, 'evt')));
+    return { t, id: claim!.id };
+  };
+  const inScan = async (id: string) =>
+    (await h.systemDb.run('test: the reconciler scan', (m) => executionsRepository.stalePending(m, 0, 10_000))).some((e) => e.id === id);
+
+  it.each([
+    { from: 'pending, no attempt', failures: 1, max: 3, to: { status: 'pending', error: null, attempts: 1 }, scanned: true },
+    {
+      from: 'pending, two attempts',
+      failures: 3,
+      max: 3,
+      to: { status: 'failed', error: 'run not started after 3 attempts: boom (3)', attempts: 3 },
+      scanned: false,
+    },
+  ])('$from, a counted failure (limit $max) → $to', async ({ failures, max, to, scanned }) => {
+    const ctx = h.tenant();
+    const { t, id } = await pendingClaim(ctx);
+    for (let i = 1; i <= failures; i++) await h.tenantDb.run(ctx, (m) => executionsRepository.recordFailedAttempt(m, id, `boom (${i})`, max));
+    expect(await executions(t.id)).toEqual([expect.objectContaining(to)]);
+    expect(await inScan(id)).toBe(scanned);
+  });
+
+  it('a counted failure leaves a firing that started meanwhile as it is', async () => {
+    const ctx = h.tenant();
+    const { t, id } = await pendingClaim(ctx);
+    const run = randomUUID();
+    await h.tenantDb.run(ctx, (m) => executionsRepository.recordStart(m, id, run, 'started', null));
+    await h.tenantDb.run(ctx, (m) => executionsRepository.recordFailedAttempt(m, id, 'late failure', 1));
+    expect(await executions(t.id)).toEqual([expect.objectContaining({ status: 'started', run_id: run, error: null, attempts: 1 })]);
+  });
+
+  it.each([
+    { from: 'pending for two hours', ageMs: 2 * 3_600_000, to: { status: 'failed', error: 'given up' }, scanned: false },
+    { from: 'pending for a minute', ageMs: 60_000, to: { status: 'pending', error: null }, scanned: true },
+  ])('$from, give up after an hour → $to', async ({ ageMs, to, scanned }) => {
+    const ctx = h.tenant();
+    const { t, id } = await pendingClaim(ctx);
+    await h.admin.query(`update trigger.executions set fired_at = now() - make_interval(secs => $2::float8 / 1000) where id = $1`, [id, ageMs]);
+    await h.systemDb.statement('test: give up', (m) => executionsRepository.giveUpPending(m, 3_600_000, 'given up'));
+    expect(await executions(t.id)).toEqual([expect.objectContaining(to)]);
+    expect(await inScan(id)).toBe(scanned);
   });
 });

@@ -20,6 +20,22 @@ export class TriggerConfig {
   @Min(500)
   @Max(3_600_000)
   TRIGGER_PENDING_RETRY_MS: number = 3000;
+
+  /**
+   * Failed starts of a claimed firing's run (the run service failed on it, or the start could not
+   * be sent) after which the firing is recorded as failed, with the last error. Starts the run
+   * service did not answer (down, slow) do not count: see TRIGGER_PENDING_GIVE_UP_MS.
+   */
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  TRIGGER_START_MAX_ATTEMPTS: number = 10;
+
+  /** A claimed firing whose run has not started after this long is recorded as failed: the reconciler stops trying it. */
+  @IsInt()
+  @Min(1000)
+  @Max(30 * 86_400_000)
+  TRIGGER_PENDING_GIVE_UP_MS: number = 86_400_000;
 }
 
 export const TRIGGER_CONFIG = Symbol('TRIGGER_CONFIG');

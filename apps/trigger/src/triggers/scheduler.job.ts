@@ -11,6 +11,9 @@ import { executionsRepository, triggersRepository } from './triggers.repository.
 
 const BATCH = 200;
 
+/** 86400000 → "24 h". */
+const duration = (ms: number) => (ms % 3_600_000 === 0 ? `${ms / 3_600_000} h` : ms % 60_000 === 0 ? `${ms / 60_000} min` : `${ms / 1000} s`);
+
 /**
  * The scheduler, on every replica: each pass claims the due ticks of every tenant's schedules in
  * one transaction (rows locked with SKIP LOCKED, so replicas split the work and never take the
@@ -97,6 +100,13 @@ export class SchedulerJob extends PeriodicJob {
 
   /** Claims committed but never started: a replica died between the two, or the run service was away. */
   private async reconcile(): Promise<void> {
+    const maxAge = this.config.TRIGGER_PENDING_GIVE_UP_MS;
+    const given = await this.system.statement(
+      'scheduler: give up on claims pending too long',
+      (m) => executionsRepository.giveUpPending(m, maxAge, `run not started within ${duration(maxAge)}: the start did not get through to the run service`),
+      'debug',
+    );
+    if (given) this.logger.warn(`${given} trigger firings recorded as failed: their runs did not start within TRIGGER_PENDING_GIVE_UP_MS`);
     const stale = await this.system.run(
       'scheduler: start claimed ticks left pending',
       (m) => executionsRepository.stalePending(m, this.config.TRIGGER_PENDING_RETRY_MS, BATCH),

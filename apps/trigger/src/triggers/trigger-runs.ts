@@ -1,19 +1,23 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { TenantDb } from '@platform/db';
 import { Bus, BusError, messageContext, RunSubjects } from '@platform/messaging';
+import { TRIGGER_CONFIG, type TriggerConfig } from '../config/trigger.config.js';
 import type { TriggerExecutionRow } from './trigger.record.js';
 import { executionsRepository } from './triggers.repository.js';
 
 /**
  * Starts the run of a claimed trigger execution. The idempotency key is the claim's own
  * (trigger and firing), so the scheduler, the reconciler or a restarted replica asking again get
- * the same run: a crash between claim and start neither loses nor doubles it.
+ * the same run: a crash between claim and start neither loses nor doubles it. Retrying ends: a
+ * start the run service failed on counts towards TRIGGER_START_MAX_ATTEMPTS, and the reconciler
+ * gives up on a firing pending for TRIGGER_PENDING_GIVE_UP_MS (the run service down all along).
  */
 @Injectable()
 export class TriggerRuns {
   constructor(
     private readonly bus: Bus,
     private readonly db: TenantDb,
+    @Inject(TRIGGER_CONFIG) private readonly config: TriggerConfig,
   ) {}
 
   async start(e: TriggerExecutionRow, triggerType: 'schedule' | 'event' | 'webhook'): Promise<void> {
@@ -36,8 +40,19 @@ export class TriggerRuns {
     } catch (error) {
       // The run service refused (workflow gone or disabled): final. Otherwise the claim stays pending for the reconciler.
       if (error instanceof BusError && error.code === 'remote' && error.remote && error.remote.status < 500) failure = error.remote.message;
-      else return;
+      else {
+        const unanswered = error instanceof BusError && (error.code === 'timeout' || error.code === 'unavailable');
+        if (!unanswered) await this.countFailure(ctx, e.id, (error as Error).message);
+        return;
+      }
     }
     await this.db.run(ctx, (m) => executionsRepository.recordStart(m, e.id, runId, runId ? 'started' : 'failed', failure), { asyncCommit: true });
+  }
+
+  private async countFailure(ctx: { tenantId: string; environmentId: string; scopeId: string | null }, id: string, error: string): Promise<void> {
+    await this.db
+      .run(ctx, (m) => executionsRepository.recordFailedAttempt(m, id, error, this.config.TRIGGER_START_MAX_ATTEMPTS))
+      // Not counted this time: the reconciler tries it again, and the age limit still applies.
+      .catch(() => undefined);
   }
 }

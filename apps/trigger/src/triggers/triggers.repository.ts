@@ -187,6 +187,32 @@ export const executionsRepository = {
     ]);
   },
 
+  /**
+   * A start that failed and counts (the run service failed on it, or it could not be sent): the
+   * attempt reaching `maxAttempts` records the firing as failed with the error. Only a pending firing.
+   */
+  async recordFailedAttempt(m: EntityManager, id: string, error: string, maxAttempts: number): Promise<void> {
+    await m.query(
+      `update trigger.executions
+          set attempts = attempts + 1,
+              status = case when attempts + 1 >= $3 then 'failed' else status end,
+              error = case when attempts + 1 >= $3 then format('run not started after %s attempts: %s', attempts + 1, $2::text) else error end
+        where id = $1 and status = 'pending'`,
+      [id, error, maxAttempts],
+    );
+  },
+
+  /** SystemDb: claims pending for `maxAgeMs` are recorded as failed (the reconciler stops trying them). Answers how many. */
+  async giveUpPending(m: EntityManager, maxAgeMs: number, reason: string): Promise<number> {
+    const rows = await m.query<{ id: string }[]>(
+      `update trigger.executions set status = 'failed', error = $2
+        where status = 'pending' and fired_at < now() - make_interval(secs => $1::float8 / 1000)
+        returning id`,
+      [maxAgeMs, reason],
+    );
+    return rows.length;
+  },
+
   /** SystemDb: claims whose run was not started (a crash after the claim, the run service down). */
   async stalePending(m: EntityManager, olderThanMs: number, limit: number): Promise<TriggerExecutionRow[]> {
     return m.query<TriggerExecutionRow[]>(
