@@ -3399,6 +3399,11 @@ export interface components {
              */
             error: string;
             /**
+             * @description Stable and machine-readable: a feature's own code where it has one (`workflow_disabled`, `idempotency_mismatch`, `input_too_large`), `validation_failed` for a field error, else the status's (`bad_request`, `unauthorized`, `forbidden`, `not_found`, `conflict`, `payload_too_large`, `unsupported_media_type`, `rate_limited`, `internal`, `upstream_failed`, `unavailable`, `upstream_timeout`). See docs/errors.md
+             * @example not_found
+             */
+            code: string;
+            /**
              * @description What went wrong, safe to show (server errors say only "Internal server error")
              * @example Workflow not found
              */
@@ -5853,7 +5858,7 @@ export interface components {
              */
             mode: "async" | "sync";
             /**
-             * @description sync only: how long to wait for the run
+             * @description sync only: how long to wait for the run (10000 when left out)
              * @example 10000
              */
             timeout_ms?: number;
@@ -5868,6 +5873,7 @@ export interface components {
              */
             workflow_id: string;
             /**
+             * @description Required: how deliveries are checked (there is no default; `{ "type": "none" }` accepts anything)
              * @example {
              *       "type": "hmac"
              *     }
@@ -7605,6 +7611,8 @@ export interface operations {
              *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
              *
              *     The body is not JSON, or nests deeper than 100 levels
+             *
+             *     The body is JSON but not an object (an array, null, a number, a string)
              */
             400: {
                 headers: {
@@ -7851,6 +7859,8 @@ export interface operations {
              *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
              *
              *     The body is not JSON, or nests deeper than 100 levels
+             *
+             *     The body is JSON but not an object (an array, null, a number, a string)
              */
             400: {
                 headers: {
@@ -8329,6 +8339,8 @@ export interface operations {
              *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
              *
              *     The body is not JSON, or nests deeper than 100 levels
+             *
+             *     The body is JSON but not an object (an array, null, a number, a string)
              */
             400: {
                 headers: {
@@ -8482,6 +8494,8 @@ export interface operations {
              *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
              *
              *     The body is not JSON, or nests deeper than 100 levels
+             *
+             *     The body is JSON but not an object (an array, null, a number, a string)
              */
             400: {
                 headers: {
@@ -9319,6 +9333,8 @@ export interface operations {
              * @description The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
              *
              *     The body is not JSON, or nests deeper than 100 levels
+             *
+             *     The body is JSON but not an object (an array, null, a number, a string)
              */
             400: {
                 headers: {
@@ -9421,6 +9437,8 @@ export interface operations {
              *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
              *
              *     The body is not JSON, or nests deeper than 100 levels
+             *
+             *     The body is JSON but not an object (an array, null, a number, a string)
              */
             400: {
                 headers: {
@@ -10359,6 +10377,8 @@ export interface operations {
              *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
              *
              *     The body is not JSON, or nests deeper than 100 levels
+             *
+             *     The body is JSON but not an object (an array, null, a number, a string)
              */
             400: {
                 headers: {
@@ -10836,6 +10856,8 @@ export interface operations {
              *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
              *
              *     The body is not JSON, or nests deeper than 100 levels
+             *
+             *     The body is JSON but not an object (an array, null, a number, a string)
              */
             400: {
                 headers: {
@@ -11196,6 +11218,8 @@ export interface operations {
              *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
              *
              *     The body is not JSON, or nests deeper than 100 levels
+             *
+             *     The body is JSON but not an object (an array, null, a number, a string)
              */
             400: {
                 headers: {
@@ -11407,6 +11431,8 @@ export interface operations {
              *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
              *
              *     The body is not JSON, or nests deeper than 100 levels
+             *
+             *     The body is JSON but not an object (an array, null, a number, a string)
              */
             400: {
                 headers: {
@@ -11677,6 +11703,8 @@ export interface operations {
              *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
              *
              *     The body is not JSON, or nests deeper than 100 levels
+             *
+             *     The body is JSON but not an object (an array, null, a number, a string)
              */
             400: {
                 headers: {
@@ -12025,6 +12053,8 @@ export interface operations {
              *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
              *
              *     The body is not JSON, or nests deeper than 100 levels
+             *
+             *     The body is JSON but not an object (an array, null, a number, a string)
              */
             400: {
                 headers: {
@@ -12461,6 +12491,8 @@ export interface operations {
              *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
              *
              *     The body is not JSON, or nests deeper than 100 levels
+             *
+             *     The body is JSON but not an object (an array, null, a number, a string)
              */
             400: {
                 headers: {
@@ -12802,6 +12834,8 @@ export interface operations {
              *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
              *
              *     The body is not JSON, or nests deeper than 100 levels
+             *
+             *     The body is JSON but not an object (an array, null, a number, a string)
              */
             400: {
                 headers: {
@@ -13051,6 +13085,8 @@ export interface operations {
              *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
              *
              *     The body is not JSON, or nests deeper than 100 levels
+             *
+             *     The body is JSON but not an object (an array, null, a number, a string)
              */
             400: {
                 headers: {
@@ -13401,6 +13437,8 @@ export interface operations {
              *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
              *
              *     The body is not JSON, or nests deeper than 100 levels
+             *
+             *     The body is JSON but not an object (an array, null, a number, a string)
              */
             400: {
                 headers: {
@@ -13531,6 +13569,8 @@ export interface operations {
              *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
              *
              *     The body is not JSON, or nests deeper than 100 levels
+             *
+             *     The body is JSON but not an object (an array, null, a number, a string)
              */
             400: {
                 headers: {
@@ -13769,6 +13809,8 @@ export interface operations {
              *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
              *
              *     The body is not JSON, or nests deeper than 100 levels
+             *
+             *     The body is JSON but not an object (an array, null, a number, a string)
              */
             400: {
                 headers: {
@@ -14119,6 +14161,8 @@ export interface operations {
              *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
              *
              *     The body is not JSON, or nests deeper than 100 levels
+             *
+             *     The body is JSON but not an object (an array, null, a number, a string)
              */
             400: {
                 headers: {
@@ -14503,6 +14547,8 @@ export interface operations {
              *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
              *
              *     The body is not JSON, or nests deeper than 100 levels
+             *
+             *     The body is JSON but not an object (an array, null, a number, a string)
              */
             400: {
                 headers: {
@@ -14909,6 +14955,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A submission over 64 KiB (an HTML page) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many submissions (Retry-After) */
             429: {
                 headers: {
@@ -15185,6 +15240,8 @@ export interface operations {
              *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
              *
              *     The body is not JSON, or nests deeper than 100 levels
+             *
+             *     The body is JSON but not an object (an array, null, a number, a string)
              */
             400: {
                 headers: {
@@ -15306,6 +15363,8 @@ export interface operations {
              *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
              *
              *     The body is not JSON, or nests deeper than 100 levels
+             *
+             *     The body is JSON but not an object (an array, null, a number, a string)
              */
             400: {
                 headers: {
@@ -15570,6 +15629,8 @@ export interface operations {
              *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
              *
              *     The body is not JSON, or nests deeper than 100 levels
+             *
+             *     The body is JSON but not an object (an array, null, a number, a string)
              */
             400: {
                 headers: {
@@ -15834,6 +15895,8 @@ export interface operations {
              *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
              *
              *     The body is not JSON, or nests deeper than 100 levels
+             *
+             *     The body is JSON but not an object (an array, null, a number, a string)
              */
             400: {
                 headers: {
@@ -16158,6 +16221,8 @@ export interface operations {
              *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
              *
              *     The body is not JSON, or nests deeper than 100 levels
+             *
+             *     The body is JSON but not an object (an array, null, a number, a string)
              */
             400: {
                 headers: {
@@ -16428,6 +16493,8 @@ export interface operations {
              *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
              *
              *     The body is not JSON, or nests deeper than 100 levels
+             *
+             *     The body is JSON but not an object (an array, null, a number, a string)
              */
             400: {
                 headers: {
@@ -16761,6 +16828,8 @@ export interface operations {
              *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
              *
              *     The body is not JSON, or nests deeper than 100 levels
+             *
+             *     The body is JSON but not an object (an array, null, a number, a string)
              */
             400: {
                 headers: {
@@ -17031,6 +17100,8 @@ export interface operations {
              *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
              *
              *     The body is not JSON, or nests deeper than 100 levels
+             *
+             *     The body is JSON but not an object (an array, null, a number, a string)
              */
             400: {
                 headers: {
@@ -17157,6 +17228,8 @@ export interface operations {
              *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
              *
              *     The body is not JSON, or nests deeper than 100 levels
+             *
+             *     The body is JSON but not an object (an array, null, a number, a string)
              */
             400: {
                 headers: {
@@ -17295,6 +17368,8 @@ export interface operations {
              *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
              *
              *     The body is not JSON, or nests deeper than 100 levels
+             *
+             *     The body is JSON but not an object (an array, null, a number, a string)
              */
             400: {
                 headers: {
@@ -18059,6 +18134,8 @@ export interface operations {
              *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
              *
              *     The body is not JSON, or nests deeper than 100 levels
+             *
+             *     The body is JSON but not an object (an array, null, a number, a string)
              */
             400: {
                 headers: {
@@ -18413,6 +18490,8 @@ export interface operations {
              *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
              *
              *     The body is not JSON, or nests deeper than 100 levels
+             *
+             *     The body is JSON but not an object (an array, null, a number, a string)
              */
             400: {
                 headers: {
@@ -18992,6 +19071,8 @@ export interface operations {
              *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
              *
              *     The body is not JSON, or nests deeper than 100 levels
+             *
+             *     The body is JSON but not an object (an array, null, a number, a string)
              */
             400: {
                 headers: {
@@ -19419,6 +19500,8 @@ export interface operations {
              *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
              *
              *     The body is not JSON, or nests deeper than 100 levels
+             *
+             *     The body is JSON but not an object (an array, null, a number, a string)
              */
             400: {
                 headers: {
@@ -19612,6 +19695,8 @@ export interface operations {
              *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
              *
              *     The body is not JSON, or nests deeper than 100 levels
+             *
+             *     The body is JSON but not an object (an array, null, a number, a string)
              */
             400: {
                 headers: {
@@ -19753,11 +19838,15 @@ export interface operations {
                 };
             };
             /**
-             * @description With a JWT: X-SELECTED-TENANT header is required
+             * @description decisions holds a decision this task does not take (details names decisions)
+             *
+             *     With a JWT: X-SELECTED-TENANT header is required
              *
              *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
              *
              *     The body is not JSON, or nests deeper than 100 levels
+             *
+             *     The body is JSON but not an object (an array, null, a number, a string)
              */
             400: {
                 headers: {
@@ -19951,7 +20040,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is larger than `BODY_LIMIT_BYTES` (default 10 MiB) */
+            /** @description The body is larger than `BODY_LIMIT_BYTES` (default 10 MiB), or the run input it would make (`{ body, headers, query, … }` as JSON) is larger than the run service takes (`RUN_INPUT_LIMIT_BYTES`, default 1 MiB): nothing is started, and the delivery is logged as rejected with the reason */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -20129,11 +20218,15 @@ export interface operations {
                 };
             };
             /**
-             * @description With a JWT: X-SELECTED-TENANT header is required
+             * @description verification is missing, or verification or response is not an object: details names the field
+             *
+             *     With a JWT: X-SELECTED-TENANT header is required
              *
              *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
              *
              *     The body is not JSON, or nests deeper than 100 levels
+             *
+             *     The body is JSON but not an object (an array, null, a number, a string)
              */
             400: {
                 headers: {
@@ -20467,11 +20560,15 @@ export interface operations {
                 };
             };
             /**
-             * @description With a JWT: X-SELECTED-TENANT header is required
+             * @description verification or response is not an object: details names the field
+             *
+             *     With a JWT: X-SELECTED-TENANT header is required
              *
              *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
              *
              *     The body is not JSON, or nests deeper than 100 levels
+             *
+             *     The body is JSON but not an object (an array, null, a number, a string)
              */
             400: {
                 headers: {
@@ -21732,6 +21829,8 @@ export interface operations {
              *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
              *
              *     The body is not JSON, or nests deeper than 100 levels
+             *
+             *     The body is JSON but not an object (an array, null, a number, a string)
              */
             400: {
                 headers: {
@@ -21982,6 +22081,8 @@ export interface operations {
              *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
              *
              *     The body is not JSON, or nests deeper than 100 levels
+             *
+             *     The body is JSON but not an object (an array, null, a number, a string)
              */
             400: {
                 headers: {
@@ -22223,6 +22324,8 @@ export interface operations {
              *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
              *
              *     The body is not JSON, or nests deeper than 100 levels
+             *
+             *     The body is JSON but not an object (an array, null, a number, a string)
              */
             400: {
                 headers: {
@@ -22456,6 +22559,8 @@ export interface operations {
              *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
              *
              *     The body is not JSON, or nests deeper than 100 levels
+             *
+             *     The body is JSON but not an object (an array, null, a number, a string)
              */
             400: {
                 headers: {
@@ -22692,6 +22797,8 @@ export interface operations {
              *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
              *
              *     The body is not JSON, or nests deeper than 100 levels
+             *
+             *     The body is JSON but not an object (an array, null, a number, a string)
              */
             400: {
                 headers: {
@@ -23047,6 +23154,8 @@ export interface operations {
              *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
              *
              *     The body is not JSON, or nests deeper than 100 levels
+             *
+             *     The body is JSON but not an object (an array, null, a number, a string)
              */
             400: {
                 headers: {
@@ -23878,6 +23987,8 @@ export interface operations {
              *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
              *
              *     The body is not JSON, or nests deeper than 100 levels
+             *
+             *     The body is JSON but not an object (an array, null, a number, a string)
              */
             400: {
                 headers: {
@@ -24100,6 +24211,8 @@ export interface operations {
              *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
              *
              *     The body is not JSON, or nests deeper than 100 levels
+             *
+             *     The body is JSON but not an object (an array, null, a number, a string)
              */
             400: {
                 headers: {
@@ -24736,6 +24849,8 @@ export interface operations {
              * @description The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
              *
              *     The body is not JSON, or nests deeper than 100 levels
+             *
+             *     The body is JSON but not an object (an array, null, a number, a string)
              */
             400: {
                 headers: {
@@ -24927,6 +25042,8 @@ export interface operations {
              *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
              *
              *     The body is not JSON, or nests deeper than 100 levels
+             *
+             *     The body is JSON but not an object (an array, null, a number, a string)
              */
             400: {
                 headers: {
@@ -25402,6 +25519,8 @@ export interface operations {
              *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
              *
              *     The body is not JSON, or nests deeper than 100 levels
+             *
+             *     The body is JSON but not an object (an array, null, a number, a string)
              */
             400: {
                 headers: {
@@ -25750,6 +25869,8 @@ export interface operations {
              *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
              *
              *     The body is not JSON, or nests deeper than 100 levels
+             *
+             *     The body is JSON but not an object (an array, null, a number, a string)
              */
             400: {
                 headers: {
@@ -25879,6 +26000,8 @@ export interface operations {
              *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
              *
              *     The body is not JSON, or nests deeper than 100 levels
+             *
+             *     The body is JSON but not an object (an array, null, a number, a string)
              */
             400: {
                 headers: {
@@ -26106,6 +26229,8 @@ export interface operations {
              *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
              *
              *     The body is not JSON, or nests deeper than 100 levels
+             *
+             *     The body is JSON but not an object (an array, null, a number, a string)
              */
             400: {
                 headers: {
@@ -26338,6 +26463,8 @@ export interface operations {
              *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
              *
              *     The body is not JSON, or nests deeper than 100 levels
+             *
+             *     The body is JSON but not an object (an array, null, a number, a string)
              */
             400: {
                 headers: {
@@ -26690,6 +26817,8 @@ export interface operations {
              *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
              *
              *     The body is not JSON, or nests deeper than 100 levels
+             *
+             *     The body is JSON but not an object (an array, null, a number, a string)
              */
             400: {
                 headers: {
@@ -26942,6 +27071,8 @@ export interface operations {
              *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
              *
              *     The body is not JSON, or nests deeper than 100 levels
+             *
+             *     The body is JSON but not an object (an array, null, a number, a string)
              */
             400: {
                 headers: {
@@ -27104,6 +27235,8 @@ export interface operations {
              *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
              *
              *     The body is not JSON, or nests deeper than 100 levels
+             *
+             *     The body is JSON but not an object (an array, null, a number, a string)
              */
             400: {
                 headers: {
@@ -27255,6 +27388,8 @@ export interface operations {
              *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
              *
              *     The body is not JSON, or nests deeper than 100 levels
+             *
+             *     The body is JSON but not an object (an array, null, a number, a string)
              */
             400: {
                 headers: {
@@ -27709,6 +27844,8 @@ export interface operations {
              *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
              *
              *     The body is not JSON, or nests deeper than 100 levels
+             *
+             *     The body is JSON but not an object (an array, null, a number, a string)
              */
             400: {
                 headers: {
@@ -28099,6 +28236,8 @@ export interface operations {
              *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
              *
              *     The body is not JSON, or nests deeper than 100 levels
+             *
+             *     The body is JSON but not an object (an array, null, a number, a string)
              */
             400: {
                 headers: {
@@ -28435,6 +28574,8 @@ export interface operations {
              *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
              *
              *     The body is not JSON, or nests deeper than 100 levels
+             *
+             *     The body is JSON but not an object (an array, null, a number, a string)
              */
             400: {
                 headers: {
@@ -28673,6 +28814,8 @@ export interface operations {
              *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
              *
              *     The body is not JSON, or nests deeper than 100 levels
+             *
+             *     The body is JSON but not an object (an array, null, a number, a string)
              */
             400: {
                 headers: {
@@ -29145,6 +29288,8 @@ export interface operations {
              *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
              *
              *     The body is not JSON, or nests deeper than 100 levels
+             *
+             *     The body is JSON but not an object (an array, null, a number, a string)
              */
             400: {
                 headers: {
