@@ -8,13 +8,22 @@ const env = e2eEnvironment();
 const nestedArrays = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
 const nestedObjects = (depth: number) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
 
+/** Each operation's answer status, ten requests at a time (the machine is shared). */
+async function inBatches<T extends object>(items: T[], status: (item: T) => Promise<number>): Promise<(T & { status: number })[]> {
+  const answers: (T & { status: number })[] = [];
+  for (let i = 0; i < items.length; i += 10) {
+    answers.push(...(await Promise.all(items.slice(i, i + 10).map(async (item) => ({ ...item, status: await status(item) })))));
+  }
+  return answers;
+}
+
 interface ErrorAnswer {
   status: number;
   message: string;
   details?: { field: string; message: string }[];
 }
 
-type Operation = { method: string; path: string };
+type Operation = { method: string; path: string; json: boolean; params: boolean };
 
 /**
  * Bodies that nest thousands of levels deep used to overflow the stack of whatever walked them
@@ -30,10 +39,19 @@ describe('hostile JSON bodies', () => {
     const docs = await call<{ paths: Record<string, Record<string, { requestBody?: { content?: Record<string, unknown> } }>> }>(env.gatewayUrl, '/v3/api-docs');
     operations = Object.entries(docs.body.paths).flatMap(([path, methods]) =>
       Object.entries(methods)
-        .filter(([, op]) => op?.requestBody?.content?.['application/json'] !== undefined)
-        .map(([method, _op]) => ({ method: method.toUpperCase(), path: path.replace(/\{[^}]+\}/g, () => randomUUID()) })),
+        .filter(([method]) => ['get', 'post', 'put', 'patch', 'delete'].includes(method))
+        .map(([method, op]) => ({
+          method: method.toUpperCase(),
+          path,
+          json: op?.requestBody?.content?.['application/json'] !== undefined,
+          params: path.includes('{'),
+        })),
     );
   });
+
+  /** The path with each parameter replaced: a fresh UUID unless `value` is given. */
+  const fill = (path: string, value?: string) => path.replace(/\{[^}]+\}/g, () => value ?? randomUUID());
+  const jsonOperations = () => operations.filter((op) => op.json).map((op) => ({ ...op, path: fill(op.path) }));
 
   const send = (path: string, body: string, method = 'POST') => call<ErrorAnswer>(env.gatewayUrl, path, { method, headers: withKey(tenant.test_key), body });
 
@@ -57,9 +75,47 @@ describe('hostile JSON bodies', () => {
   });
 
   it('refuses deep bodies on every JSON operation of every service, never with a 500', async () => {
-    expect(operations.length).toBeGreaterThan(20);
-    const answers = await Promise.all(operations.map(async (op) => ({ ...op, status: (await send(op.path, nestedArrays(5000), op.method)).status })));
+    const json = jsonOperations();
+    expect(json.length).toBeGreaterThan(20);
+    const answers = await Promise.all(json.map(async (op) => ({ ...op, status: (await send(op.path, nestedArrays(5000), op.method)).status })));
     expect(answers.filter((a) => a.status !== 400)).toEqual([]);
+  });
+
+  // PostgreSQL text and jsonb cannot hold NUL, nor jsonb an unpaired surrogate: such strings used
+  // to reach a query and answer 500. Every service refuses them where the request enters.
+  describe('text PostgreSQL cannot store', () => {
+    it('refuses NUL in a path parameter, naming it', async () => {
+      const res = await call<ErrorAnswer>(env.gatewayUrl, '/catalog/connectors/%00', { method: 'DELETE', headers: withKey(tenant.test_key) });
+      expect(res.status).toBe(400);
+      expect(res.body.details).toEqual([{ field: 'id', message: 'must not contain NUL (\\u0000)' }]);
+    });
+
+    it('refuses NUL in a query filter and in a JSON key or value, naming where', async () => {
+      const query = await call<ErrorAnswer>(env.gatewayUrl, '/storage/files?name=a%00', { headers: withKey(tenant.test_key) });
+      expect(query.status).toBe(400);
+      expect(query.body.message).toBe("Invalid character in query parameter 'name': text may not contain NUL (\\u0000)");
+      const value = await send('/storage/secrets', '{"name":"TOKEN","value":"a\\u0000b"}');
+      expect(value.status).toBe(400);
+      expect(value.body.details).toEqual([{ field: 'value', message: 'must not contain NUL (\\u0000)' }]);
+      const key = await send('/portal/customers', '{"external_id":"c-1","name":"C","metadata":{"a\\u0000":1}}');
+      expect(key.status).toBe(400);
+      expect(key.body.details).toEqual([{ field: 'metadata', message: 'must not have a key containing NUL (\\u0000)' }]);
+      const surrogate = await send('/portal/customers', '{"external_id":"c-1","name":"C","metadata":{"note":"\\ud800"}}');
+      expect(surrogate.status).toBe(400);
+      expect(surrogate.body.details).toEqual([{ field: 'metadata.note', message: 'must not contain an unpaired UTF-16 surrogate' }]);
+    });
+
+    it('never answers NUL with a 500: in every path parameter and every JSON body of every service', async () => {
+      const inPath = operations.filter((op) => op.params).map((op) => ({ ...op, path: fill(op.path, '%00') }));
+      const inBody = jsonOperations();
+      expect(inPath.length).toBeGreaterThan(20);
+      const answers = [
+        ...(await inBatches(inPath, async (op) => (await call(env.gatewayUrl, op.path, { method: op.method, headers: withKey(tenant.test_key) })).status)),
+        ...(await inBatches(inBody, async (op) => (await send(op.path, '{"name":"a\\u0000","\\u0000":"\\ud800"}', op.method)).status)),
+      ];
+      // 400 from the check; a route the test key may not call answers 401 or 403 before it.
+      expect(answers.filter((a) => ![400, 401, 403].includes(a.status))).toEqual([]);
+    }, 120_000);
   });
 
   it('accepts nesting up to the limit where a body may hold free-form JSON', async () => {

@@ -7,6 +7,7 @@ export * from './logging/nest-logger.js';
 export * from './http/json-body.interceptor.js';
 export * from './http/json-body.parser.js';
 export * from './http/request-context.interceptor.js';
+export * from './http/storable-text.interceptor.js';
 export * from './pagination/page-query.dto.js';
 export * from './health/health.registry.js';
 export * from './jobs/periodic-job.js';
