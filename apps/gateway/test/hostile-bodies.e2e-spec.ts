@@ -23,7 +23,8 @@ interface ErrorAnswer {
   details?: { field: string; message: string }[];
 }
 
-type Operation = { method: string; path: string; json: boolean; params: boolean };
+type Operation = { method: string; path: string; json: boolean; params: boolean; paged: boolean };
+type OperationDoc = { requestBody?: { content?: Record<string, unknown> }; parameters?: { name: string; in: string }[] };
 
 /**
  * Bodies that nest thousands of levels deep used to overflow the stack of whatever walked them
@@ -36,7 +37,7 @@ describe('hostile JSON bodies', () => {
 
   beforeAll(async () => {
     tenant = await createTenant(env.gatewayUrl, env.adminToken, 'hostile');
-    const docs = await call<{ paths: Record<string, Record<string, { requestBody?: { content?: Record<string, unknown> } }>> }>(env.gatewayUrl, '/v3/api-docs');
+    const docs = await call<{ paths: Record<string, Record<string, OperationDoc>> }>(env.gatewayUrl, '/v3/api-docs');
     operations = Object.entries(docs.body.paths).flatMap(([path, methods]) =>
       Object.entries(methods)
         .filter(([method]) => ['get', 'post', 'put', 'patch', 'delete'].includes(method))
@@ -45,6 +46,7 @@ describe('hostile JSON bodies', () => {
           path,
           json: op?.requestBody?.content?.['application/json'] !== undefined,
           params: path.includes('{'),
+          paged: (op?.parameters ?? []).some((p) => p.in === 'query' && p.name === 'cursor'),
         })),
     );
   });
@@ -117,6 +119,22 @@ describe('hostile JSON bodies', () => {
       expect(answers.filter((a) => ![400, 401, 403].includes(a.status))).toEqual([]);
     }, 120_000);
   });
+
+  // A cursor that decodes but holds no id used to reach `$1::uuid` (500); the catalogue's lists took
+  // any id-shaped cursor (200). Every list checks what its cursor holds.
+  it('refuses a cursor that is not one of the list on every list of every service, never with a 500', async () => {
+    const fuzzed = 'eyJpZCI6ImZ6In0'; // {"id":"fz"}
+    for (const path of ['/catalog/connectors', '/catalog/templates', '/storage/secrets', '/account/audit-logs']) {
+      const res = await call<ErrorAnswer>(env.gatewayUrl, `${path}?cursor=${fuzzed}`, { headers: withKey(tenant.test_key) });
+      expect([path, res.status, res.body.details]).toEqual([path, 400, [{ field: 'cursor', message: 'is not a cursor returned by this list' }]]);
+    }
+    const lists = operations.filter((op) => op.method === 'GET' && op.paged).map((op) => ({ ...op, path: `${fill(op.path)}?cursor=${fuzzed}` }));
+    expect(lists.length).toBeGreaterThan(25);
+    const answers = await inBatches(lists, async (op) => (await call(env.gatewayUrl, op.path, { headers: withKey(tenant.test_key) })).status);
+    // 400 from the cursor; 404 for a list under a parent that does not exist, 401 or 403 for a list the test key may not read.
+    expect(answers.filter((a) => ![400, 401, 403, 404].includes(a.status))).toEqual([]);
+    expect(answers.filter((a) => a.status === 400).length).toBeGreaterThan(25);
+  }, 120_000);
 
   it('accepts nesting up to the limit where a body may hold free-form JSON', async () => {
     let input = '1';

@@ -313,5 +313,10 @@ describe('webhooks end to end', () => {
     await bad({ workflow_id: workflowId, verification: { type: 'none' } }, 'name');
     expect((await gw('/webhooks/not-a-uuid', { headers: withKey(a.test_key) })).status).toBe(400);
     expect((await gw('/webhooks?outcome=x', { headers: withKey(a.test_key) })).status).toBe(400);
+    // A cursor that decodes but is not this list's ({"id":"fz"}) is the client's mistake, not a failed query.
+    const forged = await gw('/webhooks?cursor=eyJpZCI6ImZ6In0', { headers: withKey(a.test_key) });
+    expect(forged.status).toBe(400);
+    expect(forged.body.details).toEqual([{ field: 'cursor', message: 'is not a cursor returned by this list' }]);
+    expect((await gw(`/webhooks/${page1.body.data![0].id as string}/logs?cursor=eyJpZCI6ImZ6In0`, { headers: withKey(a.test_key) })).status).toBe(400);
   });
 });
