@@ -136,6 +136,18 @@ describe('hostile JSON bodies', () => {
     expect(answers.filter((a) => a.status === 400).length).toBeGreaterThan(25);
   }, 120_000);
 
+  // 25,000–100,000 array items answered 500 ("Maximum call stack size exceeded") after seconds of
+  // validation. An array is refused for its length before any item is looked at.
+  it.each([
+    ['a data table with 100,000 columns', '/storage/data-tables', `{"name":"t","columns":[${Array(100_000).fill('{"name":1}').join(',')}]}`, 'columns', 100],
+    ['a key with 100,000 scopes', '/account/api-keys', `{"name":"k","scopes":[${Array(100_000).fill('1').join(',')}]}`, 'scopes', 64],
+    ['a chat with 100,000 messages', '/ai/chat', `{"model":"m","messages":[${Array(100_000).fill('{}').join(',')}]}`, 'messages', 1000],
+  ])('refuses %s with 400 too many items, naming the field', async (_name, path, body, field, limit) => {
+    const res = await send(path, body);
+    expect(res.status).toBe(400);
+    expect(res.body.details).toEqual([{ field, message: `must contain no more than ${limit} items` }]);
+  });
+
   it('accepts nesting up to the limit where a body may hold free-form JSON', async () => {
     let input = '1';
     for (let i = 0; i < 90; i++) input = `{"a":${input}}`;

@@ -3,6 +3,7 @@
 import 'reflect-metadata';
 export * from './errors/all-exceptions.filter.js';
 export * from './errors/validation.pipe.js';
+export * from './errors/array-limits.js';
 export * from './logging/nest-logger.js';
 export * from './http/json-body.interceptor.js';
 export * from './http/json-body.parser.js';

@@ -1,27 +1,13 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsBoolean,
-  IsIn,
-  IsInt,
-  IsObject,
-  IsOptional,
-  IsString,
-  IsUUID,
-  Max,
-  MaxLength,
-  Min,
-  MinLength,
-  ValidateNested,
-} from 'class-validator';
+import { IsArray, IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, IsUUID, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import { MaxItems } from '@platform/service';
 
 export class QueryFilterDto {
   @ApiPropertyOptional({ type: [String], format: 'uuid', description: 'Only these documents' })
   @IsOptional()
   @IsArray()
-  @ArrayMaxSize(1000)
+  @MaxItems(1000)
   @IsUUID('all', { each: true })
   document_ids?: string[];
 

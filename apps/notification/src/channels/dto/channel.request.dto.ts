@@ -1,21 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  IsBoolean,
-  IsEmail,
-  IsIn,
-  IsInt,
-  IsOptional,
-  IsString,
-  IsUrl,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-  MinLength,
-  ValidateNested,
-} from 'class-validator';
+import { IsBoolean, IsEmail, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import { MaxItems } from '@platform/service';
 
 import { CHANNEL_KINDS, SMTP_SECURITY, type ChannelKind, type SmtpSecurity } from '../../delivery/channel-kinds.js';
 
@@ -70,7 +56,7 @@ export class EmailSettingsDto {
 
   @ApiPropertyOptional({ type: [String], example: ['ops@example.com'], description: 'Default recipients when a send names none' })
   @IsOptional()
-  @ArrayMaxSize(50)
+  @MaxItems(50)
   @IsEmail({}, { each: true })
   to?: string[];
 
@@ -201,7 +187,7 @@ export class TestChannelRequestDto {
     description: "email channels: recipients of the test message (default: the channel's `to`)",
   })
   @IsOptional()
-  @ArrayMaxSize(10)
+  @MaxItems(10)
   @IsEmail({}, { each: true })
   to?: string[];
 }
