@@ -8,13 +8,23 @@ const env = e2eEnvironment();
 const nestedArrays = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
 const nestedObjects = (depth: number) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
 
+/** Each operation's answer status, ten requests at a time (the machine is shared). */
+async function inBatches<T extends object>(items: T[], status: (item: T) => Promise<number>): Promise<(T & { status: number })[]> {
+  const answers: (T & { status: number })[] = [];
+  for (let i = 0; i < items.length; i += 10) {
+    answers.push(...(await Promise.all(items.slice(i, i + 10).map(async (item) => ({ ...item, status: await status(item) })))));
+  }
+  return answers;
+}
+
 interface ErrorAnswer {
   status: number;
   message: string;
   details?: { field: string; message: string }[];
 }
 
-type Operation = { method: string; path: string };
+type Operation = { method: string; path: string; json: boolean; params: boolean; paged: boolean };
+type OperationDoc = { requestBody?: { content?: Record<string, unknown> }; parameters?: { name: string; in: string }[] };
 
 /**
  * Bodies that nest thousands of levels deep used to overflow the stack of whatever walked them
@@ -27,13 +37,23 @@ describe('hostile JSON bodies', () => {
 
   beforeAll(async () => {
     tenant = await createTenant(env.gatewayUrl, env.adminToken, 'hostile');
-    const docs = await call<{ paths: Record<string, Record<string, { requestBody?: { content?: Record<string, unknown> } }>> }>(env.gatewayUrl, '/v3/api-docs');
+    const docs = await call<{ paths: Record<string, Record<string, OperationDoc>> }>(env.gatewayUrl, '/v3/api-docs');
     operations = Object.entries(docs.body.paths).flatMap(([path, methods]) =>
       Object.entries(methods)
-        .filter(([, op]) => op?.requestBody?.content?.['application/json'] !== undefined)
-        .map(([method, _op]) => ({ method: method.toUpperCase(), path: path.replace(/\{[^}]+\}/g, () => randomUUID()) })),
+        .filter(([method]) => ['get', 'post', 'put', 'patch', 'delete'].includes(method))
+        .map(([method, op]) => ({
+          method: method.toUpperCase(),
+          path,
+          json: op?.requestBody?.content?.['application/json'] !== undefined,
+          params: path.includes('{'),
+          paged: (op?.parameters ?? []).some((p) => p.in === 'query' && p.name === 'cursor'),
+        })),
     );
   });
+
+  /** The path with each parameter replaced: a fresh UUID unless `value` is given. */
+  const fill = (path: string, value?: string) => path.replace(/\{[^}]+\}/g, () => value ?? randomUUID());
+  const jsonOperations = () => operations.filter((op) => op.json).map((op) => ({ ...op, path: fill(op.path) }));
 
   const send = (path: string, body: string, method = 'POST') => call<ErrorAnswer>(env.gatewayUrl, path, { method, headers: withKey(tenant.test_key), body });
 
@@ -57,8 +77,9 @@ describe('hostile JSON bodies', () => {
   });
 
   it('refuses deep bodies on every JSON operation of every service, never with a 500', async () => {
-    expect(operations.length).toBeGreaterThan(20);
-    const answers = await Promise.all(operations.map(async (op) => ({ ...op, status: (await send(op.path, nestedArrays(5000), op.method)).status })));
+    const json = jsonOperations();
+    expect(json.length).toBeGreaterThan(20);
+    const answers = await Promise.all(json.map(async (op) => ({ ...op, status: (await send(op.path, nestedArrays(5000), op.method)).status })));
     expect(answers.filter((a) => a.status !== 400)).toEqual([]);
   });
 
@@ -74,6 +95,71 @@ describe('hostile JSON bodies', () => {
     // An array used to reach the validation of every route with a body class, and crash it.
     expect(answers.filter((a) => a.status < 400 || a.status >= 500)).toEqual([]);
   }, 180_000);
+
+  // PostgreSQL text and jsonb cannot hold NUL, nor jsonb an unpaired surrogate: such strings used
+  // to reach a query and answer 500. Every service refuses them where the request enters.
+  describe('text PostgreSQL cannot store', () => {
+    it('refuses NUL in a path parameter, naming it', async () => {
+      const res = await call<ErrorAnswer>(env.gatewayUrl, '/catalog/connectors/%00', { method: 'DELETE', headers: withKey(tenant.test_key) });
+      expect(res.status).toBe(400);
+      expect(res.body.details).toEqual([{ field: 'id', message: 'must not contain NUL (\\u0000)' }]);
+    });
+
+    it('refuses NUL in a query filter and in a JSON key or value, naming where', async () => {
+      const query = await call<ErrorAnswer>(env.gatewayUrl, '/storage/files?name=a%00', { headers: withKey(tenant.test_key) });
+      expect(query.status).toBe(400);
+      expect(query.body.message).toBe("Invalid character in query parameter 'name': text may not contain NUL (\\u0000)");
+      const value = await send('/storage/secrets', '{"name":"TOKEN","value":"a\\u0000b"}');
+      expect(value.status).toBe(400);
+      expect(value.body.details).toEqual([{ field: 'value', message: 'must not contain NUL (\\u0000)' }]);
+      const key = await send('/portal/customers', '{"external_id":"c-1","name":"C","metadata":{"a\\u0000":1}}');
+      expect(key.status).toBe(400);
+      expect(key.body.details).toEqual([{ field: 'metadata', message: 'must not have a key containing NUL (\\u0000)' }]);
+      const surrogate = await send('/portal/customers', '{"external_id":"c-1","name":"C","metadata":{"note":"\\ud800"}}');
+      expect(surrogate.status).toBe(400);
+      expect(surrogate.body.details).toEqual([{ field: 'metadata.note', message: 'must not contain an unpaired UTF-16 surrogate' }]);
+    });
+
+    it('never answers NUL with a 500: in every path parameter and every JSON body of every service', async () => {
+      const inPath = operations.filter((op) => op.params).map((op) => ({ ...op, path: fill(op.path, '%00') }));
+      const inBody = jsonOperations();
+      expect(inPath.length).toBeGreaterThan(20);
+      const answers = [
+        ...(await inBatches(inPath, async (op) => (await call(env.gatewayUrl, op.path, { method: op.method, headers: withKey(tenant.test_key) })).status)),
+        ...(await inBatches(inBody, async (op) => (await send(op.path, '{"name":"a\\u0000","\\u0000":"\\ud800"}', op.method)).status)),
+      ];
+      // 400 from the check; a route the test key may not call answers 401 or 403 before it.
+      expect(answers.filter((a) => ![400, 401, 403].includes(a.status))).toEqual([]);
+    }, 120_000);
+  });
+
+  // A cursor that decodes but holds no id used to reach `$1::uuid` (500); the catalogue's lists took
+  // any id-shaped cursor (200). Every list checks what its cursor holds.
+  it('refuses a cursor that is not one of the list on every list of every service, never with a 500', async () => {
+    const fuzzed = 'eyJpZCI6ImZ6In0'; // {"id":"fz"}
+    for (const path of ['/catalog/connectors', '/catalog/templates', '/storage/secrets', '/account/audit-logs']) {
+      const res = await call<ErrorAnswer>(env.gatewayUrl, `${path}?cursor=${fuzzed}`, { headers: withKey(tenant.test_key) });
+      expect([path, res.status, res.body.details]).toEqual([path, 400, [{ field: 'cursor', message: 'is not a cursor returned by this list' }]]);
+    }
+    const lists = operations.filter((op) => op.method === 'GET' && op.paged).map((op) => ({ ...op, path: `${fill(op.path)}?cursor=${fuzzed}` }));
+    expect(lists.length).toBeGreaterThan(25);
+    const answers = await inBatches(lists, async (op) => (await call(env.gatewayUrl, op.path, { headers: withKey(tenant.test_key) })).status);
+    // 400 from the cursor; 404 for a list under a parent that does not exist, 401 or 403 for a list the test key may not read.
+    expect(answers.filter((a) => ![400, 401, 403, 404].includes(a.status))).toEqual([]);
+    expect(answers.filter((a) => a.status === 400).length).toBeGreaterThan(25);
+  }, 120_000);
+
+  // 25,000–100,000 array items answered 500 ("Maximum call stack size exceeded") after seconds of
+  // validation. An array is refused for its length before any item is looked at.
+  it.each([
+    ['a data table with 100,000 columns', '/storage/data-tables', `{"name":"t","columns":[${Array(100_000).fill('{"name":1}').join(',')}]}`, 'columns', 100],
+    ['a key with 100,000 scopes', '/account/api-keys', `{"name":"k","scopes":[${Array(100_000).fill('1').join(',')}]}`, 'scopes', 64],
+    ['a chat with 100,000 messages', '/ai/chat', `{"model":"m","messages":[${Array(100_000).fill('{}').join(',')}]}`, 'messages', 1000],
+  ])('refuses %s with 400 too many items, naming the field', async (_name, path, body, field, limit) => {
+    const res = await send(path, body);
+    expect(res.status).toBe(400);
+    expect(res.body.details).toEqual([{ field, message: `must contain no more than ${limit} items` }]);
+  });
 
   it('accepts nesting up to the limit where a body may hold free-form JSON', async () => {
     let input = '1';

@@ -124,6 +124,26 @@ describe('webhooks end to end', () => {
     expect((await gw(url, signed(rotated.body.secret as string, body))).status).toBe(202);
   });
 
+  it('refuses a signed delivery with text the run input cannot hold (NUL, an unpaired surrogate) with 400, starting no run', async () => {
+    const workflowId = await createWorkflow(a);
+    const hook = await createWebhook(a, workflowId);
+    const url = hook.url as string;
+    const inKey = await gw(url, signed(hook.secret as string, '{"order":{"id\\u0000":42}}'));
+    expect(inKey.status).toBe(400);
+    expect(inKey.body.details).toEqual([{ field: 'order', message: 'must not have a key containing NUL (\\u0000)' }]);
+    const surrogate = await gw(url, signed(hook.secret as string, '{"note":"\\udc00"}'));
+    expect(surrogate.status).toBe(400);
+    expect(surrogate.body.details).toEqual([{ field: 'note', message: 'must not contain an unpaired UTF-16 surrogate' }]);
+    // A body the intake reads itself: the NUL byte of a text body would go into the run input.
+    const token = await createWebhook(a, workflowId, { verification: { type: 'token', header: 'X-Hook-Token' } });
+    const text = await gw(token.url as string, { body: 'a\u0000b', headers: { 'x-hook-token': token.secret as string, 'content-type': 'text/plain' } });
+    expect(text.status).toBe(400);
+    expect(text.body.details).toEqual([{ field: 'body', message: 'must not contain NUL (\\u0000)' }]);
+    const fine = await gw(url, signed(hook.secret as string, '{"note":"\\ud83d\\ude00"}'));
+    expect(fine.status).toBe(202);
+    expect(await executionsOf(a, workflowId)).toHaveLength(1);
+  });
+
   it('starts one run for the same webhook-id delivered twice, answering the first run id', async () => {
     const workflowId = await createWorkflow(a);
     const hook = await createWebhook(a, workflowId);
@@ -338,5 +358,10 @@ describe('webhooks end to end', () => {
     await bad({ workflow_id: workflowId, verification: { type: 'none' } }, 'name');
     expect((await gw('/webhooks/not-a-uuid', { headers: withKey(a.test_key) })).status).toBe(400);
     expect((await gw('/webhooks?outcome=x', { headers: withKey(a.test_key) })).status).toBe(400);
+    // A cursor that decodes but is not this list's ({"id":"fz"}) is the client's mistake, not a failed query.
+    const forged = await gw('/webhooks?cursor=eyJpZCI6ImZ6In0', { headers: withKey(a.test_key) });
+    expect(forged.status).toBe(400);
+    expect(forged.body.details).toEqual([{ field: 'cursor', message: 'is not a cursor returned by this list' }]);
+    expect((await gw(`/webhooks/${page1.body.data![0].id as string}/logs?cursor=eyJpZCI6ImZ6In0`, { headers: withKey(a.test_key) })).status).toBe(400);
   });
 });

@@ -11,7 +11,7 @@ export interface UndecidedRoute {
   path: string;
 }
 
-type ModuleLike = Type<unknown> | { module: Type<unknown>; imports?: unknown[]; controllers?: Type<unknown>[] } | Promise<unknown> | undefined;
+export type ModuleLike = Type<unknown> | { module: Type<unknown>; imports?: unknown[]; controllers?: Type<unknown>[] } | Promise<unknown> | undefined;
 
 function decided(target: object): boolean {
   return (
@@ -21,7 +21,8 @@ function decided(target: object): boolean {
   );
 }
 
-function controllersOf(root: ModuleLike, seen = new Set<unknown>()): Type<unknown>[] {
+/** The controllers of `root` and of every module it imports, dynamic modules included. */
+export function controllersOf(root: ModuleLike, seen = new Set<unknown>()): Type<unknown>[] {
   if (!root || root instanceof Promise || seen.has(root)) return [];
   seen.add(root);
   const dynamic = typeof root === 'object' ? root : undefined;

@@ -20,6 +20,7 @@ export * from './pagination/pagination.js';
 export * from './counters/refreshing-cache.js';
 export * from './io/io-counters.js';
 export * from './json/json-depth.js';
+export * from './json/storable-text.js';
 export * from './health/component-health.schema.js';
 export * from './outbound/address-policy.js';
 export * from './outbound/send-request.js';

@@ -53,14 +53,14 @@ export class ApiKeysService {
   }
 
   async list(principal: Principal, query: ListApiKeysQueryDto): Promise<Page<ApiKeyResponse>> {
-    const after = decodeCursor(query.cursor, ['id'] as const);
+    const after = decodeCursor(query.cursor, { id: 'uuid' });
     const rows = await this.db.run(principal, (m) =>
       apiKeysRepository.list(m, {
         status: query.status,
         type: query.type,
         dataPlaneId: query.data_plane_id,
         customerId: query.customer_id,
-        afterId: after ? String(after.id) : undefined,
+        afterId: after?.id,
         limit: query.limit,
       }),
     );

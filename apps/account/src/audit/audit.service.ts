@@ -40,7 +40,7 @@ export class AuditService {
 
   async logs(principal: Principal, query: AuditLogQueryDto): Promise<Page<AuditLogEntry>> {
     const [from, to] = range(query.from, query.to);
-    const after = decodeCursor(query.cursor, ['at', 'id'] as const);
+    const after = decodeCursor(query.cursor, { at: 'timestamp', id: 'uuid' });
     const rows = await this.db.run(principal, (m) =>
       auditRepository.list(m, {
         from,
@@ -48,7 +48,7 @@ export class AuditService {
         keyName: query.key_name,
         endpoint: query.endpoint,
         status: query.status,
-        after: after ? { at: new Date(String(after.at)), id: String(after.id) } : undefined,
+        after: after ? { at: new Date(after.at), id: after.id } : undefined,
         limit: query.limit,
       }),
     );

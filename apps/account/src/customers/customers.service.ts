@@ -43,10 +43,10 @@ export class CustomersService {
   }
 
   async list(ctx: TenantContext, query: ListCustomersRequest): Promise<CustomerPage> {
-    const after = decodeCursor(query.cursor, ['id'] as const);
+    const after = decodeCursor(query.cursor, { id: 'uuid' });
     const rows = await this.db.run(ctx, (m) =>
       customersRepository.list(m, {
-        afterId: after ? String(after.id) : null,
+        afterId: after?.id ?? null,
         externalId: query.external_id,
         status: query.status,
         name: query.name,

@@ -18,8 +18,8 @@ export class DirectoryService {
   constructor(private readonly db: TenantDb) {}
 
   async organizations(principal: Principal, query: PageQueryDto): Promise<Page<OrganizationResponse>> {
-    const after = decodeCursor(query.cursor, ['id'] as const);
-    const rows = await this.db.run(principal, (m) => directoryRepository.organizations(m, after ? String(after.id) : null, query.limit));
+    const after = decodeCursor(query.cursor, { id: 'uuid' });
+    const rows = await this.db.run(principal, (m) => directoryRepository.organizations(m, after?.id ?? null, query.limit));
     return toPage(
       rows,
       query.limit,
@@ -29,10 +29,8 @@ export class DirectoryService {
   }
 
   async members(principal: Principal, query: PageQueryDto): Promise<Page<MemberResponse>> {
-    const after = decodeCursor(query.cursor, ['team', 'user'] as const);
-    const rows = await this.db.run(principal, (m) =>
-      directoryRepository.members(m, after ? { team: String(after.team), user: String(after.user) } : null, query.limit),
-    );
+    const after = decodeCursor(query.cursor, { team: 'uuid', user: 'uuid' });
+    const rows = await this.db.run(principal, (m) => directoryRepository.members(m, after ? { team: after.team, user: after.user } : null, query.limit));
     return toPage(
       rows,
       query.limit,

@@ -49,8 +49,8 @@ export class ProvidersService {
 
   async list(p: Principal, q: PageQueryDto): Promise<Page<ProviderResponse>> {
     tenantOnly(p);
-    const after = decodeCursor(q.cursor, ['id'] as const);
-    const rows = await this.db.run(p, (m) => providersRepository.list(m, after ? String(after.id) : null, q.limit));
+    const after = decodeCursor(q.cursor, { id: 'uuid' });
+    const rows = await this.db.run(p, (m) => providersRepository.list(m, after?.id ?? null, q.limit));
     return toPage(rows, q.limit, toProviderResponse, (r) => ({ id: r.id }));
   }
 

@@ -45,8 +45,8 @@ export class AiAgentsService {
   }
 
   async list(ctx: TenantContext, q: { cursor?: string; limit: number }): Promise<Page<AgentConfig>> {
-    const after = decodeCursor(q.cursor, ['id'] as const);
-    const rows = await this.db.run(ctx, (m) => aiAgentsRepository.list(m, after ? String(after.id) : null, q.limit));
+    const after = decodeCursor(q.cursor, { id: 'uuid' });
+    const rows = await this.db.run(ctx, (m) => aiAgentsRepository.list(m, after?.id ?? null, q.limit));
     return toPage(rows, q.limit, toAgentConfig, (r) => ({ id: r.id }));
   }
 

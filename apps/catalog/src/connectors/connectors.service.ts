@@ -26,15 +26,16 @@ export class ConnectorsService {
   ) {}
 
   async list(ctx: TenantContext, q: ListConnectorsQueryDto): Promise<Page<ConnectorSummary>> {
-    const after = decodeCursor(q.cursor, ['id'] as const);
+    // Named for this list: another list's cursor ({ id }) is refused, not read as a connector id.
+    const after = decodeCursor(q.cursor, { connector: 'text' });
     const words = (q.q ?? '').toLowerCase().split(/\s+/).filter(Boolean);
     const all = await this.all(ctx);
     const rows = all
       .filter((c) => !q.category || c.categories.includes(q.category))
       .filter((c) => words.every((w) => searchText(c).includes(w)))
-      .filter((c) => !after || c.id > String(after.id))
+      .filter((c) => !after || c.id > after.connector)
       .slice(0, q.limit + 1);
-    return toPage(rows, q.limit, summary, (c) => ({ id: c.id }));
+    return toPage(rows, q.limit, summary, (c) => ({ connector: c.id }));
   }
 
   async get(ctx: TenantContext, id: string): Promise<ConnectorView> {

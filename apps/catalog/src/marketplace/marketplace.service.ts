@@ -47,10 +47,10 @@ export class MarketplaceService implements OnApplicationBootstrap {
   }
 
   async list(p: Principal, q: ListMarketplaceQueryDto): Promise<Page<ListingResponseDto>> {
-    const after = decodeCursor(q.cursor, ['id'] as const);
+    const after = decodeCursor(q.cursor, { id: 'uuid' });
     const rows = await this.system.run(
       'browse the marketplace',
-      (m) => marketplaceRepository.list(m, { kind: q.kind, category: q.category, q: q.q, afterId: after ? String(after.id) : null, limit: q.limit }),
+      (m) => marketplaceRepository.list(m, { kind: q.kind, category: q.category, q: q.q, afterId: after?.id ?? null, limit: q.limit }),
       'debug',
     );
     const versions = new Map((await this.installed.list(p)).map((i) => [i.connector_id, i.version]));

@@ -13,16 +13,17 @@ export class TemplatesService {
   constructor(private readonly bus: Bus) {}
 
   list(q: ListTemplatesQueryDto): Page<TemplateSummary> {
-    const after = decodeCursor(q.cursor, ['id'] as const);
+    // Named for this list: another list's cursor ({ id }) is refused, not read as a template id.
+    const after = decodeCursor(q.cursor, { template: 'text' });
     const words = (q.q ?? '').toLowerCase().split(/\s+/).filter(Boolean);
     const rows = [...BUILT_IN_TEMPLATES]
       .sort((a, b) => a.id.localeCompare(b.id))
       .filter((t) => !q.category || t.categories.includes(q.category))
       .filter((t) => !q.connector || t.connectors.includes(q.connector))
       .filter((t) => words.every((w) => `${t.id} ${t.name} ${t.description}`.toLowerCase().includes(w)))
-      .filter((t) => !after || t.id > String(after.id))
+      .filter((t) => !after || t.id > after.template)
       .slice(0, q.limit + 1);
-    return toPage(rows, q.limit, summary, (t) => ({ id: t.id }));
+    return toPage(rows, q.limit, summary, (t) => ({ template: t.id }));
   }
 
   get(id: string): WorkflowTemplate {

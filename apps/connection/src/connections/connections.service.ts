@@ -66,14 +66,14 @@ export class ConnectionsService {
   }
 
   async list(p: Principal, q: ListConnectionsQueryDto): Promise<Page<ConnectionResponse>> {
-    const after = decodeCursor(q.cursor, ['id'] as const);
+    const after = decodeCursor(q.cursor, { id: 'uuid' });
     const rows = await this.db.run(p, (m) =>
       connectionsRepository.list(m, {
         own: p.scopeId ?? null,
         connectorId: q.connector_id,
         customerId: q.customer_id,
         status: q.status,
-        afterId: after ? String(after.id) : null,
+        afterId: after?.id ?? null,
         limit: q.limit,
       }),
     );

@@ -63,10 +63,10 @@ export class DocumentsService {
   }
 
   async list(p: Principal, kbId: string, q: ListDocumentsQueryDto): Promise<Page<DocumentResponse>> {
-    const after = decodeCursor(q.cursor, ['id'] as const);
+    const after = decodeCursor(q.cursor, { id: 'uuid' });
     const rows = await this.db.run(p, async (m) => {
       if (!(await visibleKnowledgeBase(m, kbId))) throw KnowledgeBaseErrors.notFound();
-      return documentsRepository.list(m, kbId, { status: q.status, afterId: after ? String(after.id) : null, limit: q.limit });
+      return documentsRepository.list(m, kbId, { status: q.status, afterId: after?.id ?? null, limit: q.limit });
     });
     return toPage(rows, q.limit, toDocumentResponse, (r) => ({ id: r.id }));
   }

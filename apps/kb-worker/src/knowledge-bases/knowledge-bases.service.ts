@@ -45,8 +45,8 @@ export class KnowledgeBasesService {
   }
 
   async list(p: Principal, q: ListKnowledgeBasesQueryDto): Promise<Page<KnowledgeBaseResponse>> {
-    const after = decodeCursor(q.cursor, ['id'] as const);
-    const rows = await this.db.run(p, (m) => knowledgeBasesRepository.list(m, after ? String(after.id) : null, q.limit, q.name));
+    const after = decodeCursor(q.cursor, { id: 'uuid' });
+    const rows = await this.db.run(p, (m) => knowledgeBasesRepository.list(m, after?.id ?? null, q.limit, q.name));
     return toPage(rows, q.limit, toKnowledgeBaseResponse, (r) => ({ id: r.id }));
   }
 

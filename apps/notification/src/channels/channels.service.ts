@@ -49,8 +49,8 @@ export class ChannelsService {
   }
 
   async list(p: Principal, q: ListChannelsQueryDto): Promise<Page<ChannelResponse>> {
-    const after = decodeCursor(q.cursor, ['id'] as const);
-    const rows = await this.db.run(p, (m) => channelsRepository.list(m, { kind: q.kind, afterId: after ? String(after.id) : null, limit: q.limit }));
+    const after = decodeCursor(q.cursor, { id: 'uuid' });
+    const rows = await this.db.run(p, (m) => channelsRepository.list(m, { kind: q.kind, afterId: after?.id ?? null, limit: q.limit }));
     return toPage(
       rows,
       q.limit,

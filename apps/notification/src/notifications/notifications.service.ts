@@ -112,14 +112,14 @@ export class NotificationsService {
   }
 
   async history(p: Principal, q: NotificationHistoryQueryDto): Promise<Page<NotificationResponse>> {
-    const before = decodeCursor(q.cursor, ['id'] as const);
+    const before = decodeCursor(q.cursor, { id: 'uuid' });
     const rows = await this.db.run(p, (m) =>
       notificationsRepository.history(m, {
         channelId: q.channel_id,
         status: q.status,
         from: q.from,
         to: q.to,
-        beforeId: before ? String(before.id) : null,
+        beforeId: before?.id ?? null,
         limit: q.limit,
       }),
     );

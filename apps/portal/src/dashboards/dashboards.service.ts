@@ -43,8 +43,8 @@ export class DashboardsService {
   }
 
   async list(p: Principal, query: { limit: number; cursor?: string }): Promise<Page<DashboardResponse>> {
-    const after = decodeCursor(query.cursor, ['id'] as const);
-    const rows = await this.db.run(p, (m) => dashboardsRepository.list(m, after ? String(after.id) : null, query.limit));
+    const after = decodeCursor(query.cursor, { id: 'uuid' });
+    const rows = await this.db.run(p, (m) => dashboardsRepository.list(m, after?.id ?? null, query.limit));
     return toPage(rows, query.limit, toResponse, (r) => ({ id: r.id }));
   }
 

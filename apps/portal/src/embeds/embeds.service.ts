@@ -70,9 +70,9 @@ export class EmbedsService {
   }
 
   async list(p: Principal, q: ListEmbedsQueryDto): Promise<Page<EmbedResponse>> {
-    const after = decodeCursor(q.cursor, ['id'] as const);
+    const after = decodeCursor(q.cursor, { id: 'uuid' });
     const rows = await this.db.run(p, (m) =>
-      embedsRepository.list(m, { afterId: after ? String(after.id) : null, kind: q.kind, targetId: q.target_id, customerId: q.customer_id, limit: q.limit }),
+      embedsRepository.list(m, { afterId: after?.id ?? null, kind: q.kind, targetId: q.target_id, customerId: q.customer_id, limit: q.limit }),
     );
     return toPage(rows, q.limit, toEmbedResponse, (r) => ({ id: r.id }));
   }

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { AppError } from '@platform/common';
+import { AppError, assertStorableText } from '@platform/common';
 import { bodyNotObject, readUnparsedBody } from '@platform/service';
 
 const FORM_LIMIT_BYTES = 64 * 1024;
@@ -21,7 +21,10 @@ export async function readFormBody(req: Request, bodyLimit: number): Promise<Rec
     bodyLimit,
     () => new AppError('payload_too_large', 413, `A form submission is at most ${FORM_LIMIT_BYTES} bytes`),
   );
-  return Object.fromEntries(new URLSearchParams(raw.toString('utf8')));
+  const fields = Object.fromEntries(new URLSearchParams(raw.toString('utf8')));
+  // `%00` decodes to NUL, which the run's input (jsonb) cannot hold: refused like a JSON body's.
+  assertStorableText(fields, 'body');
+  return fields;
 }
 
 /**

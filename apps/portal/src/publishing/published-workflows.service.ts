@@ -84,9 +84,9 @@ export class PublishedWorkflowsService {
   }
 
   async list(p: Principal, q: ListPublishedWorkflowsQueryDto): Promise<Page<PublishedWorkflowResponse>> {
-    const after = decodeCursor(q.cursor, ['id'] as const);
+    const after = decodeCursor(q.cursor, { id: 'uuid' });
     const rows = await this.db.run(p, (m) =>
-      publishedWorkflowsRepository.list(m, { customerId: p.scopeId, afterId: after ? String(after.id) : null, workflowId: q.workflow_id, limit: q.limit }),
+      publishedWorkflowsRepository.list(m, { customerId: p.scopeId, afterId: after?.id ?? null, workflowId: q.workflow_id, limit: q.limit }),
     );
     return toPage(rows, q.limit, toPublishedResponse, (r) => ({ id: r.id }));
   }

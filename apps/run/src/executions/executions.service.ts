@@ -77,10 +77,10 @@ export class ExecutionsService {
   }
 
   async list(principal: Principal, q: ListExecutionsQueryDto): Promise<Page<ReturnType<typeof toExecutionResponse>>> {
-    const after = decodeCursor(q.cursor, ['id'] as const);
+    const after = decodeCursor(q.cursor, { id: 'uuid' });
     const rows = await this.db.run(principal, (m) =>
       executionsRepository.list(m, {
-        afterId: after ? String(after.id) : undefined,
+        afterId: after?.id,
         workflowId: q.workflow_id,
         status: q.status,
         triggerType: q.trigger_type,
@@ -98,10 +98,10 @@ export class ExecutionsService {
   }
 
   async logs(principal: Principal, id: string, q: ListLogsQueryDto): Promise<Page<Omit<LogLine, 'created_at'> & { created_at: string }>> {
-    const after = decodeCursor(q.cursor, ['id'] as const);
+    const after = decodeCursor(q.cursor, { id: 'uuid' });
     const rows = await this.db.run(principal, async (m) => {
       if (!(await executionsRepository.get(m, id))) throw new NotFoundError('Execution');
-      return executionsRepository.logs(m, id, { afterId: after ? String(after.id) : undefined, level: q.level, stepId: q.step_id, limit: q.limit });
+      return executionsRepository.logs(m, id, { afterId: after?.id, level: q.level, stepId: q.step_id, limit: q.limit });
     });
     return toPage(
       rows,

@@ -121,9 +121,9 @@ export class WorkflowsService implements DefinitionSource {
   }
 
   async list(principal: Principal, query: ListWorkflowsQueryDto): Promise<Page<WorkflowResponse>> {
-    const after = decodeCursor(query.cursor, ['id'] as const);
+    const after = decodeCursor(query.cursor, { id: 'uuid' });
     const rows = await this.db.run(principal, (m) =>
-      workflowsRepository.list(m, { afterId: after ? String(after.id) : undefined, status: query.status, name: query.name, limit: query.limit }),
+      workflowsRepository.list(m, { afterId: after?.id, status: query.status, name: query.name, limit: query.limit }),
     );
     return toPage(rows, query.limit, toWorkflowResponse, (r) => ({ id: r.id }));
   }

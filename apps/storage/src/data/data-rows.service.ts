@@ -103,8 +103,7 @@ export class DataRowsService {
     if (!Number.isInteger(limit) || limit < 1 || limit > 200) problems.push({ field: 'limit', message: 'must be an integer from 1 to 200' });
     const cursorText = single('cursor');
     if (problems.length) throw DataErrors.invalid(problems);
-    const after = decodeCursor(cursorText, ['id'] as const);
-    if (after && !isUuid(String(after.id))) throw DataErrors.invalid([{ field: 'cursor', message: 'is not a cursor returned by this list' }]);
+    const after = decodeCursor(cursorText, { id: 'uuid' });
     return this.db.run(ctx, async (m) => {
       const table = await this.table(m, tableName);
       const equals = new Map<string, BoundValue>();
@@ -127,7 +126,7 @@ export class DataRowsService {
         else equals.set(column.physical, converted.value);
       }
       if (problems.length) throw DataErrors.invalid(problems);
-      const rows = await dataRowsRepository.list(m, table, { equals, afterId: after ? String(after.id) : null, limit });
+      const rows = await dataRowsRepository.list(m, table, { equals, afterId: after?.id ?? null, limit });
       return toPage(
         rows,
         limit,

@@ -41,8 +41,8 @@ export class DataTablesService {
   }
 
   async list(principal: Principal, query: PageQueryDto): Promise<Page<DataTableResponse>> {
-    const after = decodeCursor(query.cursor, ['name'] as const);
-    const rows = await this.db.run(tenantContext(principal), (m) => dataTablesRepository.list(m, after ? String(after.name) : null, query.limit));
+    const after = decodeCursor(query.cursor, { name: 'text' });
+    const rows = await this.db.run(tenantContext(principal), (m) => dataTablesRepository.list(m, after?.name ?? null, query.limit));
     return toPage(rows, query.limit, toDataTableResponse, (r) => ({ name: r.name }));
   }
 

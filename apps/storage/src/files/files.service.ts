@@ -38,14 +38,14 @@ export class FilesService {
   ) {}
 
   async list(ctx: TenantContext, query: ListFilesQueryDto): Promise<Page<FileResponse>> {
-    const after = decodeCursor(query.cursor, ['id'] as const);
+    const after = decodeCursor(query.cursor, { id: 'uuid' });
     const rows = await this.db.run(ctx, (m) =>
       filesRepository.list(m, {
         namePrefix: query.name,
         contentType: query.content_type,
         createdAfter: query.created_after,
         createdBefore: query.created_before,
-        beforeId: after ? String(after.id) : undefined,
+        beforeId: after?.id,
         limit: query.limit,
       }),
     );

@@ -1,6 +1,7 @@
 import busboy from 'busboy';
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
+import { findUnstorableText, unstorableTextError } from '@platform/common';
 import { FileErrors } from './files.errors.js';
 
 /** Form fields besides the file; each is validated as it arrives so a bad one stops the upload early. */
@@ -50,6 +51,9 @@ function parseMetadata(value: string): Record<string, unknown> {
     throw FileErrors.invalid('metadata', 'must be a JSON object');
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw FileErrors.invalid('metadata', 'must be a JSON object');
+  // Stored as jsonb, which cannot hold NUL or an unpaired surrogate; the part is no JSON body, so no interceptor saw it.
+  const unstorable = findUnstorableText(parsed);
+  if (unstorable) throw unstorableTextError({ ...unstorable, path: ['metadata', ...unstorable.path] }, 'body');
   return parsed as Record<string, unknown>;
 }
 

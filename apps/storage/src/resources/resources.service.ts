@@ -33,10 +33,8 @@ export class ResourcesService {
   constructor(private readonly db: TenantDb) {}
 
   async list(principal: Principal, query: ListResourcesQueryDto): Promise<Page<ResourceResponse>> {
-    const after = decodeCursor(query.cursor, ['name'] as const);
-    const rows = await this.db.run(principal, (m) =>
-      resourcesRepository.list(m, { type: query.type, afterName: after ? String(after.name) : undefined, limit: query.limit }),
-    );
+    const after = decodeCursor(query.cursor, { name: 'text' });
+    const rows = await this.db.run(principal, (m) => resourcesRepository.list(m, { type: query.type, afterName: after?.name, limit: query.limit }));
     return toPage(rows, query.limit, toResourceResponse, (r) => ({ name: r.name }));
   }
 

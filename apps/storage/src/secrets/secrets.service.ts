@@ -63,8 +63,8 @@ export class SecretsService {
 
   async list(principal: Principal, query: PageQueryDto): Promise<Page<SecretResponse>> {
     const ctx = this.tenantWide(principal);
-    const after = decodeCursor(query.cursor, ['name'] as const);
-    const rows = await this.db.run(ctx, (m) => secretsRepository.list(m, after ? String(after.name) : null, query.limit));
+    const after = decodeCursor(query.cursor, { name: 'text' });
+    const rows = await this.db.run(ctx, (m) => secretsRepository.list(m, after?.name ?? null, query.limit));
     return toPage(rows, query.limit, toSecretResponse, (r) => ({ name: r.name }));
   }
 

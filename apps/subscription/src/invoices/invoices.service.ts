@@ -15,8 +15,8 @@ export class InvoicesService {
 
   async list(p: Principal, q: PageQueryDto): Promise<Page<InvoiceResponse>> {
     assertTenantWide(p);
-    const after = decodeCursor(q.cursor, ['id'] as const);
-    const rows = await this.db.run(tenantWide(p.tenantId), (m) => invoicesRepository.list(m, after ? String(after.id) : undefined, q.limit));
+    const after = decodeCursor(q.cursor, { id: 'uuid' });
+    const rows = await this.db.run(tenantWide(p.tenantId), (m) => invoicesRepository.list(m, after?.id, q.limit));
     return toPage(rows, q.limit, toInvoiceResponse, (r) => ({ id: r.id }));
   }
 

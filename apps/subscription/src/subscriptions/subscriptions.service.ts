@@ -53,8 +53,8 @@ export class SubscriptionsService {
   /** The recorded plan changes, newest first. */
   async changes(p: Principal, q: PageQueryDto): Promise<Page<PlanChangeResponse>> {
     assertTenantWide(p);
-    const after = decodeCursor(q.cursor, ['id'] as const);
-    const rows = await this.db.run(tenantWide(p.tenantId), (m) => subscriptionsRepository.changes(m, after ? String(after.id) : undefined, q.limit));
+    const after = decodeCursor(q.cursor, { id: 'uuid' });
+    const rows = await this.db.run(tenantWide(p.tenantId), (m) => subscriptionsRepository.changes(m, after?.id, q.limit));
     return toPage(rows, q.limit, toPlanChangeResponse, (r) => ({ id: r.id }));
   }
 

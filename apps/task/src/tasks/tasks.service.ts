@@ -34,7 +34,7 @@ export class TasksService {
   }
 
   async list(p: Principal, q: ListTasksQueryDto): Promise<Page<TaskResponse>> {
-    const after = decodeCursor(q.cursor, ['id'] as const);
+    const after = decodeCursor(q.cursor, { id: 'uuid' });
     const rows = await this.db.run(p, (m) =>
       tasksRepository.list(m, {
         status: q.status,
@@ -43,7 +43,7 @@ export class TasksService {
         executionId: q.execution_id,
         agentRunId: q.agent_run_id,
         dueBefore: q.due_before,
-        afterId: after ? String(after.id) : null,
+        afterId: after?.id ?? null,
         limit: q.limit,
       }),
     );

@@ -30,10 +30,10 @@ export class TriggersService {
   }
 
   async list(p: Principal, q: ListTriggersQueryDto): Promise<Page<TriggerResponse>> {
-    const after = decodeCursor(q.cursor, ['id'] as const);
+    const after = decodeCursor(q.cursor, { id: 'uuid' });
     const enabled = q.status === undefined ? undefined : q.status === 'enabled';
     const rows = await this.db.run(p, (m) =>
-      triggersRepository.list(m, { type: q.type, enabled, workflowId: q.workflow_id, afterId: after ? String(after.id) : null, limit: q.limit }),
+      triggersRepository.list(m, { type: q.type, enabled, workflowId: q.workflow_id, afterId: after?.id ?? null, limit: q.limit }),
     );
     return toPage(rows, q.limit, toTriggerResponse, (r) => ({ id: r.id }));
   }
@@ -75,10 +75,10 @@ export class TriggersService {
   }
 
   async executions(p: Principal, id: string, q: ListTriggerExecutionsQueryDto): Promise<Page<TriggerExecutionResponse>> {
-    const before = decodeCursor(q.cursor, ['id'] as const);
+    const before = decodeCursor(q.cursor, { id: 'uuid' });
     const rows = await this.db.run(p, async (m) => {
       if (!(await triggersRepository.get(m, id))) throw TriggerErrors.notFound();
-      return executionsRepository.list(m, id, { status: q.status, beforeId: before ? String(before.id) : null, limit: q.limit });
+      return executionsRepository.list(m, id, { status: q.status, beforeId: before?.id ?? null, limit: q.limit });
     });
     return toPage(rows, q.limit, toExecutionResponse, (r) => ({ id: r.id }));
   }

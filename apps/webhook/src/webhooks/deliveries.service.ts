@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Principal } from '@platform/auth';
-import { newId } from '@platform/common';
+import { assertStorableText, newId } from '@platform/common';
 import { TenantDb } from '@platform/db';
 import { WEBHOOK_CONFIG, type WebhookConfig } from '../config/webhook.config.js';
 import { DeliveryStarter, type StartableDelivery } from './delivery-starter.js';
@@ -233,10 +233,15 @@ export class DeliveriesService {
   }
 
   private parsedBody(incoming: IncomingDelivery): unknown {
+    // JSON was checked for unstorable text where it was parsed (StorableTextInterceptor).
     if (incoming.json !== undefined) return incoming.json;
     const text = incoming.raw.toString('utf8');
-    if ((incoming.contentType ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded')) return Object.fromEntries(new URLSearchParams(text));
-    return text;
+    const body = (incoming.contentType ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded')
+      ? Object.fromEntries(new URLSearchParams(text))
+      : text;
+    // The run input is jsonb: a NUL byte in a text or form body would fail the delivery's insert (500).
+    assertStorableText(body, 'body');
+    return body;
   }
 
   private mask(headers: IncomingHttpHeaders, webhook: WebhookRow): Record<string, string> {

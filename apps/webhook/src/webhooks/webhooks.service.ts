@@ -48,9 +48,9 @@ export class WebhooksService {
   }
 
   async list(p: Principal, q: ListWebhooksQueryDto): Promise<Page<WebhookResponse>> {
-    const after = decodeCursor(q.cursor, ['id'] as const);
+    const after = decodeCursor(q.cursor, { id: 'uuid' });
     const rows = await this.db.run(p, (m) =>
-      webhooksRepository.list(m, { workflowId: q.workflow_id, enabled: q.enabled, afterId: after ? String(after.id) : null, limit: q.limit }),
+      webhooksRepository.list(m, { workflowId: q.workflow_id, enabled: q.enabled, afterId: after?.id ?? null, limit: q.limit }),
     );
     return toPage(
       rows,
@@ -114,10 +114,10 @@ export class WebhooksService {
   }
 
   async logs(p: Principal, id: string, q: ListDeliveriesQueryDto): Promise<Page<DeliveryResponse>> {
-    const before = decodeCursor(q.cursor, ['id'] as const);
+    const before = decodeCursor(q.cursor, { id: 'uuid' });
     const rows = await this.db.run(p, async (m) => {
       if (!(await webhooksRepository.get(m, id))) throw WebhookErrors.notFound();
-      return deliveriesRepository.list(m, id, { outcome: q.outcome, from: q.from, to: q.to, beforeId: before ? String(before.id) : null, limit: q.limit });
+      return deliveriesRepository.list(m, id, { outcome: q.outcome, from: q.from, to: q.to, beforeId: before?.id ?? null, limit: q.limit });
     });
     return toPage(rows, q.limit, toDeliveryResponse, (r) => ({ id: r.id }));
   }

@@ -10,6 +10,7 @@ import { AllExceptionsFilter } from '../errors/all-exceptions.filter.js';
 import { JsonBodyInterceptor } from '../http/json-body.interceptor.js';
 import { jsonBodyParser } from '../http/json-body.parser.js';
 import { RequestContextInterceptor } from '../http/request-context.interceptor.js';
+import { StorableTextInterceptor } from '../http/storable-text.interceptor.js';
 import { PlatformModule } from '../platform/platform.module.js';
 import { connectInfrastructure, InfrastructureError, type Infrastructure } from './preflight.js';
 import {
@@ -133,7 +134,7 @@ export async function bootstrapService<C extends ServiceConfig>(options: Bootstr
   app.use(jsonBodyParser(config.BODY_LIMIT_BYTES));
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new AllExceptionsFilter(nestLogger));
-  app.useGlobalInterceptors(new RequestContextInterceptor(), new JsonBodyInterceptor(app.get(Reflector)));
+  app.useGlobalInterceptors(new RequestContextInterceptor(), new JsonBodyInterceptor(app.get(Reflector)), new StorableTextInterceptor());
   mountDocs(app, definition, config.DOCS_PUBLIC, { schemas: options.openApiSchemas, plannedRoutes: options.plannedRoutes });
 
   app.connectMicroservice<MicroserviceOptions>(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { Type, plainToInstance } from 'class-transformer';
-import { IsInt, IsString, ValidateNested, validateSync } from 'class-validator';
+import { IsInt, IsString, ValidateNested, ValidationError, validateSync } from 'class-validator';
 import { AppError, ValidationFailedError, flattenValidationErrors } from '@platform/common';
 import { BODY_NOT_OBJECT_MESSAGE, createValidationPipe } from './validation.pipe.js';
 import { IsNestedObject } from './nested-object.decorator.js';
@@ -79,6 +79,20 @@ describe('flattenValidationErrors', () => {
   it('reports every failing field at once', () => {
     const fields = problems({ name: 1, nested: { count: 'x' }, items: [{ name: 2 }], tags: ['ok'], extra: true }).map((p) => p.field);
     expect(fields.sort()).toEqual(['extra', 'items[0].name', 'name', 'nested.count']);
+  });
+});
+
+describe('flattenValidationErrors on a long array', () => {
+  it('flattens 200,000 item errors without overflowing the stack', () => {
+    const children = Array.from({ length: 200_000 }, (_, i) =>
+      Object.assign(new ValidationError(), {
+        property: String(i),
+        children: [Object.assign(new ValidationError(), { property: 'name', constraints: { isString: 'name must be a string' } })],
+      }),
+    );
+    const details = flattenValidationErrors([Object.assign(new ValidationError(), { property: 'items', children })]);
+    expect(details).toHaveLength(200_000);
+    expect(details[199_999]).toEqual({ field: 'items[199999].name', message: 'must be a string' });
   });
 });
 

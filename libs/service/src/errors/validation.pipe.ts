@@ -1,5 +1,6 @@
 import { ValidationPipe, type ArgumentMetadata } from '@nestjs/common';
 import { AppError, ValidationFailedError, flattenValidationErrors } from '@platform/common';
+import { findOversizedArray, tooManyItemsError } from './array-limits.js';
 
 export const BODY_NOT_OBJECT_MESSAGE = 'The body must be a JSON object';
 
@@ -21,9 +22,24 @@ class ObjectBodyValidationPipe extends ValidationPipe {
   }
 }
 
-/** Unknown fields are rejected, types converted, and failures name every field. */
+/**
+ * Refuses an array over its bound (400 `too_many_items`) before class-transformer and
+ * class-validator walk its items: validating a 100,000-item array of objects took seconds of CPU
+ * even where the answer was a 400.
+ */
+class RequestValidationPipe extends ObjectBodyValidationPipe {
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.metatype && (metadata.type === 'body' || metadata.type === 'query')) {
+      const oversized = findOversizedArray(value, metadata.metatype);
+      if (oversized) throw tooManyItemsError(oversized, metadata.type);
+    }
+    return super.transform(value, metadata);
+  }
+}
+
+/** Unknown fields are rejected, types converted, arrays bounded, and failures name every field. */
 export function createValidationPipe(): ValidationPipe {
-  return new ObjectBodyValidationPipe({
+  return new RequestValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
     forbidUnknownValues: true,

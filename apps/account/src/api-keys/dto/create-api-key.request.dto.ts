@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsDateString, IsIn, IsOptional, IsString, IsUUID, Length, ValidateIf } from 'class-validator';
+import { ArrayMinSize, IsArray, IsDateString, IsIn, IsOptional, IsString, IsUUID, Length, ValidateIf } from 'class-validator';
+import { MaxItems } from '@platform/service';
 import { SCOPE_CATALOGUE } from '@platform/auth';
 
 export class CreateApiKeyRequestDto {
@@ -30,7 +31,7 @@ export class CreateApiKeyRequestDto {
   @ApiProperty({ example: ['automations:run', 'data:read'], enum: Object.keys(SCOPE_CATALOGUE), isArray: true })
   @IsArray()
   @ArrayMinSize(1)
-  @ArrayMaxSize(64)
+  @MaxItems(64)
   @IsString({ each: true })
   scopes!: string[];
 

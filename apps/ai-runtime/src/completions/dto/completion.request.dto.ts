@@ -1,7 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import {
-  ArrayMaxSize,
   ArrayMinSize,
   IsArray,
   IsBoolean,
@@ -18,7 +17,7 @@ import {
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
-import { IsNestedObject } from '@platform/service';
+import { IsNestedObject, MaxItems } from '@platform/service';
 import { RESPONSE_FORMATS, type ResponseFormat } from '@platform/messaging';
 
 /** Options of generate and chat alike. */
@@ -113,7 +112,7 @@ export class ChatMessageDto {
   @ApiPropertyOptional({ type: [ToolCallDto], description: 'On assistant turns: the calls the model made' })
   @IsOptional()
   @IsArray()
-  @ArrayMaxSize(128)
+  @MaxItems(128)
   @ValidateNested({ each: true })
   @Type(() => ToolCallDto)
   tool_calls?: ToolCallDto[];
@@ -160,7 +159,7 @@ export class ChatRequestDto extends CompletionOptionsDto {
   @ApiProperty({ type: [ChatMessageDto], example: [{ role: 'user', content: 'What is the refund policy?' }] })
   @IsArray()
   @ArrayMinSize(1)
-  @ArrayMaxSize(1000)
+  @MaxItems(1000)
   @ValidateNested({ each: true })
   @Type(() => ChatMessageDto)
   messages!: ChatMessageDto[];
@@ -168,7 +167,7 @@ export class ChatRequestDto extends CompletionOptionsDto {
   @ApiPropertyOptional({ type: [ToolDto], description: 'Functions the model may call; its calls come back in `message.tool_calls`' })
   @IsOptional()
   @IsArray()
-  @ArrayMaxSize(128)
+  @MaxItems(128)
   @ValidateNested({ each: true })
   @Type(() => ToolDto)
   tools?: ToolDto[];
@@ -185,7 +184,7 @@ export class EmbeddingsRequestDto {
   @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? [value] : value))
   @IsArray()
   @ArrayMinSize(1)
-  @ArrayMaxSize(2048)
+  @MaxItems(2048)
   @IsString({ each: true })
   @MaxLength(100_000, { each: true })
   input!: string[];

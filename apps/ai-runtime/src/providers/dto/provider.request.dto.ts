@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsOptional, IsString, IsUrl, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import { ArrayMinSize, IsArray, IsIn, IsOptional, IsString, IsUrl, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import { MaxItems } from '@platform/service';
 
 const URL_RULES = { protocols: ['https', 'http'], require_tld: false, require_protocol: true };
 export const API_KEY_HEADERS = ['authorization', 'api-key'] as const;
@@ -58,7 +59,7 @@ export class CreateProviderRequestDto {
   })
   @IsArray()
   @ArrayMinSize(1)
-  @ArrayMaxSize(100)
+  @MaxItems(100)
   @ValidateNested({ each: true })
   @Type(() => ProviderModelDto)
   models!: ProviderModelDto[];
@@ -86,7 +87,7 @@ export class UpdateProviderRequestDto {
   @IsOptional()
   @IsArray()
   @ArrayMinSize(1)
-  @ArrayMaxSize(100)
+  @MaxItems(100)
   @ValidateNested({ each: true })
   @Type(() => ProviderModelDto)
   models?: ProviderModelDto[];

@@ -1,7 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
-  ArrayMaxSize,
   IsArray,
   IsBoolean,
   IsIn,
@@ -17,7 +16,7 @@ import {
   MinLength,
   ValidateNested,
 } from 'class-validator';
-import { PageQueryDto } from '@platform/service';
+import { PageQueryDto, MaxItems } from '@platform/service';
 
 export const TOOL_TYPES = ['workflow', 'knowledge_base', 'connector'] as const;
 
@@ -115,7 +114,7 @@ export class CreateAiAgentRequestDto {
   @ApiPropertyOptional({ type: [AgentToolDto] })
   @IsOptional()
   @IsArray()
-  @ArrayMaxSize(64)
+  @MaxItems(64)
   @ValidateNested({ each: true })
   @Type(() => AgentToolDto)
   tools?: AgentToolDto[];
@@ -144,7 +143,7 @@ export class UpdateAiAgentRequestDto {
   @ApiPropertyOptional({ type: [AgentToolDto] })
   @IsOptional()
   @IsArray()
-  @ArrayMaxSize(64)
+  @MaxItems(64)
   @ValidateNested({ each: true })
   @Type(() => AgentToolDto)
   tools?: AgentToolDto[];

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsIn, IsObject, IsOptional, IsString, IsUUID, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
-import { PageQueryDto } from '@platform/service';
+import { IsArray, IsIn, IsObject, IsOptional, IsString, IsUUID, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import { PageQueryDto, MaxItems } from '@platform/service';
 
 export const AUTH_TYPES = ['none', 'api_key', 'basic', 'bearer', 'oauth2_code', 'oauth2_client_credentials'] as const;
 
@@ -84,7 +84,7 @@ export class ConnectionAuthDto {
   @ApiPropertyOptional({ type: [String], description: "oauth2_*: scopes to ask for (default: the connector's)", example: ['chat:write'] })
   @IsOptional()
   @IsArray()
-  @ArrayMaxSize(100)
+  @MaxItems(100)
   @IsString({ each: true })
   @MaxLength(200, { each: true })
   scopes?: string[];

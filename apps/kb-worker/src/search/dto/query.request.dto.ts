@@ -1,12 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, IsUUID, Max, MaxLength, Min, MinLength } from 'class-validator';
-import { IsNestedObject } from '@platform/service';
+import { IsArray, IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, IsUUID, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { IsNestedObject, MaxItems } from '@platform/service';
 
 export class QueryFilterDto {
   @ApiPropertyOptional({ type: [String], format: 'uuid', description: 'Only these documents' })
   @IsOptional()
   @IsArray()
-  @ArrayMaxSize(1000)
+  @MaxItems(1000)
   @IsUUID('all', { each: true })
   document_ids?: string[];
 

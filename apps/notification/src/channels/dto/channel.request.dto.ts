@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsBoolean, IsEmail, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
-import { IsNestedObject } from '@platform/service';
+import { IsBoolean, IsEmail, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { IsNestedObject, MaxItems } from '@platform/service';
 
 import { CHANNEL_KINDS, SMTP_SECURITY, type ChannelKind, type SmtpSecurity } from '../../delivery/channel-kinds.js';
 
@@ -55,7 +55,7 @@ export class EmailSettingsDto {
 
   @ApiPropertyOptional({ type: [String], example: ['ops@example.com'], description: 'Default recipients when a send names none' })
   @IsOptional()
-  @ArrayMaxSize(50)
+  @MaxItems(50)
   @IsEmail({}, { each: true })
   to?: string[];
 
@@ -180,7 +180,7 @@ export class TestChannelRequestDto {
     description: "email channels: recipients of the test message (default: the channel's `to`)",
   })
   @IsOptional()
-  @ArrayMaxSize(10)
+  @MaxItems(10)
   @IsEmail({}, { each: true })
   to?: string[];
 }

@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, IsOptional, IsString, MaxLength } from 'class-validator';
+import { ArrayMinSize, IsOptional, IsString, MaxLength } from 'class-validator';
+import { MaxItems } from '@platform/service';
 
 /** Recipients that replace an email channel's `to` for one send or notice (the composer checks each is an address). */
 export const RecipientsOverride = (example: string[]) =>
@@ -8,7 +9,7 @@ export const RecipientsOverride = (example: string[]) =>
     ApiPropertyOptional({ type: [String], example, description: "email channels: the recipients (default: the channel's `to`)" }),
     IsOptional(),
     ArrayMinSize(1),
-    ArrayMaxSize(50),
+    MaxItems(50),
     IsString({ each: true }),
     MaxLength(320, { each: true }),
   );

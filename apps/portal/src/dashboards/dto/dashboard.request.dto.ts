@@ -1,21 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  ArrayMinSize,
-  IsArray,
-  IsIn,
-  IsInt,
-  IsISO8601,
-  IsOptional,
-  IsString,
-  IsUUID,
-  Length,
-  Max,
-  Min,
-  ValidateIf,
-  ValidateNested,
-} from 'class-validator';
+import { ArrayMinSize, IsArray, IsIn, IsInt, IsISO8601, IsOptional, IsString, IsUUID, Length, Max, Min, ValidateIf, ValidateNested } from 'class-validator';
+import { MaxItems } from '@platform/service';
 import { WIDGET_TYPES, type WidgetType } from '../widgets.js';
 
 export class WidgetRequestDto {
@@ -51,10 +37,10 @@ export class CreateDashboardRequestDto {
   @Length(0, 2000)
   description?: string | null;
 
-  @ApiProperty({ type: [WidgetRequestDto], minItems: 1, maxItems: 20, example: WIDGETS_EXAMPLE })
+  @ApiProperty({ type: [WidgetRequestDto], minItems: 1, example: WIDGETS_EXAMPLE })
   @IsArray()
   @ArrayMinSize(1)
-  @ArrayMaxSize(20)
+  @MaxItems(20)
   @ValidateNested({ each: true })
   @Type(() => WidgetRequestDto)
   widgets!: WidgetRequestDto[];
@@ -73,11 +59,11 @@ export class UpdateDashboardRequestDto {
   @Length(0, 2000)
   description?: string | null;
 
-  @ApiPropertyOptional({ type: [WidgetRequestDto], minItems: 1, maxItems: 20, description: 'Replaces the widgets' })
+  @ApiPropertyOptional({ type: [WidgetRequestDto], minItems: 1, description: 'Replaces the widgets' })
   @IsOptional()
   @IsArray()
   @ArrayMinSize(1)
-  @ArrayMaxSize(20)
+  @MaxItems(20)
   @ValidateNested({ each: true })
   @Type(() => WidgetRequestDto)
   widgets?: WidgetRequestDto[];

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, IsUUID, Matches, Max, Min } from 'class-validator';
-import { PageQueryDto } from '@platform/service';
+import { IsArray, IsIn, IsInt, IsOptional, IsUUID, Matches, Max, Min } from 'class-validator';
+import { PageQueryDto, MaxItems } from '@platform/service';
 import { EMBED_KINDS, type EmbedKind } from '../embeds.repository.js';
 
 /** An origin as browsers send it: scheme, host and an optional port, nothing else. */
@@ -32,12 +32,11 @@ export class CreateEmbedRequestDto {
 
   @ApiProperty({
     type: [String],
-    maxItems: 20,
     example: ['https://app.example.com'],
     description: 'Origins whose pages may frame the view (Content-Security-Policy frame-ancestors); empty: no page may frame it (a plain signed link)',
   })
   @IsArray()
-  @ArrayMaxSize(20)
+  @MaxItems(20)
   @Matches(ORIGIN, { each: true, message: 'each value must be an origin such as https://app.example.com' })
   allowed_origins!: string[];
 

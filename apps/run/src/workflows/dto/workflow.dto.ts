@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Min, ValidateIf } from 'class-validator';
-import { PageQueryDto } from '@platform/service';
+import { ArrayMinSize, IsArray, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Min, ValidateIf } from 'class-validator';
+import { PageQueryDto, MaxItems } from '@platform/service';
 import type { StepDefinition } from '../../engine/steps/step-executor.js';
 import { DEFINITION_EXAMPLE } from '../definition/definition.schema.js';
 import type { WorkflowSettings } from '../definition/workflow-definition.js';
@@ -28,7 +28,7 @@ export class WorkflowDefinitionDto {
   @ApiProperty({ type: 'array', items: { $ref: '#/components/schemas/WorkflowStep' }, example: DEFINITION_EXAMPLE })
   @IsArray()
   @ArrayMinSize(1)
-  @ArrayMaxSize(500)
+  @MaxItems(500)
   @IsObject({ each: true })
   steps!: StepDefinition[];
 
@@ -83,7 +83,7 @@ export class PatchWorkflowRequestDto {
   @IsOptional()
   @IsArray()
   @ArrayMinSize(1)
-  @ArrayMaxSize(500)
+  @MaxItems(500)
   @IsObject({ each: true })
   steps?: StepDefinition[];
 

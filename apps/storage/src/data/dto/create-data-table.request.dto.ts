@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, Matches, ValidateNested } from 'class-validator';
+import { ArrayMinSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, Matches, ValidateNested } from 'class-validator';
+import { MaxItems } from '@platform/service';
 import { COLUMN_NAME, COLUMN_TYPES, TABLE_NAME, type ColumnType } from '../data-table.record.js';
 
 export const MAX_COLUMNS = 100;
@@ -54,7 +55,7 @@ export class CreateDataTableRequestDto {
   })
   @IsArray()
   @ArrayMinSize(1)
-  @ArrayMaxSize(MAX_COLUMNS)
+  @MaxItems(MAX_COLUMNS)
   @ValidateNested({ each: true })
   @Type(() => ColumnDefinitionDto)
   columns!: ColumnDefinitionDto[];
@@ -67,7 +68,7 @@ export class CreateDataTableRequestDto {
   })
   @IsOptional()
   @IsArray()
-  @ArrayMaxSize(MAX_INDEXES)
+  @MaxItems(MAX_INDEXES)
   @IsArray({ each: true, message: 'each index must be an array of column names' })
   indexes?: string[][];
 }

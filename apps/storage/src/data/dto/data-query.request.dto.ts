@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { IsArray, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { MaxItems } from '@platform/service';
 import { STORAGE_LIMITS } from '@platform/messaging';
 
 export const MAX_QUERY_LENGTH = STORAGE_LIMITS.maxQueryLength;
@@ -19,7 +20,7 @@ export class DataQueryRequestDto {
   @ApiPropertyOptional({ example: ['2026-11-01T00:00:00Z'], description: 'Values of $1…$n, bound, never interpolated.', type: 'array', items: {} })
   @IsOptional()
   @IsArray()
-  @ArrayMaxSize(MAX_PARAMS)
+  @MaxItems(MAX_PARAMS)
   params?: unknown[];
 }
 

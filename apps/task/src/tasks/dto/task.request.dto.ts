@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsObject, IsOptional, IsUUID, Max, Min } from 'class-validator';
+import { ArrayMinSize, IsArray, IsIn, IsInt, IsObject, IsOptional, IsUUID, Max, Min } from 'class-validator';
+import { MaxItems } from '@platform/service';
 import { TASK_DECISIONS, type TaskDecision } from '@platform/messaging';
 
 export class AssignTaskRequestDto {
@@ -44,7 +45,7 @@ export class CreateTaskLinkRequestDto {
   @IsOptional()
   @IsArray()
   @ArrayMinSize(1)
-  @ArrayMaxSize(3)
+  @MaxItems(3)
   @IsIn(TASK_DECISIONS, { each: true })
   decisions?: TaskDecision[];
 
