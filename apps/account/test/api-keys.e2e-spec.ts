@@ -12,8 +12,20 @@ type Body = Record<string, unknown> & {
 const gw = (path: string, request?: Parameters<typeof call>[2]) => call<Body>(env.gatewayUrl, path, request);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-const UNAUTHORIZED = { error: 'Unauthorized', message: 'Missing or invalid authentication credentials', status: 401, request_id: expect.any(String) };
-const FORBIDDEN = { error: 'Forbidden', message: "You don't have permission to access this resource", status: 403, request_id: expect.any(String) };
+const UNAUTHORIZED = {
+  error: 'Unauthorized',
+  code: 'unauthorized',
+  message: 'Missing or invalid authentication credentials',
+  status: 401,
+  request_id: expect.any(String),
+};
+const FORBIDDEN = {
+  error: 'Forbidden',
+  code: 'forbidden',
+  message: "You don't have permission to access this resource",
+  status: 403,
+  request_id: expect.any(String),
+};
 
 async function createKey(tenant: TestTenant, body: Record<string, unknown>, key = tenant.test_key) {
   const res = await gw(`/api/v1/workflow/data-planes/${tenant.sandbox_data_plane_id}/api-keys`, { headers: withKey(key), body: { type: 'tenant', ...body } });

@@ -7,9 +7,27 @@ const gw = (path: string, request?: Parameters<typeof call>[2]) => call<Record<s
 const token = (claims: Record<string, unknown>, options: Parameters<typeof issueToken>[2] = {}, kind?: Parameters<typeof issueToken>[3]) =>
   issueToken(env.jwt.signUrl, claims, { audience: env.jwt.audience, ...options }, kind);
 
-const UNAUTHORIZED = { error: 'Unauthorized', message: 'Missing or invalid authentication credentials', status: 401, request_id: expect.any(String) };
-const FORBIDDEN = { error: 'Forbidden', message: "You don't have permission to access this resource", status: 403, request_id: expect.any(String) };
-const TENANT_REQUIRED = { error: 'Bad Request', message: 'X-SELECTED-TENANT header is required', status: 400, request_id: expect.any(String) };
+const UNAUTHORIZED = {
+  error: 'Unauthorized',
+  code: 'unauthorized',
+  message: 'Missing or invalid authentication credentials',
+  status: 401,
+  request_id: expect.any(String),
+};
+const FORBIDDEN = {
+  error: 'Forbidden',
+  code: 'forbidden',
+  message: "You don't have permission to access this resource",
+  status: 403,
+  request_id: expect.any(String),
+};
+const TENANT_REQUIRED = {
+  error: 'Bad Request',
+  code: 'bad_request',
+  message: 'X-SELECTED-TENANT header is required',
+  status: 400,
+  request_id: expect.any(String),
+};
 
 describe('bearer JWTs end to end', () => {
   let a: TestTenant;

@@ -10,7 +10,13 @@ const env = e2eEnvironment();
 type Body = Record<string, unknown> & { key?: string; id?: string; scopes?: string[]; data?: Record<string, unknown>[] };
 const gw = (path: string, request?: Parameters<typeof call>[2]) => call<Body>(env.gatewayUrl, path, request);
 
-const FORBIDDEN = { error: 'Forbidden', message: "You don't have permission to access this resource", status: 403, request_id: expect.any(String) };
+const FORBIDDEN = {
+  error: 'Forbidden',
+  code: 'forbidden',
+  message: "You don't have permission to access this resource",
+  status: 403,
+  request_id: expect.any(String),
+};
 
 type Mode = 'live' | 'test';
 type Customer = 'c1' | 'c2';

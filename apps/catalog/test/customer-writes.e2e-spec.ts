@@ -10,7 +10,13 @@ const env = e2eEnvironment();
 type Json = Record<string, unknown> & { data?: Json[] };
 const gw = (path: string, request?: Parameters<typeof call>[2]) => call<Json>(env.gatewayUrl, path, request);
 
-const FORBIDDEN = { error: 'Forbidden', message: "You don't have permission to access this resource", status: 403, request_id: expect.any(String) };
+const FORBIDDEN = {
+  error: 'Forbidden',
+  code: 'forbidden',
+  message: "You don't have permission to access this resource",
+  status: 403,
+  request_id: expect.any(String),
+};
 
 const definition = (id: string, name: string) => ({
   id,

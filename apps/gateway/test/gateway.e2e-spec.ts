@@ -17,7 +17,7 @@ const PUBLIC_ROUTES = new Set([
 ]);
 
 const gw = (path: string, request?: Parameters<typeof call>[2]) => call<Record<string, unknown>>(env.gatewayUrl, path, request);
-const UNAUTHORIZED = { error: 'Unauthorized', message: 'Missing or invalid authentication credentials', status: 401 };
+const UNAUTHORIZED = { error: 'Unauthorized', code: 'unauthorized', message: 'Missing or invalid authentication credentials', status: 401 };
 
 describe('gateway and services, end to end', () => {
   it('aggregates the health of all thirteen services', async () => {
@@ -109,7 +109,7 @@ describe('gateway and services, end to end', () => {
     expect(res.status).toBe(400);
     expect(res.body).toEqual({
       error: 'Bad Request',
-      code: 'bad_request',
+      code: 'malformed_json',
       message: 'Malformed JSON in request body',
       status: 400,
       request_id: expect.any(String),
