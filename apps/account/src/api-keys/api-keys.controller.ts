@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
-import { ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { CurrentPrincipal, RequireScopes, SCOPE_CATALOGUE, type Principal } from '@platform/auth';
 import type { Page } from '@platform/common';
 import { ApiPageResponse, ApiTag } from '@platform/service';
@@ -77,6 +77,7 @@ export class ApiKeysController {
     description: 'The key record and its value, shown once',
     example: { ...KEY_EXAMPLE, key: 'sv_live_…' },
   })
+  @ApiNotFoundResponse({ description: 'No such data plane (environment) of this tenant, or no such customer' })
   create(
     @CurrentPrincipal() principal: Principal,
     @Param('dataPlaneId', uuid) dataPlaneId: string,
@@ -97,6 +98,7 @@ export class ApiKeysController {
     description: 'The key record and its value, shown once',
     example: { ...KEY_EXAMPLE, key: 'sv_live_…' },
   })
+  @ApiNotFoundResponse({ description: 'No such data plane (environment) of this tenant, or no such customer' })
   createInAccount(@CurrentPrincipal() principal: Principal, @Body() body: CreateAccountApiKeyRequestDto): Promise<CreatedApiKey> {
     return this.keys.create(principal, body.data_plane_id, body);
   }

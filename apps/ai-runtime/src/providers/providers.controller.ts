@@ -1,5 +1,13 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiForbiddenResponse, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import {
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiForbiddenResponse,
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+} from '@nestjs/swagger';
 import { CurrentPrincipal, RequireScopes, type Principal } from '@platform/auth';
 import type { Page } from '@platform/common';
 import { ApiPageResponse, ApiTag, PageQueryDto } from '@platform/service';
@@ -25,6 +33,7 @@ export class ProvidersController {
   })
   @ApiCreatedResponse({ type: ProviderResponseDto, example: PROVIDER_EXAMPLE })
   @ApiForbiddenResponse({ description: 'A customer key or a key without ai:write' })
+  @ApiConflictResponse({ description: 'A provider with this name exists already (`provider_exists`)' })
   create(@CurrentPrincipal() p: Principal, @Body() b: CreateProviderRequestDto): Promise<ProviderResponse> {
     return this.providers.create(p, b);
   }

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Post, Query, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { ApiBadGatewayResponse, ApiBadRequestResponse, ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { CurrentPrincipal, Public, RequireScopes, type Principal } from '@platform/auth';
 import { ApiTag } from '@platform/service';
@@ -24,6 +24,9 @@ export class OAuthController {
       "Answers the provider's authorization URL (PKCE S256, a single-use state valid 10 minutes, bound to the tenant, the caller and the connection).",
   })
   @ApiOkResponse({ type: StartOAuthResponseDto, description: 'Where to send the user' })
+  @ApiNotFoundResponse({ description: 'No such connection (also another tenant’s or customer’s)' })
+  @ApiConflictResponse({ description: 'The connection does not use the OAuth authorization code flow, or is not waiting for authorization' })
+  @ApiBadRequestResponse({ description: 'The connection has no authorization_url (`oauth_misconfigured`)' })
   start(@CurrentPrincipal() p: Principal, @Body() body: StartOAuthRequestDto): Promise<OAuthStart> {
     return this.oauth.start(p, body.connection_id, body.redirect_uri, body.return_url);
   }
@@ -40,6 +43,8 @@ export class OAuthController {
     description: 'The outcome (without a return_url)',
     example: { ok: true, connection_id: '01937c2e-6a55-7cc1-9a3e-1f2a3b4c5d6e', message: 'The connection is authorized' },
   })
+  @ApiBadRequestResponse({ description: 'The authorization state is missing, unknown, used or expired (`invalid_state`): start again' })
+  @ApiBadGatewayResponse({ description: 'The provider’s token endpoint failed (`oauth_provider_unavailable`)' })
   async callback(@Query() query: Record<string, string>, @Res({ passthrough: true }) res: Response): Promise<OAuthCallbackResponseDto | undefined> {
     const result = await this.oauth.callback(query);
     if (result.return_url) {

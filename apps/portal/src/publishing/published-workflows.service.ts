@@ -50,8 +50,10 @@ function parseVisibility(value: unknown): { all_customers: boolean; customer_ids
   return { all_customers: false, customer_ids: [...new Set((ids as string[]).map((id) => id.toLowerCase()))] };
 }
 
-function checkForm(form: Record<string, unknown> | undefined): void {
-  if (form !== undefined && form.type !== 'object') throw new ValidationFailedError([{ field: 'input_form', message: 'must be a JSON Schema of type object' }]);
+/** null, like a field left out, means the default form (the workflow's input_schema). */
+function checkForm(form: Record<string, unknown> | null | undefined): void {
+  if (form !== undefined && form !== null && form.type !== 'object')
+    throw new ValidationFailedError([{ field: 'input_form', message: 'must be a JSON Schema of type object' }]);
 }
 
 /** Publishing workflows to customers, and a customer's runs of them (in its own scope). */

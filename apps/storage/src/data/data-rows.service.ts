@@ -28,6 +28,9 @@ function uniqueColumn(error: unknown, table: DataTableRow): string | undefined {
  * scope: rows written by a customer-scoped caller belong to that customer, and RLS shows such a
  * caller only its customer's rows.
  */
+/** PostgreSQL: relation does not exist. */
+const UNDEFINED_TABLE = '42P01';
+
 @Injectable()
 export class DataRowsService {
   private readonly logger = new Logger(DataRowsService.name);
@@ -51,7 +54,7 @@ export class DataRowsService {
     assertTableName(tableName);
     if (input.length < 1 || input.length > MAX_BULK_ROWS)
       throw DataErrors.invalid([{ field: prefix || 'rows', message: `must hold 1 to ${MAX_BULK_ROWS} rows` }]);
-    const { tableId, rows } = await this.db.run(ctx, async (m) => {
+    const { tableId, rows } = await this.inTable(ctx, tableName, async (m) => {
       const table = await this.table(m, tableName);
       const problems: FieldError[] = [];
       const converted: Map<string, BoundValue>[] = [];
@@ -104,7 +107,7 @@ export class DataRowsService {
     const cursorText = single('cursor');
     if (problems.length) throw DataErrors.invalid(problems);
     const after = decodeCursor(cursorText, { id: 'uuid' });
-    return this.db.run(ctx, async (m) => {
+    return this.inTable(ctx, tableName, async (m) => {
       const table = await this.table(m, tableName);
       const equals = new Map<string, BoundValue>();
       for (const key of Object.keys(query)) {
@@ -139,7 +142,7 @@ export class DataRowsService {
   async update(ctx: TenantContext, tableName: string, id: string, values: unknown): Promise<Row> {
     assertTableName(tableName);
     if (!isUuid(id)) throw DataErrors.invalidRowId();
-    return this.db.run(ctx, async (m) => {
+    return this.inTable(ctx, tableName, async (m) => {
       const table = await this.table(m, tableName);
       const problems: FieldError[] = [];
       const converted = convertRow(table, values, '', 'update', problems);
@@ -153,12 +156,25 @@ export class DataRowsService {
   async delete(ctx: TenantContext, tableName: string, id: string): Promise<Row> {
     assertTableName(tableName);
     if (!isUuid(id)) throw DataErrors.invalidRowId();
-    return this.db.run(ctx, async (m) => {
+    return this.inTable(ctx, tableName, async (m) => {
       const table = await this.table(m, tableName);
       const row = await dataRowsRepository.delete(m, table, id);
       if (!row) throw DataErrors.rowNotFound();
       return toRowResponse(table, row);
     });
+  }
+
+  /**
+   * A transaction on one table's rows. A table dropped between reading its catalogue row and
+   * touching its physical table (a concurrent DELETE of the table) is not found (404), not a 500.
+   */
+  private async inTable<T>(ctx: TenantContext, name: string, work: (m: EntityManager) => Promise<T>): Promise<T> {
+    try {
+      return await this.db.run(ctx, work);
+    } catch (error) {
+      if ((error as { code?: string }).code === UNDEFINED_TABLE) throw DataErrors.tableNotFound(name);
+      throw error;
+    }
   }
 
   private async table(m: EntityManager, name: string): Promise<DataTableRow> {
