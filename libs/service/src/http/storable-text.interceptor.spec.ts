@@ -66,6 +66,7 @@ describe('StorableTextInterceptor', () => {
   it('refuses NUL in a path parameter, naming it', async () => {
     const res = await send('/things/%00', { method: 'DELETE' });
     expect(res.status).toBe(400);
+    expect(res.body.code).toBe('invalid_character');
     expect(res.body.message).toBe("Invalid character in path parameter 'id': text may not contain NUL (\\u0000)");
     expect(res.body.details).toEqual([{ field: 'id', message: 'must not contain NUL (\\u0000)' }]);
   });
