@@ -7640,7 +7640,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such resource for this caller (its tenant, environment and customer scope) */
+            /** @description No such data plane (environment) of this tenant, or no such customer */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7881,6 +7881,15 @@ export interface operations {
             };
             /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `api_keys:manage` */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such data plane (environment) of this tenant, or no such customer */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11426,7 +11435,9 @@ export interface operations {
                 };
             };
             /**
-             * @description With a JWT: X-SELECTED-TENANT header is required
+             * @description The connection has no authorization_url (`oauth_misconfigured`)
+             *
+             *     With a JWT: X-SELECTED-TENANT header is required
              *
              *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
              *
@@ -11453,6 +11464,24 @@ export interface operations {
             };
             /** @description The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `connections:write` */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such connection (also another tenant’s or customer’s) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The connection does not use the OAuth authorization code flow, or is not waiting for authorization */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11532,8 +11561,26 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthCallbackResponseDto"];
                 };
             };
+            /** @description The authorization state is missing, unknown, used or expired (`invalid_state`): start again */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description An unexpected failure; the message is generic and the log has the details under the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The provider’s token endpoint failed (`oauth_provider_unavailable`) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -26489,6 +26536,15 @@ export interface operations {
              *     The credential lacks a required scope, or its tenant, environment or customer scope does not allow the call. Requires `ai:write`
              */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A provider with this name exists already (`provider_exists`) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
