@@ -22,10 +22,12 @@ export class DataQueryController {
   })
   @ApiOkResponse({ description: 'The columns and rows', schema: { example: QUERY_ANSWER_EXAMPLE } })
   @ApiBadRequestResponse({
-    description: 'Not one SELECT, a refused construct (named, with its position), or a failure while running (the database message).',
+    description:
+      'Not one SELECT, a refused construct (named, with its position; `invalid_query`), or a failure while running (the database message; `query_failed`).',
     schema: {
       example: {
         error: 'Bad Request',
+        code: 'invalid_query',
         message: 'function pg_sleep() is not allowed at position 8',
         status: 400,
         request_id: '0194f1c2-…',
