@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { call, createTenant, e2eEnvironment, eventually, withKey, type TestTenant } from '@platform/testing';
+import { call, createTenant, e2eEnvironment, eventually, withKey, type TestTenant, UNAUTHORIZED_ANSWER, FORBIDDEN_ANSWER } from '@platform/testing';
 
 const env = e2eEnvironment();
 type Body = Record<string, unknown> & {
@@ -12,20 +12,8 @@ type Body = Record<string, unknown> & {
 const gw = (path: string, request?: Parameters<typeof call>[2]) => call<Body>(env.gatewayUrl, path, request);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-const UNAUTHORIZED = {
-  error: 'Unauthorized',
-  code: 'unauthorized',
-  message: 'Missing or invalid authentication credentials',
-  status: 401,
-  request_id: expect.any(String),
-};
-const FORBIDDEN = {
-  error: 'Forbidden',
-  code: 'forbidden',
-  message: "You don't have permission to access this resource",
-  status: 403,
-  request_id: expect.any(String),
-};
+const UNAUTHORIZED = { ...UNAUTHORIZED_ANSWER, request_id: expect.any(String) };
+const FORBIDDEN = { ...FORBIDDEN_ANSWER, request_id: expect.any(String) };
 
 async function createKey(tenant: TestTenant, body: Record<string, unknown>, key = tenant.test_key) {
   const res = await gw(`/api/v1/workflow/data-planes/${tenant.sandbox_data_plane_id}/api-keys`, { headers: withKey(key), body: { type: 'tenant', ...body } });

@@ -1,26 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { call, createTenant, e2eEnvironment, issueToken, withKey, type TestTenant } from '@platform/testing';
+import { call, createTenant, e2eEnvironment, issueToken, withKey, type TestTenant, UNAUTHORIZED_ANSWER, FORBIDDEN_ANSWER } from '@platform/testing';
 
 const env = e2eEnvironment();
 const gw = (path: string, request?: Parameters<typeof call>[2]) => call<Record<string, unknown>>(env.gatewayUrl, path, request);
 const token = (claims: Record<string, unknown>, options: Parameters<typeof issueToken>[2] = {}, kind?: Parameters<typeof issueToken>[3]) =>
   issueToken(env.jwt.signUrl, claims, { audience: env.jwt.audience, ...options }, kind);
 
-const UNAUTHORIZED = {
-  error: 'Unauthorized',
-  code: 'unauthorized',
-  message: 'Missing or invalid authentication credentials',
-  status: 401,
-  request_id: expect.any(String),
-};
-const FORBIDDEN = {
-  error: 'Forbidden',
-  code: 'forbidden',
-  message: "You don't have permission to access this resource",
-  status: 403,
-  request_id: expect.any(String),
-};
+const UNAUTHORIZED = { ...UNAUTHORIZED_ANSWER, request_id: expect.any(String) };
+const FORBIDDEN = { ...FORBIDDEN_ANSWER, request_id: expect.any(String) };
 const TENANT_REQUIRED = {
   error: 'Bad Request',
   code: 'bad_request',

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { call, createTenant, e2eEnvironment, withKey, type TestTenant } from '@platform/testing';
+import { call, createTenant, e2eEnvironment, withKey, type TestTenant, FORBIDDEN_ANSWER } from '@platform/testing';
 
 /**
  * The key-issuing rule as a matrix: whoever asks for a key value (create, rotate) gets one only
@@ -10,13 +10,7 @@ const env = e2eEnvironment();
 type Body = Record<string, unknown> & { key?: string; id?: string; scopes?: string[]; data?: Record<string, unknown>[] };
 const gw = (path: string, request?: Parameters<typeof call>[2]) => call<Body>(env.gatewayUrl, path, request);
 
-const FORBIDDEN = {
-  error: 'Forbidden',
-  code: 'forbidden',
-  message: "You don't have permission to access this resource",
-  status: 403,
-  request_id: expect.any(String),
-};
+const FORBIDDEN = { ...FORBIDDEN_ANSWER, request_id: expect.any(String) };
 
 type Mode = 'live' | 'test';
 type Customer = 'c1' | 'c2';

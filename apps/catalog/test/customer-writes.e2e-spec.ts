@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { call, createTenant, e2eEnvironment, withKey, type TestTenant } from '@platform/testing';
+import { call, createTenant, e2eEnvironment, withKey, type TestTenant, FORBIDDEN_ANSWER } from '@platform/testing';
 
 /**
  * Connectors installed in an environment (custom and marketplace ones) are the tenant's: every
@@ -10,13 +10,7 @@ const env = e2eEnvironment();
 type Json = Record<string, unknown> & { data?: Json[] };
 const gw = (path: string, request?: Parameters<typeof call>[2]) => call<Json>(env.gatewayUrl, path, request);
 
-const FORBIDDEN = {
-  error: 'Forbidden',
-  code: 'forbidden',
-  message: "You don't have permission to access this resource",
-  status: 403,
-  request_id: expect.any(String),
-};
+const FORBIDDEN = { ...FORBIDDEN_ANSWER, request_id: expect.any(String) };
 
 const definition = (id: string, name: string) => ({
   id,

@@ -1,13 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { TenantContext } from '@platform/db';
-import { pendingUsage } from '@platform/service';
 import { storeHarness, type StoreHarness } from '@platform/testing';
 import { RunConfig } from '../src/config/run.config.js';
 import type { StartRequest } from '../src/engine/execution.records.js';
 import { ExecutionStoreService } from '../src/executions/execution-store.service.js';
-import { executionsRepository, type NewStart } from '../src/executions/executions.repository.js';
-import { FINISHED, arrangeExecution, arrangeStep, arrangeWorkflow, countRows, otherTenant, readExecution, type ExecutionState } from './store-rows.js';
+import { executionsRepository } from '../src/executions/executions.repository.js';
+import {
+  FINISHED,
+  arrangeExecution,
+  newStart,
+  arrangeStep,
+  arrangeWorkflow,
+  countRows,
+  otherTenant,
+  readExecution,
+  type ExecutionState,
+} from './store-rows.js';
 
 /**
  * The store tier of starting and claiming executions: run.start_execution, run.claim_execution
@@ -29,25 +38,6 @@ describe('executions store: start and claim', () => {
   afterAll(async () => {
     await h?.close();
   });
-
-  const newStart = (ctx: TenantContext, workflowId: string, o: Partial<NewStart> = {}): NewStart => {
-    const id = o.id ?? randomUUID();
-    return {
-      id,
-      workflowId,
-      inputJson: '{"n":1}',
-      triggerType: 'api',
-      triggerId: null,
-      parentExecutionId: null,
-      parentStepPath: null,
-      idempotencyKey: null,
-      requestHash: null,
-      defaultTimeoutSeconds: 600,
-      requestId: 'req-start',
-      usage: pendingUsage(ctx, { metric: 'runs', quantity: 1, eventId: randomUUID() }, { requestId: 'req-start' }),
-      ...o,
-    };
-  };
 
   const secondsFromNow = (d: Date | null) => (d === null ? null : Math.round((d.getTime() - Date.now()) / 1000));
 

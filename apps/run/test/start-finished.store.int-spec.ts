@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { TenantContext } from '@platform/db';
-import { pendingUsage } from '@platform/service';
 import { storeHarness, type StoreHarness } from '@platform/testing';
-import { executionsRepository, type NewStart } from '../src/executions/executions.repository.js';
-import { arrangeWorkflow, countRows, otherTenant, readExecution } from './store-rows.js';
+import { executionsRepository } from '../src/executions/executions.repository.js';
+import { arrangeWorkflow, countRows, newStart, otherTenant, readExecution } from './store-rows.js';
 
 /**
  * The store tier of a start whose run was done before its row (engine/runner/pure-runs.ts):
@@ -22,21 +20,6 @@ describe('executions store: a start with its run done ahead (run.start_finished)
 
   afterAll(async () => {
     await h?.close();
-  });
-
-  const newStart = (ctx: TenantContext, workflowId: string): NewStart => ({
-    id: randomUUID(),
-    workflowId,
-    inputJson: '{"n":1}',
-    triggerType: 'api',
-    triggerId: null,
-    parentExecutionId: null,
-    parentStepPath: null,
-    idempotencyKey: null,
-    requestHash: null,
-    defaultTimeoutSeconds: 600,
-    requestId: 'req-start',
-    usage: pendingUsage(ctx, { metric: 'runs', quantity: 1, eventId: randomUUID() }, { requestId: 'req-start' }),
   });
 
   const began = new Date(Date.now() - 5_000);

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { TenantContext } from '@platform/db';
+import { pendingUsage } from '@platform/service';
+import type { NewStart } from '../src/executions/executions.repository.js';
 
 /**
  * Rows for the run service's store-tier tests, arranged and read back as the admin (no RLS), so
@@ -156,3 +158,22 @@ export async function countRows(admin: pg.Client, tenantId: string): Promise<{ e
 
 /** A tenant other than the test's own, in the same database. */
 export const otherTenant = (): TenantContext => ({ tenantId: randomUUID(), environmentId: randomUUID() });
+
+/** A metered API start of `workflowId` as the store takes it, request id `req-start`; `o` overrides any part. */
+export function newStart(ctx: TenantContext, workflowId: string, o: Partial<NewStart> = {}): NewStart {
+  return {
+    id: randomUUID(),
+    workflowId,
+    inputJson: '{"n":1}',
+    triggerType: 'api',
+    triggerId: null,
+    parentExecutionId: null,
+    parentStepPath: null,
+    idempotencyKey: null,
+    requestHash: null,
+    defaultTimeoutSeconds: 600,
+    requestId: 'req-start',
+    usage: pendingUsage(ctx, { metric: 'runs', quantity: 1, eventId: randomUUID() }, { requestId: 'req-start' }),
+    ...o,
+  };
+}

@@ -12,3 +12,4 @@ export * from './secret-watch.js';
 export * from './io-counters.js';
 export * from './store-harness.js';
 export * from './column-vocabulary.js';
+export * from './error-answers.js';

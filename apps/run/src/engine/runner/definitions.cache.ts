@@ -3,6 +3,14 @@ import type { TenantContext } from '@platform/db';
 import { DEFINITION_SOURCE, type DefinitionSource } from '../engine.ports.js';
 import type { RunnableDefinition } from '../execution.records.js';
 
+/** Both maps hold at most this many entries; the oldest goes first. */
+const MAX_ENTRIES = 5000;
+
+function remember<V>(map: Map<string, V>, key: string, value: V): void {
+  if (map.size > MAX_ENTRIES) map.delete(map.keys().next().value!);
+  map.set(key, value);
+}
+
 /** Workflow versions are immutable, so a definition read once serves every later run of it. */
 @Injectable()
 export class DefinitionsCache {
@@ -28,8 +36,7 @@ export class DefinitionsCache {
   noteCurrent(tenantId: string, workflowId: string, version: number): void {
     const key = `${tenantId}:${workflowId}`;
     if (this.current.get(key) === version) return;
-    if (this.current.size > 5000) this.current.delete(this.current.keys().next().value!);
-    this.current.set(key, version);
+    remember(this.current, key, version);
   }
 
   async get(ctx: TenantContext, workflowId: string, version: number): Promise<RunnableDefinition | undefined> {
@@ -38,8 +45,7 @@ export class DefinitionsCache {
     if (hit) return hit;
     const definition = await this.source.definition(ctx, workflowId, version);
     if (!definition) return undefined;
-    if (this.entries.size > 5000) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(key, definition);
+    remember(this.entries, key, definition);
     return definition;
   }
 }
