@@ -1,7 +1,7 @@
 // Issue 13: what plan limits and quotas cost at the gateway. GET /account/me (authenticated, reads
 // no table) with a live key of a tenant on a plan, through the platform's gateway (limits from
 // the plan: one Redis round trip, the tenant and plan looked up in memory, the quota check) and
-// through a second gateway in front of the same services with RATE_LIMIT_ENABLED=false. Runs
+// through a second gateway in front of the same services with RATE_LIMIT_ENABLED=false and QUOTAS_ENABLED=false. Runs
 // alternate, twice each, so drift on a shared machine falls on both.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -56,9 +56,14 @@ export async function run({ platform, database, duration, connections }) {
     body: JSON.stringify({ plan: 'bench' }),
   });
   if (change.status !== 200) throw new Error(`plan change failed: ${change.status}`);
-  const off = await startGateway(platform, 'gateway-unlimited', { RATE_LIMIT_ENABLED: 'false' });
+  // Quotas are a setting of their own: the baseline turns both off.
+  const off = await startGateway(platform, 'gateway-unlimited', { RATE_LIMIT_ENABLED: 'false', QUOTAS_ENABLED: 'false' });
   // The limiter as it was before plans: fixed per-kind limits in Redis, no plan lookup, no quotas.
-  const fixed = await startGateway(platform, 'gateway-fixed', { PLAN_LIMITS_ENABLED: 'false', RATE_LIMIT_LIVE_PER_MINUTE: '100000000' });
+  const fixed = await startGateway(platform, 'gateway-fixed', {
+    PLAN_LIMITS_ENABLED: 'false',
+    QUOTAS_ENABLED: 'false',
+    RATE_LIMIT_LIVE_PER_MINUTE: '100000000',
+  });
   try {
     const on = `${platform.gatewayUrl}/account/me`;
     const plain = `${off.url}/account/me`;

@@ -9,6 +9,8 @@ import { createProxy, type GatewayRequest } from './proxy/proxy.js';
 import { RouteTimeouts } from './proxy/route-timeouts.js';
 import { natsPlanChannel } from './plan-limits/plan-channel.js';
 import { PlanDirectory } from './plan-limits/plan-directory.js';
+import { QuotaGate, quotaExceeded } from './plan-limits/quotas.js';
+import { identifyCaller } from './rate-limit/caller.js';
 import { createRateLimiter } from './rate-limit/rate-limiter.js';
 import { RouteTable, type RouteMatch } from './routing/route-table.js';
 
@@ -29,9 +31,11 @@ export function createGatewayApp({ config, upstreams, logger }: GatewayDeps) {
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');
   const routes = new RouteTable();
   const countingIo = config.PLATFORM_IO_COUNTERS;
-  const channel =
-    config.RATE_LIMIT_ENABLED && config.PLAN_LIMITS_ENABLED ? natsPlanChannel({ url: config.NATS_URL, namespace: config.NATS_NAMESPACE, logger }) : undefined;
+  // Quotas and rate limits are separate settings: either needs what the plan directory knows.
+  const planRateLimits = config.RATE_LIMIT_ENABLED && config.PLAN_LIMITS_ENABLED;
+  const channel = planRateLimits || config.QUOTAS_ENABLED ? natsPlanChannel({ url: config.NATS_URL, namespace: config.NATS_NAMESPACE, logger }) : undefined;
   const plans = channel && new PlanDirectory(channel, config.PLAN_LIMITS_REFRESH_MS);
+  const quotas = plans && config.QUOTAS_ENABLED ? new QuotaGate(plans) : undefined;
   const proxy = createProxy({
     upstreams,
     timeouts: new RouteTimeouts(config),
@@ -41,7 +45,9 @@ export function createGatewayApp({ config, upstreams, logger }: GatewayDeps) {
     // Only credentials are mapped to tenants (a webhook delivery's answer is shaped by a workflow, so it is never trusted for this).
     onTenant: plans && ((req, tenantId) => isCredential(req.callerId) && plans.learn(req.callerId, tenantId)),
   });
-  const limiter = config.RATE_LIMIT_ENABLED ? createRateLimiter(config, logger, plans) : undefined;
+  const limiter = config.RATE_LIMIT_ENABLED ? createRateLimiter(config, logger, planRateLimits ? plans : undefined) : undefined;
+  // Without limiter or quotas the gateway need not tell callers apart at all.
+  const identifying = limiter !== undefined || plans !== undefined;
 
   app.get('/actuator/health', async (_req, res) => {
     const health = await aggregateHealth(upstreams, config.HEALTH_TIMEOUT_MS);
@@ -81,7 +87,7 @@ export function createGatewayApp({ config, upstreams, logger }: GatewayDeps) {
    * Every request starts here. Proxied traffic, nearly all of it, goes straight to the proxy:
    * Express's middleware stack would cost more CPU than the proxying itself. The gateway's own
    * pages (aggregated health, docs, explorer, 404) are served by the Express app. Everything but
-   * health passes the rate limiter first (one Redis round trip).
+   * health passes the quota check (in memory) and the rate limiter (one Redis round trip) first.
    */
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const request = req as GatewayRequest;
@@ -117,7 +123,15 @@ export function createGatewayApp({ config, upstreams, logger }: GatewayDeps) {
         return;
       }
     }
-    if (limiter) limiter.admit(request, res, route, dispatch);
+    if (!identifying) {
+      dispatch(request, res, route);
+      return;
+    }
+    const caller = identifyCaller(req.headers, req.socket.remoteAddress, url);
+    request.callerId = caller.id;
+    const quota = quotas?.exhausted(caller, req.method, route?.upstreamPath);
+    if (limiter) limiter.admit(request, res, caller, quota, route, dispatch);
+    else if (quota) quotaExceeded(request, res, quota);
     else dispatch(request, res, route);
   };
 

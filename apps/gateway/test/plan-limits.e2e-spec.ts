@@ -27,10 +27,12 @@ const PLAN_A = `gw-a-${run}`;
 const PLAN_B = `gw-b-${run}`;
 type Json = Record<string, unknown>;
 
-/** A plan added the way an operator does (`npm run admin:plans -- add`), with these per-minute limits. */
-async function addPlan(code: string, rate: { live: number; test: number; user: number }): Promise<void> {
+type Terms = { included: number; limit: number | null; unit_price_minor: number; per: number };
+
+/** A plan added the way an operator does (`npm run admin:plans -- add`), with these per-minute limits (and quotas, unlimited unless given). */
+async function addPlan(code: string, rate: { live: number; test: number; user: number }, capped: Record<string, Terms> = {}): Promise<void> {
   const terms = { included: 1_000_000, limit: null, unit_price_minor: 0, per: 1 };
-  const quotas = Object.fromEntries(['runs', 'ai_tokens', 'storage_bytes', 'notifications', 'active_workflows', 'seats'].map((m) => [m, terms]));
+  const quotas = Object.fromEntries(['runs', 'ai_tokens', 'storage_bytes', 'notifications', 'active_workflows', 'seats'].map((m) => [m, capped[m] ?? terms]));
   const file = join(mkdtempSync(join(tmpdir(), 'plan-')), 'plan.json');
   writeFileSync(file, JSON.stringify({ code, name: code, currency: 'USD', base_price_minor: 0, rate_limits: rate, quotas }));
   await promisify(execFile)('node', [join(REPO_ROOT, 'apps/subscription/dist/src/cli/plans.js'), 'add', '--file', file], {
@@ -226,5 +228,67 @@ describe('plan limits with a private Redis that stops', () => {
     for (let i = 0; i < 40 && warnings() === 0; i++) await sleep(100);
     // Once per 10 s at most, however many requests and reconnection attempts there were.
     expect(warnings()).toBe(1);
+  }, 60_000);
+});
+
+describe('quotas on a gateway without rate limits', () => {
+  const PLAN = `gw-q-${run}`;
+  let tenant: TestTenant;
+  let unlimited: { url: string; gateway: ManagedProcess } | undefined;
+  let open: { url: string; gateway: ManagedProcess } | undefined;
+
+  beforeAll(async () => {
+    await addPlan(PLAN, { live: 10_000, test: 10_000, user: 10_000 }, { active_workflows: { included: 2, limit: 2, unit_price_minor: 0, per: 1 } });
+    tenant = await createTenant(env.gatewayUrl, env.adminToken, 'quota-no-rate-limit');
+    const changed = await call(env.gatewayUrl, '/subscription/current', { method: 'PUT', headers: withKey(tenant.live_key), body: { plan: PLAN } });
+    expect(changed.status).toBe(200);
+    // Quotas are their own setting: rate limiting off leaves them on; QUOTAS_ENABLED=false turns them off.
+    [unlimited, open] = await Promise.all([
+      startGateway({ RATE_LIMIT_ENABLED: 'false' }),
+      startGateway({ RATE_LIMIT_ENABLED: 'false', QUOTAS_ENABLED: 'false' }),
+    ]);
+  }, 60_000);
+
+  afterAll(async () => {
+    await Promise.all([unlimited?.gateway.stop(), open?.gateway.stop()]);
+  });
+
+  it('refuses the workflow past a used-up active_workflows quota to a live key with RATE_LIMIT_ENABLED=false, unless QUOTAS_ENABLED=false', async () => {
+    const create = (url: string, body: Json = { name: 'quota', steps: [{ id: 'a', type: 'transform', input: {} }] }) =>
+      call<Json>(url, '/api/v1/workflow/workflows', { method: 'POST', headers: withKey(tenant.live_key), body });
+    for (let i = 0; i < 2; i++) {
+      const made = await create(unlimited!.url);
+      expect(made.status).toBe(201);
+      // No rate limiting on this gateway: no counters, no headers.
+      expect(made.headers.get('x-ratelimit-limit')).toBeNull();
+    }
+    // The used-up quota reaches the gateway as a pushed event. The probe is a body the run service
+    // refuses (400, no workflow), so waiting for it creates nothing.
+    let refused: ApiResponse<Json> | undefined;
+    for (let i = 0; i < 200 && !refused; i++) {
+      const probe = await create(unlimited!.url, {});
+      if (probe.status === 429) refused = probe;
+      else {
+        expect(probe.status).toBe(400);
+        await sleep(100);
+      }
+    }
+    expect(refused?.body).toMatchObject({ code: 'rate_limited', message: expect.stringMatching(/^Quota exceeded: active_workflows \(2 per billing period\)/) });
+    const third = await create(unlimited!.url);
+    expect(third.status).toBe(429);
+    expect(Number(third.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Reads are never refused, and neither are test keys.
+    expect((await call(unlimited!.url, '/api/v1/workflow/workflows', { headers: withKey(tenant.live_key) })).status).toBe(200);
+    expect(
+      (
+        await call(unlimited!.url, '/api/v1/workflow/workflows', {
+          method: 'POST',
+          headers: withKey(tenant.test_key),
+          body: { name: 'sandbox', steps: [{ id: 'a', type: 'transform', input: {} }] },
+        })
+      ).status,
+    ).toBe(201);
+    // With quotas switched off the request reaches the run service (its 400 for the empty body).
+    expect((await create(open!.url, {})).status).toBe(400);
   }, 60_000);
 });

@@ -80,12 +80,20 @@ export class GatewayConfig extends ProcessConfig {
   @Max(86_400)
   RATE_LIMIT_WINDOW_SECONDS: number = 60;
 
-  /** Plan-based limits and quotas: the tenant's plan sets its keys' per-minute limits, used-up quotas refuse live keys. */
+  /** Plan-based rate limits: the tenant's plan sets its keys' per-minute limits (with rate limiting on). */
   @Transform(toBoolean)
   @IsBoolean()
   PLAN_LIMITS_ENABLED: boolean = true;
 
-  /** How often a tenant's cached plan limits are asked for again, besides the changes pushed at once. */
+  /**
+   * Quotas: a live key's request that would use more of a used-up quota is refused (429). A
+   * setting of its own, not part of rate limiting: RATE_LIMIT_ENABLED=false leaves quotas on.
+   */
+  @Transform(toBoolean)
+  @IsBoolean()
+  QUOTAS_ENABLED: boolean = true;
+
+  /** How often a tenant's cached plan limits (and used-up quotas) are asked for again, besides the changes pushed at once. */
   @IsInt()
   @Min(1000)
   @Max(3_600_000)

@@ -13,7 +13,11 @@ describe('rate-limit settings', () => {
       RATE_LIMIT_ANONYMOUS_PER_MINUTE: 300,
       RATE_LIMIT_WINDOW_SECONDS: 60,
       RATE_LIMIT_KEY_PREFIX: 'rl',
+      PLAN_LIMITS_ENABLED: true,
+      QUOTAS_ENABLED: true,
     });
+    // Quotas are their own setting: rate limiting off leaves them on.
+    expect(loadGatewayConfig({ RATE_LIMIT_ENABLED: 'false' }).QUOTAS_ENABLED).toBe(true);
   });
 
   it.each([

@@ -1,13 +1,11 @@
 import type { ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { errorBody } from '@platform/common';
 import { WindowCounter } from '@platform/common/window-counter';
 import type { GatewayConfig } from '../config/gateway.config.js';
 import type { GatewayRequest } from '../proxy/proxy.js';
 import type { PlanDirectory } from '../plan-limits/plan-directory.js';
-import type { TenantLimits } from '../plan-limits/plan-channel.js';
-import { quotaMetric } from '../plan-limits/quota-routes.js';
-import { identifyCaller, type CallerClass } from './caller.js';
+import { quotaExceeded, tooManyRequests, type ExhaustedQuota } from '../plan-limits/quotas.js';
+import type { Caller, CallerClass } from './caller.js';
 import { currentWindow, limitExceededMessage, remaining, retryAfterSeconds } from './rate-window.js';
 
 /** At most one "Redis unavailable" warning per this many milliseconds. */
@@ -16,12 +14,15 @@ const WARN_INTERVAL_MS = 10_000;
 export interface RateLimiter {
   /**
    * Counts the request against its caller's limit and sets the `X-RateLimit-*` headers, then
-   * calls `next`; over the limit it answers 429 itself and `next` is not called. `route` is
+   * calls `next`; over the limit, or with `quota` used up, it answers 429 itself and `next` is
+   * not called (a request refused for its quota still counts against the rate limit). `route` is
    * handed through to `next` so the caller needs no closure per request.
    */
-  admit<R extends { upstreamPath: string } | undefined>(
+  admit<R>(
     req: GatewayRequest,
     res: ServerResponse,
+    caller: Caller,
+    quota: ExhaustedQuota | undefined,
     route: R,
     next: (req: GatewayRequest, res: ServerResponse, route: R) => void,
   ): void;
@@ -33,7 +34,7 @@ export interface RateLimiter {
 /**
  * Fixed-window limits per credential, counted in Redis so every replica shares them. Redis down
  * or slow never fails a request: it is served without limits (fail open), and the client
- * reconnects by itself.
+ * reconnects by itself. `plans`: the per-key limits follow the tenant's plan (PLAN_LIMITS_ENABLED).
  */
 export function createRateLimiter(config: GatewayConfig, logger: Logger, plans?: PlanDirectory): RateLimiter {
   const limits: Record<CallerClass, number> = {
@@ -71,12 +72,8 @@ export function createRateLimiter(config: GatewayConfig, logger: Logger, plans?:
   });
 
   return {
-    admit(req, res, route, next) {
-      const caller = identifyCaller(req.headers, req.socket.remoteAddress, req.url);
-      req.callerId = caller.id;
+    admit(req, res, caller, quota, route, next) {
       const plan = plans && (caller.class === 'live' || caller.class === 'test' || caller.class === 'user') ? plans.limitsFor(caller.id) : undefined;
-      // Quotas hold live keys only: test keys work on sandbox data (spec 8). The check is local: no round trip.
-      const quota = plan && caller.class === 'live' && route ? exhaustedQuota(plan, req.method, route.upstreamPath) : undefined;
       // Not connected: don't ask (the command would only fail); serve without rate limits.
       if (!counter.ready) {
         if (quota) quotaExceeded(req, res, quota);
@@ -107,27 +104,4 @@ export function createRateLimiter(config: GatewayConfig, logger: Logger, plans?:
       counter.close();
     },
   };
-}
-
-/** The quota this request would add to, if the tenant has used it up for the period. */
-function exhaustedQuota(plan: TenantLimits, method: string | undefined, upstreamPath: string): TenantLimits['exhausted'][number] | undefined {
-  if (plan.exhausted.length === 0) return undefined;
-  const metric = quotaMetric(method, upstreamPath);
-  if (!metric) return undefined;
-  const quota = plan.exhausted.find((q) => q.metric === metric);
-  // Past the period's end the quota starts afresh, even before the new limits arrive.
-  return quota && Date.parse(quota.until) > Date.now() ? quota : undefined;
-}
-
-function quotaExceeded(req: GatewayRequest, res: ServerResponse, quota: TenantLimits['exhausted'][number]): void {
-  const retryAfter = Math.max(1, Math.ceil((Date.parse(quota.until) - Date.now()) / 1000));
-  tooManyRequests(req, res, `Quota exceeded: ${quota.metric} (${quota.limit} per billing period) is used up until ${quota.until}`, retryAfter);
-}
-
-function tooManyRequests(req: GatewayRequest, res: ServerResponse, message: string, retryAfter: number): void {
-  const body = JSON.stringify(errorBody(429, message, req.id));
-  res.writeHead(429, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), 'retry-after': String(retryAfter) });
-  res.end(body);
-  // Drain any request body so the connection can be reused.
-  req.resume();
 }
