@@ -51,6 +51,11 @@ describe('npm run admin -- create-tenant', () => {
       expect(keys.rows.map((r: { prefix: string }) => r.prefix)).toEqual([tenant.live_key.slice(0, 12), tenant.test_key.slice(0, 12)]);
       expect(JSON.stringify(keys.rows)).not.toContain(tenant.live_key);
       expect(JSON.stringify(keys.rows)).not.toContain(tenant.test_key.slice(12));
+      // The owner's seat waits in the usage outbox, as for a tenant made over the API; the account service's relay publishes it.
+      const usage = await client.query(`select metric, quantity::int, environment_id, actor from account.usage_outbox where tenant_id = $1`, [
+        tenant.tenant_id,
+      ]);
+      expect(usage.rows).toEqual([{ metric: 'seats', quantity: 1, environment_id: tenant.production_data_plane_id, actor: 'admin-cli' }]);
     } finally {
       await client.end();
     }

@@ -47,7 +47,11 @@ async function onDatabase<T>(work: (dataSource: DataSource, config: AccountConfi
 
 function createOnDatabase(name: string, email: string): Promise<ProvisionedTenant> {
   return onDatabase((dataSource, config) =>
-    dataSource.transaction(async (m) => provisionTenant(m, await loadKeyHasher(m, resolveMasterKeys(config)), { name, ownerEmail: email, withKeys: true })),
+    dataSource.transaction(async (m) => {
+      // The owner's seat goes to the usage outbox with the tenant: the account service's relay publishes it, as for a tenant made over the API.
+      const made = await provisionTenant(m, await loadKeyHasher(m, resolveMasterKeys(config)), { name, ownerEmail: email, withKeys: true, actor: 'admin-cli' });
+      return made.tenant;
+    }),
   );
 }
 

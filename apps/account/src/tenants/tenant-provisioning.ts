@@ -1,4 +1,6 @@
 import { newId } from '@platform/common';
+import { usageEventId } from '@platform/messaging';
+import { pendingUsage, writeUsageFacts, type PendingUsage } from '@platform/service';
 import type { EntityManager } from 'typeorm';
 import type { KeyHasher } from '../api-keys/key-hasher.js';
 import { issueKey, PLATFORM_ISSUER } from '../api-keys/key-issuing.js';
@@ -11,6 +13,8 @@ export interface ProvisionInput {
   ownerUserId?: string;
   /** The first-start command and the admin route print one live and one test key (scope `*`). */
   withKeys: boolean;
+  /** Who made it, for the seat's usage fact, when not the current request's actor (the admin command). */
+  actor?: string;
 }
 
 export interface ProvisionedTenant {
@@ -26,10 +30,15 @@ export interface ProvisionedTenant {
 /**
  * A tenant with everything it starts with: its owner (an existing user of that e-mail is reused),
  * an organization with a default team, the `production` (live) and `sandbox` (test) data planes,
- * and optionally one tenant key for each. Runs inside the caller's transaction on the system path
- * (TenantsService through SystemDb, or the admin command's own connection): all of it or none.
+ * optionally one tenant key for each, and its owner's seat. Runs inside the caller's transaction
+ * on the system path (TenantsService through SystemDb, or the admin command's own connection):
+ * all of it or none.
+ *
+ * The seat is a usage fact in the account schema's usage outbox, written here so that every way
+ * of making a tenant meters it: the service publishes it after its commit, and a tenant made by
+ * the admin command on the database has it published by the account service's outbox relay.
  */
-export async function provisionTenant(m: EntityManager, hasher: KeyHasher, input: ProvisionInput): Promise<ProvisionedTenant> {
+export async function provisionTenant(m: EntityManager, hasher: KeyHasher, input: ProvisionInput): Promise<{ tenant: ProvisionedTenant; seat: PendingUsage }> {
   const tenantId = newId();
   const organizationId = newId();
   const production = newId();
@@ -65,5 +74,14 @@ export async function provisionTenant(m: EntityManager, hasher: KeyHasher, input
       else result.test_key = value;
     }
   }
-  return result;
+  const seat = pendingUsage(
+    { tenantId, environmentId: production },
+    { metric: 'seats', quantity: 1, eventId: usageEventId('seat', tenantId, userId) },
+    input.actor ? { actor: input.actor } : {},
+  );
+  await writeUsageFacts(m, ACCOUNT_SCHEMA, [seat]);
+  return { tenant: result, seat };
 }
+
+/** The account service's schema, whose usage outbox holds the seat facts. */
+const ACCOUNT_SCHEMA = 'account';

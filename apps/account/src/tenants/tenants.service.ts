@@ -3,8 +3,7 @@ import { forbidden, type SystemPrincipal } from '@platform/auth';
 import { AppError } from '@platform/common';
 import type { EntityManager } from 'typeorm';
 import { SystemDb } from '@platform/db';
-import { usageEventId } from '@platform/messaging';
-import { UsageOutbox, type PendingUsage } from '@platform/service';
+import { UsageOutbox } from '@platform/service';
 import { KeyHasher } from '../api-keys/key-hasher.js';
 import { provisionTenant, type ProvisionInput, type ProvisionedTenant } from './tenant-provisioning.js';
 
@@ -19,18 +18,10 @@ export class TenantsService {
 
   /**
    * A tenant made in the system transaction, with its owner as the first seat: the seat's usage
-   * fact is committed with the tenant (usage outbox) and published after the commit.
+   * fact is committed with the tenant (usage outbox, tenant-provisioning.ts) and published after the commit.
    */
   private async provision(reason: string, options: ProvisionInput): Promise<ProvisionedTenant> {
-    const { tenant, seat } = await this.system.run(reason, async (m: EntityManager) => {
-      const made = await provisionTenant(m, this.hasher, options);
-      const fact: PendingUsage = this.usage.fact(
-        { tenantId: made.tenant_id, environmentId: made.production_data_plane_id },
-        { metric: 'seats', quantity: 1, eventId: usageEventId('seat', made.tenant_id, made.user_id) },
-      );
-      await this.usage.add(m, [fact]);
-      return { tenant: made, seat: fact };
-    });
+    const { tenant, seat } = await this.system.run(reason, (m: EntityManager) => provisionTenant(m, this.hasher, options));
     this.usage.publish([seat]);
     return tenant;
   }

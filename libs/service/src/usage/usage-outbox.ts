@@ -14,6 +14,15 @@ export interface UsageOutboxOptions {
 
 export const USAGE_OUTBOX_OPTIONS = Symbol('USAGE_OUTBOX_OPTIONS');
 
+/**
+ * Writes facts to `<schema>.usage_outbox` in the caller's transaction without a running service
+ * (an admin command on the database): the service's relay publishes them once it runs.
+ * Inside a service, use UsageOutbox.add, which also knows the schema.
+ */
+export function writeUsageFacts(m: EntityManager, schema: string, facts: PendingUsage[]): Promise<void> {
+  return outbox.insert(m, schema, facts);
+}
+
 /** Rows the relay takes per transaction. */
 const RELAY_BATCH = 200;
 /** Deletions of published facts are written together, at most this long after the ack. */
