@@ -28,8 +28,11 @@ export function markdownToHtml(markdown: string): string {
 
 export type Flavour = 'text' | 'mrkdwn' | 'card';
 
-/** Slack's mrkdwn escapes only these three (its formatting characters are left alone in plain words). */
-const slackEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+/**
+ * Slack's mrkdwn escapes only these three (its formatting characters are left alone in plain words).
+ * Unescaped, `<` starts a mention (`<!channel>`, `<@U123>`) or a link (`<https://x|label>`).
+ */
+export const slackEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 function inline(tokens: Token[] | undefined, f: Flavour): string {
   return (tokens ?? []).map((t) => inlineToken(t, f)).join('');

@@ -27,6 +27,19 @@ describe('rendering', () => {
     const slack = render('slack', null, 'x'.repeat(3500)) as SlackContent;
     expect(slack.blocks).toHaveLength(2);
   });
+
+  it("escapes variables in Slack's text fallback as in its blocks: no mention, no hidden link", () => {
+    const variables = { who: '<!channel>', link: '<https://evil.test|click>' };
+    const subject = renderTemplate('Alert for {{who}}', variables, 'plain');
+    const slack = render('slack', subject, renderTemplate('Hi {{who}}, see {{link}} & more', variables)) as SlackContent;
+    expect(slack.text).toBe('Alert for &lt;!channel&gt;\nHi &lt;!channel&gt;, see &lt;https://evil.test|click&gt; &amp; more');
+    expect(slack.blocks[1]).toEqual({ type: 'section', text: { type: 'mrkdwn', text: 'Hi &lt;!channel&gt;, see &lt;https://evil.test|click&gt; &amp; more' } });
+    // The body's own links stay links in the blocks; in the fallback they are plain text.
+    expect((render('slack', null, '[docs](https://x.test)') as SlackContent).text).toBe('docs (https://x.test)');
+    // Cut to 4,000 characters without leaving half an escape.
+    const long = (render('slack', null, `${'x'.repeat(3998)}<<`) as SlackContent).text;
+    expect(long).toBe('x'.repeat(3998));
+  });
 });
 
 describe('templates', () => {

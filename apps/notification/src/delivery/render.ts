@@ -1,5 +1,5 @@
 import type { ChannelKind } from './channel-kinds.js';
-import { escapeHtml, markdownBlocks, markdownTo, markdownToHtml } from './markdown.js';
+import { escapeHtml, markdownBlocks, markdownTo, markdownToHtml, slackEscape } from './markdown.js';
 
 export interface EmailContent {
   subject: string;
@@ -17,6 +17,13 @@ export interface TeamsContent {
 export type Content = EmailContent | SlackContent | TeamsContent;
 
 const SLACK_SECTION_LIMIT = 3000;
+const SLACK_TEXT_LIMIT = 4000;
+
+/** Plain text as Slack's `text`: escaped, cut to `limit` characters without splitting an escape. */
+function slackText(plain: string, limit: number): string {
+  const text = slackEscape(plain);
+  return text.length <= limit ? text : text.slice(0, limit).replace(/&[a-z]{0,3}$/, '');
+}
 
 /** The body (Markdown, templates already applied) as each kind shows it; done once, when the notification is accepted. */
 export function render(kind: ChannelKind, subject: string | null, markdown: string): Content {
@@ -37,8 +44,10 @@ export function render(kind: ChannelKind, subject: string | null, markdown: stri
       for (let i = 0; i < mrkdwn.length; i += SLACK_SECTION_LIMIT) {
         blocks.push({ type: 'section', text: { type: 'mrkdwn', text: mrkdwn.slice(i, i + SLACK_SECTION_LIMIT) } });
       }
-      const text = subject ? `${subject}\n${markdownTo(markdown, 'text')}` : markdownTo(markdown, 'text');
-      return { text: text.slice(0, 4000), blocks: blocks.slice(0, 50) };
+      // Slack reads `text` as mrkdwn too (it is what notifications and some clients show): escaped
+      // like the blocks, or a variable could mention `<!channel>` or hide a link.
+      const plain = subject ? `${subject}\n${markdownTo(markdown, 'text')}` : markdownTo(markdown, 'text');
+      return { text: slackText(plain, SLACK_TEXT_LIMIT), blocks: blocks.slice(0, 50) };
     }
     case 'teams': {
       const body: Record<string, unknown>[] = [];
