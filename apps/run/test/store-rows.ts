@@ -39,9 +39,12 @@ export interface StepDbRow {
   type: string;
   status: string;
   attempt: number;
+  input: unknown;
   output: unknown;
   error: unknown;
   scope_id: string | null;
+  started_at: Date;
+  finished_at: Date | null;
 }
 
 /** An active workflow at version 2 (version 1 is older), with `settings` in its current definition. */
@@ -108,12 +111,12 @@ export async function arrangeStep(
   admin: pg.Client,
   ctx: TenantContext,
   executionId: string,
-  s: { path: string; status: string; type?: string; attempt?: number; output?: unknown },
+  s: { path: string; status: string; type?: string; attempt?: number; input?: unknown; output?: unknown; startedAt?: Date },
 ): Promise<string> {
   const id = randomUUID();
   await admin.query(
-    `insert into run.execution_steps (tenant_id, environment_id, id, scope_id, execution_id, path, step_id, type, status, attempt, output, started_at, finished_at)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, now(), case when $9 = 'waiting' then null else now() end)`,
+    `insert into run.execution_steps (tenant_id, environment_id, id, scope_id, execution_id, path, step_id, type, status, attempt, output, input, started_at, finished_at)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, coalesce($13, now()), case when $9 = 'waiting' then null else now() end)`,
     [
       ctx.tenantId,
       ctx.environmentId,
@@ -126,6 +129,8 @@ export async function arrangeStep(
       s.status,
       s.attempt ?? 1,
       s.output === undefined ? null : JSON.stringify(s.output),
+      s.input === undefined ? null : JSON.stringify(s.input),
+      s.startedAt ?? null,
     ],
   );
   return id;
@@ -136,7 +141,9 @@ export async function readExecution(admin: pg.Client, id: string): Promise<Execu
 }
 
 export async function readSteps(admin: pg.Client, executionId: string): Promise<StepDbRow[]> {
-  return (await admin.query<StepDbRow>(`select * from run.execution_steps where execution_id = $1 order by started_at, id`, [executionId])).rows;
+  return (
+    await admin.query<StepDbRow>(`select * from run.execution_steps where execution_id = $1 order by started_at, finished_at nulls first, id`, [executionId])
+  ).rows;
 }
 
 export async function readLogs(admin: pg.Client, executionId: string): Promise<{ message: string; step_id: string | null }[]> {

@@ -100,6 +100,30 @@ describe('executions store: waiting steps resolved', () => {
       expect(answered!.claimed!.records!.find((r) => r.status === o.status && r.path === 'ask')).toMatchObject({ output: o.output, error: o.error });
     });
 
+    it.each([null, lease])(
+      'waiting (an hour) × task decided (claim %p) → the outcome row keeps the waiting step input and its start: the record spans the wait',
+      async (claim) => {
+        const ctx = h.tenant();
+        const id = await arrangeExecution(h.admin, ctx, 'waiting');
+        const input = { title: 'Refund order 42?', assignee: { team_id: randomUUID() } };
+        const startedAt = new Date(Date.now() - 3_600_000);
+        await arrangeStep(h.admin, ctx, id, { path: 'ask', status: 'waiting', input, startedAt });
+
+        const answered = await resolve(ctx, id, outcome('approve'), claim);
+
+        const steps = await readSteps(h.admin, id);
+        expect(steps.map((s) => s.status)).toEqual(['waiting', 'succeeded']);
+        expect(steps[1]).toMatchObject({ input, started_at: startedAt });
+        expect(Math.abs(steps[1].finished_at!.getTime() - Date.now())).toBeLessThan(5_000);
+        // What the engine resumes from carries the same.
+        if (claim) {
+          const record = answered!.claimed!.records!.find((r) => r.status === 'succeeded')!;
+          expect(record.input).toEqual(input);
+          expect(new Date(record.started_at).getTime()).toBe(startedAt.getTime());
+        }
+      },
+    );
+
     it("running (worker-a's lease, step waiting) × task decided, a worker free → running: the step row, the lease stays worker-a's", async () => {
       const ctx = h.tenant();
       const id = await waitingOnTask(ctx, 'running', { worker: 'worker-a' });

@@ -27,7 +27,7 @@ as $$
       return query select 'done'::text, e.scope_id, e.request_id, null::run.executions, null::text, null::jsonb;
       return;
     end if;
-    select s.step_id, s.type, s.attempt into w from run.execution_steps s
+    select s.step_id, s.type, s.attempt, s.input, s.started_at into w from run.execution_steps s
      where s.execution_id = p_execution and s.path = p_path and s.status = 'waiting' order by s.id desc limit 1;
     -- This wait resolved before (the end is recorded with the waiting attempt's number): a
     -- redelivered end, failed ones included, which the partial unique index (successes only)
@@ -47,8 +47,10 @@ as $$
       end if;
       return;
     end if;
-    insert into run.execution_steps (tenant_id, environment_id, id, scope_id, execution_id, path, step_id, type, status, attempt, output, error, started_at, finished_at)
-    values (p_tenant, p_env, p_id, e.scope_id, p_execution, p_path, w.step_id, w.type, p_status, w.attempt, p_output, p_error, now(), now())
+    -- The outcome keeps the waiting row's input and start: the step began when it started to
+    -- wait, so its record spans the wait (a person's decision, a child's run).
+    insert into run.execution_steps (tenant_id, environment_id, id, scope_id, execution_id, path, step_id, type, status, attempt, input, output, error, started_at, finished_at)
+    values (p_tenant, p_env, p_id, e.scope_id, p_execution, p_path, w.step_id, w.type, p_status, w.attempt, w.input, p_output, p_error, w.started_at, now())
     on conflict (tenant_id, execution_id, path) where status in ('succeeded', 'skipped') do nothing;
     if not found then
       return query select 'done'::text, e.scope_id, e.request_id, null::run.executions, null::text, null::jsonb;
