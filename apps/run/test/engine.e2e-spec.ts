@@ -180,9 +180,15 @@ describe('the execution engine end to end', () => {
       const listed = await gw(`/tasks?execution_id=${runId}`, { headers: withKey(a.test_key) });
       return listed.body.data?.[0];
     });
+    await sleep(500);
     const done = await gw(`/tasks/${task.id as string}/complete`, { method: 'POST', headers: withKey(a.test_key), body: { decision: 'approve' } });
     expect(done.status).toBe(200);
-    expect((await waitFor(a, runId)).output).toEqual({ decision: 'approve' });
+    const resumed = await waitFor(a, runId);
+    expect(resumed.output).toEqual({ decision: 'approve' });
+    // The decided step keeps its input and the time it began waiting: its record spans the wait.
+    const approval = (resumed.steps as Json[]).find((s) => s.id === 'approve')!;
+    expect(approval).toMatchObject({ status: 'succeeded', input: { title: 'Ship it?' }, output: expect.objectContaining({ decision: 'approve' }) });
+    expect(Date.parse(approval.finished_at as string) - Date.parse(approval.started_at as string)).toBeGreaterThanOrEqual(500);
 
     const child = await createWorkflow(a, [{ id: 'inner', type: 'transform', input: { got: '{% input.v + 1 %}' } }]);
     const parent = await runToEnd(
@@ -198,6 +204,26 @@ describe('the execution engine end to end', () => {
     expect(children.body.data).toEqual([
       expect.objectContaining({ status: 'succeeded', parent_execution_id: parent.id, trigger: { type: 'subworkflow', id: parent.id } }),
     ]);
+  });
+
+  it("records a subworkflow step whose child cannot start as failed with the reason; another tenant's workflow exactly as an unknown one", async () => {
+    const foreign = await createWorkflow(b, [{ id: 'inner', type: 'transform', input: {} }]);
+    const failures = [];
+    for (const workflowId of [foreign, '0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8f99']) {
+      const parent = await runToEnd(a, [
+        { id: 'sub', type: 'subworkflow', input: { workflow_id: workflowId, input: {} } },
+        { id: 'after', type: 'transform', input: {} },
+      ]);
+      expect(parent.status).toBe('failed');
+      expect((parent.error as Json).code).toBe('subworkflow_failed_to_start');
+      expect(parent.steps).toEqual([
+        expect.objectContaining({ id: 'sub', type: 'subworkflow', status: 'failed', input: { workflow_id: workflowId, input: {} }, error: parent.error }),
+      ]);
+      failures.push({ ...(parent.error as Json), message: (parent.error as { message: string }).message.replace(workflowId, '<id>') });
+    }
+    expect(failures[0]).toEqual(failures[1]);
+    // Nothing started in the other tenant.
+    expect((await gw(`/run/executions?workflow_id=${foreign}`, { headers: withKey(b.test_key) })).body.data).toEqual([]);
   });
 
   it('keeps versions: an update makes a new version, and runs record the one they used', async () => {

@@ -100,16 +100,29 @@ async function delay(run: StepRunner, step: StepDefinition, scope: Scope, path: 
     }
   }
   if (wakeAt.getTime() > Date.now()) throw new WaitSignal(wakeAt);
-  return run.succeed(step, path, { until: wakeAt.toISOString() }, { waited_until: wakeAt.toISOString() });
+  // A delay that waited began when it started to wait: its record spans the wait.
+  const started = waiting ? new Date(waiting.started_at) : undefined;
+  return run.succeed(step, path, { until: wakeAt.toISOString() }, { waited_until: wakeAt.toISOString() }, 1, started);
+}
+
+/**
+ * Fails a step that never got going (its task or child could not be made) with a record of its
+ * own, so the execution's `steps` shows it with the reason, like a failed action step.
+ */
+async function failBeforeWaiting(run: StepRunner, step: StepDefinition, path: string, input: unknown, code: string, message: string): Promise<never> {
+  const failure = run.failure(step, code, message);
+  const { retryable: _, ...error } = failure.error;
+  await run.record(step, path, { status: 'failed', attempt: 1, input, error: { ...error, final: true } });
+  throw failure;
 }
 
 /** Subworkflow (a child execution): the step waits until the child's end resolves it. */
 async function waitForChild(run: StepRunner, step: StepDefinition, scope: Scope, path: string): Promise<never> {
   if (!run.history.waiting(path)) {
     const input = (await run.evaluateInput(step, scope)) as Record<string, unknown>;
-    const childId = await run.host.startChild(String(input.workflow_id), (input.input as Record<string, unknown>) ?? {}, path).catch((error: unknown) => {
-      throw run.failure(step, 'subworkflow_failed_to_start', (error as Error).message);
-    });
+    const childId = await run.host
+      .startChild(String(input.workflow_id), (input.input as Record<string, unknown>) ?? {}, path)
+      .catch((error: unknown) => failBeforeWaiting(run, step, path, input, 'subworkflow_failed_to_start', (error as Error).message));
     await run.record(step, path, { status: 'waiting', attempt: 1, input: { ...input, child_execution_id: childId } });
     run.host.log(step.id, 'info', `${step.type} ${step.id} waiting`);
   }

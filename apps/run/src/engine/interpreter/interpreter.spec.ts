@@ -6,7 +6,7 @@ import { StepRegistry } from '../step-registry.js';
 import type { StepDefinition } from '../steps/step-executor.js';
 import { TransformStep } from '../steps/transform.step.js';
 
-function host(recorded: NewStepRecord[], secrets: Record<string, string> = {}): InterpreterHost {
+function host(recorded: NewStepRecord[], secrets: Record<string, string> = {}, overrides: Partial<InterpreterHost> = {}): InterpreterHost {
   return {
     executionId: 'e',
     workerId: 'w',
@@ -23,6 +23,7 @@ function host(recorded: NewStepRecord[], secrets: Record<string, string> = {}): 
     log: () => undefined,
     startChild: () => Promise.resolve('child'),
     requestTask: () => Promise.resolve(),
+    ...overrides,
   };
 }
 
@@ -162,5 +163,55 @@ describe('replaying set steps', () => {
     const { outcome, ran } = await replay(steps, [setRecord('c/then/s', { x: 'kept' }), succeeded('c/then/d', {})], { v: 'changed' });
     expect(outcome).toEqual({ status: 'succeeded', output: { v: 'kept' } });
     expect(ran).toEqual(['c/then/t', 'c']);
+  });
+});
+
+describe('steps that fail before they wait', () => {
+  const USER = '0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8f01';
+
+  async function run(steps: StepDefinition[], overrides: Partial<InterpreterHost>) {
+    const recorded: NewStepRecord[] = [];
+    const outcome = await new Interpreter(new StepRegistry(), host(recorded, {}, overrides), [], { input: {}, execution: {}, secrets: {} }).run(steps);
+    return { outcome, recorded };
+  }
+
+  it('records a subworkflow step whose child could not start as failed, with the reason, and on_error still applies', async () => {
+    const steps: StepDefinition[] = [{ id: 'child', type: 'subworkflow', input: { workflow_id: USER, input: { a: 1 } } }];
+    const startChild = () => Promise.reject(new Error('Workflow not found'));
+    const { outcome, recorded } = await run(steps, { startChild });
+    const error = { code: 'subworkflow_failed_to_start', message: 'Workflow not found', step_id: 'child' };
+    expect(outcome).toEqual({ status: 'failed', error });
+    expect(recorded).toEqual([
+      expect.objectContaining({
+        path: 'child',
+        type: 'subworkflow',
+        status: 'failed',
+        input: { workflow_id: USER, input: { a: 1 } },
+        error: { ...error, final: true },
+      }),
+    ]);
+
+    const continued = await run([{ ...steps[0], on_error: 'continue' }], { startChild });
+    expect(continued.outcome).toEqual({ status: 'succeeded', output: null });
+    expect(continued.recorded.map((r) => `${r.path}:${r.status}`)).toEqual(['child:failed']);
+  });
+
+  it('keeps the start of a delay that waited', async () => {
+    const waitedFrom = new Date(Date.now() - 60_000);
+    const waiting: StepRecord = {
+      ...succeeded('pause', null),
+      type: 'delay',
+      status: 'waiting',
+      input: { seconds: 59 },
+      wake_at: new Date(Date.now() - 1_000),
+      started_at: waitedFrom,
+      finished_at: null,
+    };
+    const recorded: NewStepRecord[] = [];
+    const outcome = await new Interpreter(new StepRegistry(), host(recorded), [waiting], { input: {}, execution: {}, secrets: {} }).run([
+      { id: 'pause', type: 'delay', input: { seconds: 59 } },
+    ]);
+    expect(outcome.status).toBe('succeeded');
+    expect(recorded).toEqual([expect.objectContaining({ path: 'pause', status: 'succeeded', started_at: waitedFrom })]);
   });
 });
