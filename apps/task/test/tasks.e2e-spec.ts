@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { createTenant, withKey, type TestTenant } from '@platform/testing';
-import { APPROVAL_FLOW, asUser, complete, env, gw, taskOf, waitFor, waitingTask, type Json } from './task-helpers.js';
+import { APPROVAL_FLOW, asUser, complete, createWorkflow, env, gw, start, taskOf, waitFor, waitingTask, type Json } from './task-helpers.js';
 
 const FORM = {
   type: 'object',
@@ -115,6 +115,33 @@ describe('human tasks end to end', () => {
     expect(team.task.assignee).toEqual({ team_id: teamId });
     expect((await complete(a, team.task.id as string, { decision: 'approve' }, await asUser(a, randomUUID()))).status).toBe(403);
     expect((await complete(a, team.task.id as string, { decision: 'reject' }, await asUser(a, a.user_id))).status).toBe(200);
+  });
+
+  it("fails an approval step whose assignee is not the tenant's with invalid_task, another tenant's user exactly as an unknown id, making no task", async () => {
+    const run = async (input: Record<string, unknown>) => {
+      const runId = await start(a, await createWorkflow(a, APPROVAL_FLOW(input)));
+      const done = await waitFor(a, runId);
+      // No task was asked for: the step failed before it waited.
+      expect((await gw(`/tasks?execution_id=${runId}&status=pending`, { headers: withKey(a.test_key) })).body.data).toEqual([]);
+      return done;
+    };
+    const foreign = await run({ assignee: { user_id: b.user_id } });
+    const unknown = await run({ assignee: { user_id: randomUUID() } });
+    const error = { code: 'invalid_task', message: 'assignee.user_id is not a user of this tenant', step_id: 'approve' };
+    for (const done of [foreign, unknown]) {
+      expect(done).toMatchObject({ status: 'failed', error });
+      expect(done.steps).toEqual([expect.objectContaining({ id: 'approve', status: 'failed', error })]);
+    }
+    // The escalation target is checked too; a team of the tenant is fine.
+    const escalation = await run({ due_in_seconds: 3600, on_expiry: { escalate_to: { team_id: randomUUID() }, extend_seconds: 60 } });
+    expect(escalation.error).toEqual({ code: 'invalid_task', message: 'on_expiry.escalate_to.team_id is not a team of this tenant', step_id: 'approve' });
+    const members = await gw('/account/team/members', { headers: withKey(a.test_key) });
+    const teamId = members.body.data?.[0].team_id as string;
+    const fine = await waitingTask(
+      a,
+      APPROVAL_FLOW({ assignee: { user_id: a.user_id }, due_in_seconds: 3600, on_expiry: { escalate_to: { team_id: teamId }, extend_seconds: 60 } }),
+    );
+    expect(fine.task.assignee).toEqual({ user_id: a.user_id });
   });
 
   it('filters the list by deadline and pages it with a cursor', async () => {

@@ -141,8 +141,11 @@ async function waitForPerson(run: StepRunner, step: StepDefinition, scope: Scope
     try {
       task = readHumanTask(step.type, input);
     } catch (error) {
-      throw run.failure(step, 'invalid_task', (error as Error).message);
+      return failBeforeWaiting(run, step, path, input, 'invalid_task', (error as Error).message);
     }
+    // As POST /tasks/{id}/assign does: a person the tenant does not have would leave the task to nobody.
+    const unknown = await run.host.unknownAssignee(task);
+    if (unknown) return failBeforeWaiting(run, step, path, input, 'invalid_task', unknown);
     // The task is shown to people: secret values never leave the run service in it.
     await run.host.requestTask({ ...run.host.redactor.redact(task), stepId: step.id, stepPath: path, type: step.type as 'approval' | 'form' });
     await run.record(step, path, { status: 'waiting', attempt: 1, input });

@@ -22,6 +22,7 @@ function host(recorded: NewStepRecord[], secrets: Record<string, string> = {}, o
     flush: () => Promise.resolve(),
     log: () => undefined,
     startChild: () => Promise.resolve('child'),
+    unknownAssignee: () => Promise.resolve(undefined),
     requestTask: () => Promise.resolve(),
     ...overrides,
   };
@@ -174,6 +175,47 @@ describe('steps that fail before they wait', () => {
     const outcome = await new Interpreter(new StepRegistry(), host(recorded, {}, overrides), [], { input: {}, execution: {}, secrets: {} }).run(steps);
     return { outcome, recorded };
   }
+
+  it('fails an approval whose assignee the tenant does not have with invalid_task, recorded with its input, asking for no task', async () => {
+    const asked: unknown[] = [];
+    const checked: unknown[] = [];
+    const { outcome, recorded } = await run([{ id: 'ask', type: 'approval', input: { title: 'Ok?', assignee: { user_id: USER } } }], {
+      unknownAssignee: (task) => {
+        checked.push(task.assignee);
+        return Promise.resolve('assignee.user_id is not a user of this tenant');
+      },
+      requestTask: (task) => {
+        asked.push(task);
+        return Promise.resolve();
+      },
+    });
+    const error = { code: 'invalid_task', message: 'assignee.user_id is not a user of this tenant', step_id: 'ask' };
+    expect(outcome).toEqual({ status: 'failed', error });
+    expect(checked).toEqual([{ user_id: USER }]);
+    expect(asked).toEqual([]);
+    expect(recorded).toEqual([
+      expect.objectContaining({
+        path: 'ask',
+        type: 'approval',
+        status: 'failed',
+        input: { title: 'Ok?', assignee: { user_id: USER } },
+        error: { ...error, final: true },
+      }),
+    ]);
+  });
+
+  it('asks for the task when the assignee is known', async () => {
+    const asked: unknown[] = [];
+    const { outcome, recorded } = await run([{ id: 'ask', type: 'approval', input: { title: 'Ok?', assignee: { user_id: USER } } }], {
+      requestTask: (task) => {
+        asked.push(task.assignee);
+        return Promise.resolve();
+      },
+    });
+    expect(outcome).toEqual({ status: 'waiting', wakeAt: null });
+    expect(asked).toEqual([{ user_id: USER }]);
+    expect(recorded.map((r) => r.status)).toEqual(['waiting']);
+  });
 
   it('records a subworkflow step whose child could not start as failed, with the reason, and on_error still applies', async () => {
     const steps: StepDefinition[] = [{ id: 'child', type: 'subworkflow', input: { workflow_id: USER, input: { a: 1 } } }];

@@ -27,6 +27,11 @@ export interface InterpreterHost {
   log(stepId: string | null, level: LogLevel, message: string, data?: Record<string, unknown>): void;
   /** Starts (idempotently, by path) a child execution for a subworkflow step; returns its id. */
   startChild(workflowId: string, input: Record<string, unknown>, path: string): Promise<string>;
+  /**
+   * Why the task's assignee or escalation target is not a user or team of the execution's tenant
+   * (another tenant's and an unknown id alike), or undefined when both are.
+   */
+  unknownAssignee(task: HumanTaskSpec): Promise<string | undefined>;
   /** Asks the task service (durably, idempotently by path) for an approval or form step's task. */
   requestTask(task: HumanTaskSpec & { stepId: string; stepPath: string; type: 'approval' | 'form' }): Promise<void>;
 }

@@ -116,6 +116,7 @@ export class RunInterpreter {
         if (child.wakeUp) children.push(child.wakeUp);
         return child.id;
       },
+      unknownAssignee: (task) => this.humanTasks.unknownAssignee(execution, task),
       requestTask: (task) => this.humanTasks.request(execution, loaded.definition.name, task),
     };
     const bindings = {
