@@ -79,6 +79,32 @@ describe('event triggers end to end', () => {
     expect(handlerRuns).toHaveLength(1);
   });
 
+  it('gives the filter and the input one document: the event itself, with trigger (and event, as before) beside it', async () => {
+    const failing = await createWorkflow(a, [{ id: 'boom', type: 'fail', input: { message: 'no luck', code: 'worse' } }]);
+    const handler = await createWorkflow(a, [{ id: 'note', type: 'transform', input: {} }]);
+    const trigger = await gw('/triggers', {
+      headers: withKey(a.test_key),
+      body: {
+        name: 'one-document',
+        workflow_id: handler,
+        type: 'event',
+        event: { type: 'run.execution.failed', filter: `workflow_id = "${failing}" and error.code = "worse"` },
+        input: '{ "run": execution_id, "code": error.code, "same": event.execution_id = execution_id, "by": trigger.name }',
+      },
+    });
+    expect(trigger.status).toBe(201);
+    const failedRun = await runToEnd(a, failing);
+    const execution = await eventually('the trigger execution', async () => {
+      const rows = (await gw(`/triggers/${trigger.body.id as string}/executions`, { headers: withKey(a.test_key) })).body.data ?? [];
+      return rows.find((e) => e.status === 'started');
+    });
+    const run = await eventually('the handler run', async () => {
+      const r = await gw(`/run/executions/${execution.run_id as string}`, { headers: withKey(a.test_key) });
+      return r.body.status === 'succeeded' ? r.body : undefined;
+    });
+    expect(run.input).toEqual({ run: failedRun, code: 'worse', same: true, by: 'one-document' });
+  });
+
   it('fires on task.task.completed with the decision, once', async () => {
     const approval = await createWorkflow(a, [{ id: 'approve', type: 'approval', input: { title: 'Refund?' } }]);
     const handler = await createWorkflow(a, [{ id: 'note', type: 'transform', input: { decision: '{% input.decision %}' } }]);

@@ -13,7 +13,7 @@ import {
   type MessageContext,
   type TenantMessageContext,
 } from '@platform/messaging';
-import { filterMatches, mapInput } from './input-mapper.js';
+import { eventDocument, filterMatches, mapInput } from './input-mapper.js';
 import { readPlatformEvent, type PlatformEvent } from './platform-events.js';
 import type { TriggerExecutionRow, TriggerRow } from './trigger.record.js';
 import { TriggerRuns } from './trigger-runs.js';
@@ -134,8 +134,9 @@ export class EventTriggersConsumer implements OnApplicationBootstrap, OnModuleDe
     if (event.kind === 'event') {
       // A trigger never fires on its own workflow's runs: that would feed itself forever.
       if (trigger.workflow_id === event.sourceWorkflowId) return undefined;
-      if (!(await filterMatches(trigger.event_filter, event.payload))) return undefined;
-      context = { trigger: { id: trigger.id, name: trigger.name, type: 'event' }, event: event.payload };
+      // One document for the filter and the input (eventDocument).
+      context = eventDocument(trigger, event.payload);
+      if (!(await filterMatches(trigger.event_filter, context))) return undefined;
     } else {
       if (event.truncated) return { runInput: null, error: 'the delivery body was too large to hand to triggers' };
       // No mapping: the run gets the request, as the webhook's own workflow does.

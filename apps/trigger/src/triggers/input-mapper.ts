@@ -22,6 +22,16 @@ export async function mapInput(input: Record<string, unknown> | string | null, c
   return { value: result ?? null };
 }
 
+/**
+ * The one document an event trigger's filter and `input` both see, and the run's input when the
+ * trigger has no `input`: the event's own fields (as the guide lists them), `trigger` as for
+ * schedules and webhook triggers, and the event again as `event`, which `input` expressions written
+ * when they saw `{ trigger, event }` still read. No event has a field named `trigger` or `event`.
+ */
+export function eventDocument(trigger: { id: string; name: string }, event: Record<string, unknown>): Record<string, unknown> {
+  return { ...event, trigger: { id: trigger.id, name: trigger.name, type: 'event' }, event };
+}
+
 /** An event filter: fires only when the expression is exactly true. */
 export async function filterMatches(filter: string | null, event: Record<string, unknown>): Promise<boolean> {
   if (!filter) return true;

@@ -66,7 +66,10 @@ export class EventDto {
   @IsIn(EVENT_TYPES)
   type!: EventType;
 
-  @ApiPropertyOptional({ example: "workflow_id = '0194…'", description: 'JSONata over the event; the trigger fires when it is true' })
+  @ApiPropertyOptional({
+    example: "workflow_id = '0194…'",
+    description: 'JSONata over the event (the same document `input` sees: the event, with `trigger` beside it); the trigger fires when it is true',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(4000)
@@ -77,7 +80,7 @@ class TriggerFieldsDto {
   @ApiPropertyOptional({
     anyOf: [{ type: 'object', additionalProperties: true }, { type: 'string' }],
     description:
-      'The run input: a literal object, or a JSONata expression (string) over the firing: `{ trigger, scheduled_for, fired_at }` for a tick, `{ trigger, event }` for an event, `{ trigger, request }` for a webhook delivery (no input: a webhook trigger gets the request itself)',
+      "The run input: a literal object, or a JSONata expression (string) over the firing: `{ trigger, scheduled_for, fired_at }` for a tick, for an event the document its filter sees (the event's fields with `trigger` beside them, and the event again as `event` for expressions written against `{ trigger, event }`), `{ trigger, request }` for a webhook delivery (no input: a webhook trigger gets the request itself, an event trigger that document)",
     example: { report: 'daily' },
   })
   @IsOptional()
