@@ -1,8 +1,8 @@
 /* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-return, @typescript-eslint/no-unsafe-call -- the assertions walk OpenAPI documents, untyped JSON of any shape */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Body, Controller, Get, Module, Param, Post, type INestApplication } from '@nestjs/common';
+import { Body, Controller, Get, Module, Param, Patch, Post, type INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { Public, RequireScopes, SystemRoute } from '@platform/auth';
 import { SERVICES } from '@platform/common';
 import { plannedRoutesController } from '../platform/planned-routes.js';
@@ -15,6 +15,11 @@ class CreateThingRequestDto {
   name!: string;
 }
 
+class PatchThingRequestDto {
+  @ApiPropertyOptional({ example: 'renamed' })
+  name?: string;
+}
+
 @ApiTag('things', 'Things of the tenant')
 @Controller()
 class ThingsController {
@@ -25,6 +30,14 @@ class ThingsController {
   @ApiCreatedResponse({ description: 'The thing', schema: { example: { name: 'a thing' } } })
   create(@Body() body: CreateThingRequestDto) {
     return body;
+  }
+
+  @Patch('things/:id')
+  @RequireScopes('things:write')
+  @ApiOperation({ summary: 'Change a thing', description: 'Changes the fields given.' })
+  @ApiOkResponse({ description: 'The thing', schema: { example: { name: 'renamed' } } })
+  patch(@Param('id') id: string, @Body() body: PatchThingRequestDto) {
+    return { id, ...body };
   }
 
   @Get('things/:id')
@@ -117,6 +130,11 @@ describe('the OpenAPI document of a service', () => {
     expect(get.parameters.find((p: Json) => p.in === 'path')).toMatchObject({ name: 'id', description: "The thing's id", schema: { format: 'uuid' } });
     expect(get.responses['404']).toBeDefined();
     expect(get.responses['413']).toBeUndefined();
+  });
+
+  it('documents a body that may be left out (no required field) as not required, and one with a required field as required', () => {
+    expect(doc.paths['/things'].post.requestBody.required).toBe(true);
+    expect(doc.paths['/things/{id}'].patch.requestBody).toMatchObject({ required: false, description: expect.stringContaining('taken as `{}`') });
   });
 
   it('declares the tags operations use, with their descriptions', () => {

@@ -35,8 +35,9 @@ export class WorkflowDefinitionDto {
   @ApiPropertyOptional({
     type: 'object',
     additionalProperties: true,
+    nullable: true,
     example: { type: 'object', properties: { x: { type: 'number' } } },
-    description: 'JSON Schema of the run input (documentation for callers)',
+    description: 'JSON Schema of the run input (documentation for callers); null: none',
   })
   @ValidateIf((o: WorkflowDefinitionDto) => o.input_schema !== undefined && o.input_schema !== null)
   @IsObject()

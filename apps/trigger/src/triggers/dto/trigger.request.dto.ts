@@ -75,9 +75,9 @@ export class EventDto {
 
 class TriggerFieldsDto {
   @ApiPropertyOptional({
-    anyOf: [{ type: 'object', additionalProperties: true }, { type: 'string' }],
+    anyOf: [{ type: 'object', additionalProperties: true, nullable: true }, { type: 'string' }],
     description:
-      'The run input: a literal object, or a JSONata expression (string) over the firing: `{ trigger, scheduled_for, fired_at }` for a tick, `{ trigger, event }` for an event, `{ trigger, request }` for a webhook delivery (no input: a webhook trigger gets the request itself)',
+      'The run input: a literal object, or a JSONata expression (string) over the firing: `{ trigger, scheduled_for, fired_at }` for a tick, `{ trigger, event }` for an event, `{ trigger, request }` for a webhook delivery (no input: a webhook trigger gets the request itself). null clears it',
     example: { report: 'daily' },
   })
   @IsOptional()
