@@ -10,6 +10,7 @@ import {
   GetWorkflowQueryDto,
   ListWorkflowsQueryDto,
   PatchWorkflowRequestDto,
+  ValidateWorkflowRequestDto,
   ValidateWorkflowResponseDto,
   WorkflowDefinitionDto,
   WorkflowResponseDto,
@@ -49,14 +50,15 @@ export class WorkflowsController {
   @ApiOperation({
     summary: 'Validate a workflow definition',
     description:
-      'Checks a definition without saving it (step types, ids, gotos, expressions) and lists every problem with its step id and JSON path; `valid` is true when there is none.',
+      'Checks a definition without saving it (step types, ids, gotos, expressions, the type of every step field) and lists every problem with its step id and JSON path; `valid` is true when there is none. ' +
+      'Takes the body of create (`name` and `description` optional, checked when given), so a file that creates a workflow validates as it is.',
   })
   @ApiOkResponse({
     type: ValidateWorkflowResponseDto,
     description: 'The problems found (none: valid)',
     example: { valid: false, problems: [{ step_id: 'notify', path: 'steps[1].then[0].type', message: "unknown step type 'htp.request'" }] },
   })
-  validate(@Body() body: WorkflowDefinitionDto): { valid: boolean; problems: DefinitionProblem[] } {
+  validate(@Body() body: ValidateWorkflowRequestDto): { valid: boolean; problems: DefinitionProblem[] } {
     const problems = this.workflows.validate({ steps: body.steps, input_schema: body.input_schema, settings: body.settings });
     return { valid: problems.length === 0, problems };
   }
