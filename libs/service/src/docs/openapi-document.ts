@@ -206,7 +206,9 @@ function describePathParameters(operation: Operation, path: string): void {
   for (const param of operation.parameters ?? []) {
     if (param.in !== 'path') continue;
     const isId = /^(id|[a-z]+Id)$/.test(param.name);
-    if (isId) param.schema = { format: 'uuid', ...(param.schema ?? { type: 'string' }) };
+    // A route whose ids are not UUIDs (catalogue slugs such as `slack`) describes its own with a length or pattern.
+    const ownForm = param.schema && ['format', 'pattern', 'maxLength'].some((key) => key in param.schema!);
+    if (isId && !ownForm) param.schema = { format: 'uuid', ...(param.schema ?? { type: 'string' }) };
     if (param.description) continue;
     const at = segments.indexOf(`{${param.name}}`);
     const owner = param.name === 'id' ? segments[at - 1] : param.name.replace(/Id$/, '').replace(/([A-Z])/g, ' $1');
