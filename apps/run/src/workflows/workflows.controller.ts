@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Put, Query } from '@nestjs/common';
-import { ApiBody, ApiCreatedResponse, ApiExtraModels, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { CurrentPrincipal, RequireScopes, type Principal } from '@platform/auth';
 import type { Page } from '@platform/common';
 import { ApiPageResponse, ApiTag } from '@platform/service';
@@ -12,7 +12,6 @@ import {
   PatchWorkflowRequestDto,
   ValidateWorkflowRequestDto,
   ValidateWorkflowResponseDto,
-  WorkflowDefinitionDto,
   WorkflowResponseDto,
   type WorkflowResponse,
 } from './dto/workflow.dto.js';
@@ -39,7 +38,6 @@ const EXAMPLE = {
   'workflows',
   'Workflow definitions: versioned JSON steps (every PUT or PATCH makes a new immutable version), under `/run/workflows` and `/api/v1/workflow/workflows`.',
 )
-@ApiExtraModels(WorkflowDefinitionDto)
 @Controller()
 export class WorkflowsController {
   constructor(private readonly workflows: WorkflowsService) {}
