@@ -120,6 +120,16 @@ describe('AI agents with workflow and knowledge-base tools, and the AI steps of 
     expect(stored.body.steps).toEqual(res.body.steps);
     const listed = await gw('/ai/agents', { headers: key() });
     expect((listed.body.data as Json[]).map((a) => a.id)).toContain(id);
+    expect(listed.body).toHaveProperty('next_cursor');
+    // Paginated like every list (issue 28): `limit` and `cursor` reach the catalog.
+    await agent({ name: 'Second', model: `${provider}/scripted`, instructions: 'x' });
+    const all = (await gw('/ai/agents', { headers: key() })).body.data as Json[];
+    expect(all.length).toBeGreaterThan(1);
+    const first = await gw('/ai/agents?limit=1', { headers: key() });
+    expect([(first.body.data as Json[]).map((a) => a.id), typeof first.body.next_cursor]).toEqual([[all[0].id], 'string']);
+    const second = await gw(`/ai/agents?limit=1&cursor=${first.body.next_cursor as string}`, { headers: key() });
+    expect((second.body.data as Json[]).map((a) => a.id)).toEqual([all[1].id]);
+    expect((await gw('/ai/agents?cursor=bm9wZQ', { headers: key() })).body.code).toBe('invalid_cursor');
   });
 
   it('stops at the step limit, and reports tool failures to the model', async () => {
@@ -139,6 +149,11 @@ describe('AI agents with workflow and knowledge-base tools, and the AI steps of 
   it('lists LLM models in the catalog and validates agents', async () => {
     const models = await gw('/catalog/llm-models', { headers: key() });
     expect((models.body.data as Json[]).map((m) => m.id)).toEqual(expect.arrayContaining(['local/extractive-summary', `${provider}/scripted`]));
+    // Paginated like every list (issue 28).
+    const firstModel = await gw('/catalog/llm-models?limit=1', { headers: key() });
+    expect([(firstModel.body.data as Json[]).length, typeof firstModel.body.next_cursor]).toEqual([1, 'string']);
+    const nextModel = await gw(`/catalog/llm-models?limit=1&cursor=${firstModel.body.next_cursor as string}`, { headers: key() });
+    expect(((nextModel.body.data as Json[])[0].id as string) > ((firstModel.body.data as Json[])[0].id as string)).toBe(true);
     const bad = await gw('/catalog/ai-agents', { headers: key(), body: { name: 'x', model: 'nope/x', instructions: 'x' } });
     expect(bad.status).toBe(400);
     expect(at(bad.body, 'details.0.field')).toBe('model');

@@ -46,6 +46,19 @@ describe('AI runtime: providers, generate, chat, embeddings', () => {
     expect(models.status).toBe(200);
     const ids = (models.body.data as Json[]).map((m) => m.id as string);
     expect(ids).toEqual(expect.arrayContaining(['local/extractive-summary', 'local/hash-embedding-384', `${provider}/echo`, `${provider}/embed`]));
+    expect(models.body.next_cursor).toBeNull();
+    // Paginated like every list (issue 28): by id, `limit` honoured, the cursor reads on to the end.
+    const paged: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = await gw(`/ai/models?limit=1${cursor ? `&cursor=${cursor}` : ''}`, { headers: key() });
+      expect(page.status).toBe(200);
+      expect((page.body.data as Json[]).length).toBe(1);
+      paged.push(...(page.body.data as Json[]).map((m) => m.id as string));
+      cursor = page.body.next_cursor as string | null;
+    } while (cursor);
+    expect(paged).toEqual([...ids].sort());
+    expect((await gw('/ai/models?limit=500', { headers: key() })).status).toBe(400);
   });
 
   it('generates through the provider with the sealed key, and answers usage', async () => {

@@ -121,7 +121,15 @@ describe('connections', () => {
 
     const ops = await p.gw(`/connections/${id}/operations`, { headers: p.as(a.test_key) });
     expect(ops.body.connector_id).toBe('slack');
-    expect(ops.body.data!.map((o) => o.id)).toEqual(['post_message', 'list_channels', 'auth_test']);
+    expect(ops.body.data!.map((o) => o.id)).toEqual(['auth_test', 'list_channels', 'post_message']);
+    expect(ops.body.next_cursor).toBeNull();
+    // Paginated like every list (issue 28): `limit` is honoured and the cursor reads on.
+    const first = await p.gw(`/connections/${id}/operations?limit=2`, { headers: p.as(a.test_key) });
+    expect([first.body.connector_id, first.body.data!.map((o) => o.id)]).toEqual(['slack', ['auth_test', 'list_channels']]);
+    const second = await p.gw(`/connections/${id}/operations?limit=2&cursor=${first.body.next_cursor as string}`, { headers: p.as(a.test_key) });
+    expect([second.body.data!.map((o) => o.id), second.body.next_cursor]).toEqual([['post_message'], null]);
+    expect((await p.gw(`/connections/${id}/operations?limit=0`, { headers: p.as(a.test_key) })).status).toBe(400);
+    expect((await p.gw(`/connections/${id}/operations?cursor=bm9wZQ`, { headers: p.as(a.test_key) })).body.code).toBe('invalid_cursor');
   });
 
   it('reports what the remote side said when a test fails (Slack ok:false, GitHub 401, Stripe 401)', async () => {

@@ -184,6 +184,34 @@ describe('triggers end to end', () => {
     }
   });
 
+  it('refuses null in a field that cannot be null, takes it where the schema says nullable, and refuses a missing body that has required fields', async () => {
+    const workflowId = await createWorkflow(a);
+    const created = await gw('/triggers', {
+      headers: withKey(a.test_key),
+      body: { name: 'nullable', workflow_id: workflowId, type: 'schedule', input: { report: 'daily' }, schedule: { cron: '0 0 1 1 *' } },
+    });
+    expect(created.status).toBe(201);
+    const patch = (body: unknown) => gw(`/triggers/${created.body.id as string}`, { method: 'PATCH', headers: withKey(a.test_key), body });
+    // IsOptional let null through: `workflow_id: null` was a 200 that changed nothing.
+    for (const [field, body] of [
+      ['workflow_id', { workflow_id: null }],
+      ['name', { name: null }],
+      ['enabled', { enabled: null }],
+      ['schedule', { schedule: null }],
+      ['schedule.timezone', { schedule: { cron: '0 0 1 1 *', timezone: null } }],
+    ] as const) {
+      const res = await patch(body);
+      expect([field, res.status, res.body.code]).toEqual([field, 400, 'validation_failed']);
+      expect(res.body.details).toEqual([{ field, message: 'must not be null' }]);
+    }
+    // `input` is documented nullable: null clears it.
+    const cleared = await patch({ input: null });
+    expect([cleared.status, cleared.body.input]).toEqual([200, null]);
+    const noBody = await gw('/triggers', { method: 'POST', headers: withKey(a.test_key) });
+    expect([noBody.status, noBody.body.code]).toEqual([400, 'validation_failed']);
+    expect(noBody.body.details?.map((d) => d.field)).toEqual(expect.arrayContaining(['name', 'workflow_id', 'type']));
+  });
+
   it('lists with filters and pagination and keeps tenants apart', async () => {
     const workflowId = await createWorkflow(a);
     const ids: string[] = [];

@@ -615,7 +615,7 @@ export interface paths {
         };
         /**
          * List LLM models
-         * @description Models of the providers configured for the environment, with the built-in local models, their kind (chat or embedding), context size and prices where known.
+         * @description Models of the providers configured for the environment, with the built-in local models, their kind (chat or embedding); by id, cursor-paginated.
          *
          *     Requires the scope `ai:run` (a key with `*` has every scope).
          */
@@ -763,7 +763,7 @@ export interface paths {
         };
         /**
          * List connector operations
-         * @description The operations of the connection's connector, with their input and output JSON Schemas.
+         * @description The operations of the connection's connector, with their input and output JSON Schemas; by operation id, cursor-paginated.
          *
          *     Requires the scope `connections:read` (a key with `*` has every scope).
          */
@@ -1157,7 +1157,7 @@ export interface paths {
         put?: never;
         /**
          * Validate a workflow definition
-         * @description Checks a definition without saving it (step types, ids, gotos, expressions) and lists every problem with its step id and JSON path; `valid` is true when there is none.
+         * @description Checks a definition without saving it (step types, ids, gotos, expressions, the type of every step field) and lists every problem with its step id and JSON path; `valid` is true when there is none. Takes the body of create (`name` and `description` optional, checked when given), so a file that creates a workflow validates as it is.
          *
          *     Requires the scope `workflows:read` (a key with `*` has every scope).
          */
@@ -1179,7 +1179,7 @@ export interface paths {
         put?: never;
         /**
          * Validate a workflow definition
-         * @description Checks a definition without saving it (step types, ids, gotos, expressions) and lists every problem with its step id and JSON path; `valid` is true when there is none.
+         * @description Checks a definition without saving it (step types, ids, gotos, expressions, the type of every step field) and lists every problem with its step id and JSON path; `valid` is true when there is none. Takes the body of create (`name` and `description` optional, checked when given), so a file that creates a workflow validates as it is.
          *
          *     Requires the scope `workflows:read` (a key with `*` has every scope).
          */
@@ -2675,7 +2675,7 @@ export interface paths {
         };
         /**
          * List models
-         * @description The built-in local models and those of the providers configured for the tenant environment.
+         * @description The built-in local models and those of the providers configured for the tenant environment; by id, cursor-paginated.
          *
          *     Requires the scope `ai:run` (a key with `*` has every scope).
          */
@@ -3753,6 +3753,22 @@ export interface components {
             /** @example 60 */
             time_budget_seconds?: number;
         };
+        LlmModelDto: {
+            /**
+             * @description What requests name: `<provider>/<model>`
+             * @example local/extractive-summary
+             */
+            id: string;
+            /** @example local */
+            provider: string;
+            /**
+             * @example chat
+             * @enum {string}
+             */
+            kind: "chat" | "embedding";
+            /** @example Built-in, offline: extractive summary */
+            description: string;
+        };
         StartOAuthRequestDto: {
             /**
              * Format: uuid
@@ -3955,6 +3971,11 @@ export interface components {
             /** @example slack */
             connector_id: string;
             data: components["schemas"]["OperationSummaryDto"][];
+            /**
+             * @description Pass as `cursor` for the next page; null on the last page
+             * @example null
+             */
+            next_cursor: string | null;
         };
         CreateCustomerRequestDto: {
             /** @example Globex Corporation */
@@ -4327,7 +4348,7 @@ export interface components {
              */
             retention_days?: number;
         };
-        WorkflowDefinitionDto: {
+        ValidateWorkflowRequestDto: {
             /**
              * @example [
              *       {
@@ -4373,7 +4394,7 @@ export interface components {
              */
             steps: components["schemas"]["WorkflowStep"][];
             /**
-             * @description JSON Schema of the run input (documentation for callers)
+             * @description JSON Schema of the run input (documentation for callers); null: none
              * @example {
              *       "type": "object",
              *       "properties": {
@@ -4385,7 +4406,7 @@ export interface components {
              */
             input_schema?: {
                 [key: string]: unknown;
-            };
+            } | null;
             /**
              * @example {
              *       "timeout_seconds": 300,
@@ -4393,6 +4414,10 @@ export interface components {
              *     }
              */
             settings?: components["schemas"]["WorkflowSettingsDto"];
+            /** @example Double and notify */
+            name?: string;
+            /** @example Doubles x and posts big results */
+            description?: string | null;
         };
         DefinitionProblemDto: {
             /**
@@ -4459,7 +4484,7 @@ export interface components {
              */
             steps: components["schemas"]["WorkflowStep"][];
             /**
-             * @description JSON Schema of the run input (documentation for callers)
+             * @description JSON Schema of the run input (documentation for callers); null: none
              * @example {
              *       "type": "object",
              *       "properties": {
@@ -4471,7 +4496,7 @@ export interface components {
              */
             input_schema?: {
                 [key: string]: unknown;
-            };
+            } | null;
             /**
              * @example {
              *       "timeout_seconds": 300,
@@ -5007,8 +5032,8 @@ export interface components {
                 /** @description A later step of the same list */
                 goto: string;
             };
-            /** @description condition: the test */
-            if?: string;
+            /** @description condition: the test, an expression or a literal boolean, number or string (not an object or a list) */
+            if?: string | number | boolean;
             /** @description condition: steps when true */
             then?: components["schemas"]["WorkflowStep"][];
             /** @description condition: steps when false */
@@ -5022,8 +5047,8 @@ export interface components {
             }[];
             /** @description switch: steps when no case matches */
             default?: components["schemas"]["WorkflowStep"][];
-            /** @description loop: the list iterated over */
-            items?: string;
+            /** @description loop: the list iterated over, an expression or a literal list */
+            items?: string | unknown[];
             /** @description loop: steps run for each item */
             steps?: components["schemas"]["WorkflowStep"][];
             /** @description loop: iterations at once */
@@ -5186,21 +5211,21 @@ export interface components {
              */
             type: "run.execution.succeeded" | "run.execution.failed" | "run.execution.cancelled" | "run.execution.timed_out" | "run.execution.started" | "storage.file.uploaded" | "task.task.created" | "task.task.assigned" | "task.task.completed" | "task.task.expired";
             /**
-             * @description JSONata over the event (the same document `input` sees: the event, with `trigger` beside it); the trigger fires when it is true
+             * @description JSONata over the event; the trigger fires when it is true
              * @example workflow_id = '0194…'
              */
             filter?: string;
         };
         CreateTriggerRequestDto: {
             /**
-             * @description The run input: a literal object, or a JSONata expression (string) over the firing: `{ trigger, scheduled_for, fired_at }` for a tick, for an event the document its filter sees (the event's fields with `trigger` beside them, and the event again as `event` for expressions written against `{ trigger, event }`), `{ trigger, request }` for a webhook delivery (no input: a webhook trigger gets the request itself, an event trigger that document)
+             * @description The run input: a literal object, or a JSONata expression (string) over the firing: `{ trigger, scheduled_for, fired_at }` for a tick, `{ trigger, event }` for an event, `{ trigger, request }` for a webhook delivery (no input: a webhook trigger gets the request itself). null clears it
              * @example {
              *       "report": "daily"
              *     }
              */
-            input?: {
+            input?: ({
                 [key: string]: unknown;
-            } | string;
+            } | null) | string;
             /**
              * @description Schedule triggers: when to fire
              * @example {
@@ -5243,14 +5268,14 @@ export interface components {
         };
         UpdateTriggerRequestDto: {
             /**
-             * @description The run input: a literal object, or a JSONata expression (string) over the firing: `{ trigger, scheduled_for, fired_at }` for a tick, for an event the document its filter sees (the event's fields with `trigger` beside them, and the event again as `event` for expressions written against `{ trigger, event }`), `{ trigger, request }` for a webhook delivery (no input: a webhook trigger gets the request itself, an event trigger that document)
+             * @description The run input: a literal object, or a JSONata expression (string) over the firing: `{ trigger, scheduled_for, fired_at }` for a tick, `{ trigger, event }` for an event, `{ trigger, request }` for a webhook delivery (no input: a webhook trigger gets the request itself). null clears it
              * @example {
              *       "report": "daily"
              *     }
              */
-            input?: {
+            input?: ({
                 [key: string]: unknown;
-            } | string;
+            } | null) | string;
             /**
              * @description Schedule triggers: when to fire
              * @example {
@@ -7091,9 +7116,6 @@ export interface components {
             kind: "chat" | "embedding";
             description: string;
         };
-        ModelsResponseDto: {
-            data: components["schemas"]["ModelDto"][];
-        };
         GenerateRequestDto: {
             /**
              * @description `<provider>/<model>`: GET /ai/models lists them
@@ -8304,7 +8326,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description May be left out: a request without a body is taken as `{}` */
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["RotateApiKeyRequestDto"];
             };
@@ -8459,7 +8482,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description May be left out: a request without a body is taken as `{}` */
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["RotateApiKeyRequestDto"];
             };
@@ -9747,7 +9771,7 @@ export interface operations {
                 "X-Scope-Key"?: string;
             };
             path: {
-                /** @description The connector's id */
+                /** @description The connector's id: a slug, not a UUID */
                 id: string;
             };
             cookie?: never;
@@ -10067,7 +10091,7 @@ export interface operations {
                 "X-Scope-Key"?: string;
             };
             path: {
-                /** @description The connector's id */
+                /** @description The connector's id: a slug, not a UUID */
                 id: string;
             };
             cookie?: never;
@@ -10265,7 +10289,7 @@ export interface operations {
                 "X-Scope-Key"?: string;
             };
             path: {
-                /** @description The template's id */
+                /** @description The template's id: a slug, not a UUID */
                 id: string;
             };
             cookie?: never;
@@ -10362,12 +10386,13 @@ export interface operations {
                 "X-Scope-Key"?: string;
             };
             path: {
-                /** @description The template's id */
+                /** @description The template's id: a slug, not a UUID */
                 id: string;
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description May be left out: a request without a body is taken as `{}` */
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["InstantiateTemplateRequestDto"];
             };
@@ -11178,7 +11203,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description May be left out: a request without a body is taken as `{}` */
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["UpdateAiAgentRequestDto"];
             };
@@ -11314,7 +11340,12 @@ export interface operations {
     };
     catalog_llmModels_list: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Items per page */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's next_cursor */
+                cursor?: string;
+            };
             header?: {
                 /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
                 "X-SELECTED-TENANT"?: string;
@@ -11328,28 +11359,27 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Every model, `<provider>/<model>` */
+            /** @description A page of models, by id (`<provider>/<model>`) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": [
-                     *         {
-                     *           "id": "local/extractive-summary",
-                     *           "provider": "local",
-                     *           "kind": "chat",
-                     *           "description": "Built-in, offline: extractive summary"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/json": unknown;
+                    "application/json": {
+                        data: components["schemas"]["LlmModelDto"][];
+                        /**
+                         * @description Pass as `cursor` for the next page; null on the last page
+                         * @example null
+                         */
+                        next_cursor: string | null;
+                    };
                 };
             };
-            /** @description With a JWT: X-SELECTED-TENANT header is required */
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12057,7 +12087,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description May be left out: a request without a body is taken as `{}` */
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["UpdateConnectionRequestDto"];
             };
@@ -12291,7 +12322,12 @@ export interface operations {
     };
     connection_operations_operationList: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Items per page */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's next_cursor */
+                cursor?: string;
+            };
             header?: {
                 /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
                 "X-SELECTED-TENANT"?: string;
@@ -12308,7 +12344,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The operations */
+            /** @description A page of operations, by id; `next_cursor` is null on the last page */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -12846,7 +12882,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description May be left out: a request without a body is taken as `{}` */
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["UpdateCustomerRequestDto"];
             };
@@ -13440,7 +13477,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description May be left out: a request without a body is taken as `{}` */
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["UpdatePublishedWorkflowRequestDto"];
             };
@@ -13588,7 +13626,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description May be left out: a request without a body is taken as `{}` */
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["RunPublishedWorkflowRequestDto"];
             };
@@ -14164,7 +14203,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description May be left out: a request without a body is taken as `{}` */
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["UpdateDashboardRequestDto"];
             };
@@ -15256,7 +15296,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["WorkflowDefinitionDto"];
+                "application/json": components["schemas"]["ValidateWorkflowRequestDto"];
             };
         };
         responses: {
@@ -15379,7 +15419,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["WorkflowDefinitionDto"];
+                "application/json": components["schemas"]["ValidateWorkflowRequestDto"];
             };
         };
         responses: {
@@ -16465,7 +16505,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description May be left out: a request without a body is taken as `{}` */
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["PatchWorkflowRequestDto"];
             };
@@ -17072,7 +17113,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description May be left out: a request without a body is taken as `{}` */
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["PatchWorkflowRequestDto"];
             };
@@ -17388,7 +17430,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description May be left out: a request without a body is taken as `{}` */
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["ExecuteWorkflowRequestDto"];
             };
@@ -18491,7 +18534,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description May be left out: a request without a body is taken as `{}` */
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["UpdateTriggerRequestDto"];
             };
@@ -19466,7 +19510,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description May be left out: a request without a body is taken as `{}` */
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["AssignTaskRequestDto"];
             };
@@ -19857,7 +19902,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description May be left out: a request without a body is taken as `{}` */
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["CreateTaskLinkRequestDto"];
             };
@@ -20574,7 +20620,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description May be left out: a request without a body is taken as `{}` */
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["UpdateWebhookRequestDto"];
             };
@@ -22334,7 +22381,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description May be left out: a request without a body is taken as `{}` */
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["PatchResourceRequestDto"];
             };
@@ -25062,7 +25110,8 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        /** @description May be left out: a request without a body is taken as `{}` */
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["SendNotificationRequestDto"];
             };
@@ -25877,7 +25926,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description May be left out: a request without a body is taken as `{}` */
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["UpdateChannelRequestDto"];
             };
@@ -26018,7 +26068,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description May be left out: a request without a body is taken as `{}` */
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["TestChannelRequestDto"];
             };
@@ -26242,7 +26293,8 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        /** @description May be left out: a request without a body is taken as `{}` */
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["PutNoticeSettingsRequestDto"];
             };
@@ -26830,7 +26882,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description May be left out: a request without a body is taken as `{}` */
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["UpdateProviderRequestDto"];
             };
@@ -26960,7 +27013,12 @@ export interface operations {
     };
     aiRuntime_completions_models: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Items per page */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's next_cursor */
+                cursor?: string;
+            };
             header?: {
                 /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
                 "X-SELECTED-TENANT"?: string;
@@ -26974,34 +27032,27 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description A page of models, by id (`<provider>/<model>`) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": [
-                     *         {
-                     *           "id": "local/extractive-summary",
-                     *           "provider": "local",
-                     *           "kind": "chat",
-                     *           "description": "Built-in, offline: extractive summary"
-                     *         },
-                     *         {
-                     *           "id": "local/hash-embedding-384",
-                     *           "provider": "local",
-                     *           "kind": "embedding",
-                     *           "description": "Built-in, offline: feature hashing, 384 dimensions"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ModelsResponseDto"];
+                    "application/json": {
+                        data: components["schemas"]["ModelDto"][];
+                        /**
+                         * @description Pass as `cursor` for the next page; null on the last page
+                         * @example null
+                         */
+                        next_cursor: string | null;
+                    };
                 };
             };
-            /** @description With a JWT: X-SELECTED-TENANT header is required */
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -27544,7 +27595,12 @@ export interface operations {
     };
     aiRuntime_agents_list: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Items per page */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's next_cursor */
+                cursor?: string;
+            };
             header?: {
                 /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
                 "X-SELECTED-TENANT"?: string;
@@ -27558,14 +27614,29 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The agents */
+            /** @description A page of agents, in the catalog's order */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: {
+                            [key: string]: unknown;
+                        }[];
+                        /**
+                         * @description Pass as `cursor` for the next page; null on the last page
+                         * @example null
+                         */
+                        next_cursor: string | null;
+                    };
+                };
             };
-            /** @description With a JWT: X-SELECTED-TENANT header is required */
+            /**
+             * @description With a JWT: X-SELECTED-TENANT header is required
+             *
+             *     The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -28593,7 +28664,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description May be left out: a request without a body is taken as `{}` */
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["UpdateKnowledgeBaseRequestDto"];
             };
@@ -28843,7 +28915,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description May be left out: a request without a body is taken as `{}` */
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["AddDocumentRequestDto"];
             };

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { NotFoundError, newId } from '@platform/common';
+import { NotFoundError, newId, type Page } from '@platform/common';
 import { TenantDb, type TenantContext } from '@platform/db';
 import {
   Bus,
@@ -45,8 +45,9 @@ export class AgentRunner {
     return this.bus.request(CatalogAgentSubjects.agentsGet, { agentId }, messageContext(caller), { timeoutMs: 10_000 });
   }
 
-  async list(caller: Caller): Promise<AgentConfig[]> {
-    return (await this.bus.request(CatalogAgentSubjects.agentsList, {}, messageContext(caller), { timeoutMs: 10_000 })).data;
+  /** One page of the catalog's agents: the catalog pages them, this passes `limit` and `cursor` through. */
+  list(caller: Caller, q: { limit: number; cursor?: string }): Promise<Page<AgentConfig>> {
+    return this.bus.request(CatalogAgentSubjects.agentsList, { limit: q.limit, cursor: q.cursor }, messageContext(caller), { timeoutMs: 10_000 });
   }
 
   async get(caller: Caller, runId: string): Promise<AgentRunView> {

@@ -1,10 +1,11 @@
-import { Body, Controller, Get, Param, ParseUUIDPipe, Post, Res } from '@nestjs/common';
+import { Body, Controller, Get, Param, ParseUUIDPipe, Post, Query, Res } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsDefined, IsOptional } from 'class-validator';
 import type { Response } from 'express';
 import { CurrentPrincipal, RequireScopes, type Principal } from '@platform/auth';
+import type { Page } from '@platform/common';
 import type { AgentConfig, AgentRunView } from '@platform/messaging';
-import { ApiTag } from '@platform/service';
+import { ApiPageResponse, ApiTag, PageQueryDto } from '@platform/service';
 import { AgentEventStream } from './agent-events.js';
 import { AgentRunner } from './agent-runner.service.js';
 
@@ -98,6 +99,20 @@ const SSE_EXAMPLE = [
   'data: [DONE]',
 ].join('\n\n');
 
+const AGENT_EXAMPLE = {
+  id: '01937b80-0000-7cc1-9f3e-5b1a2c3d4e5f',
+  name: 'Support assistant',
+  description: 'Answers with the handbook and the order workflow',
+  model: 'openai/gpt-4o-mini',
+  instructions: 'You are a support assistant. Use the tools.',
+  tools: [{ type: 'workflow', name: 'order_status', description: 'Status of an order by number', workflow_id: '01937b81-0000-7cc1-9f3e-5b1a2c3d4e5f' }],
+  max_steps: 8,
+  time_budget_seconds: 120,
+  customer_id: null,
+  created_at: '2026-11-24T10:00:00.000Z',
+  updated_at: '2026-11-24T10:00:00.000Z',
+};
+
 /** Running AI agents and reading their runs. */
 @ApiTag(
   'ai-agents-runtime',
@@ -113,9 +128,12 @@ export class AgentsController {
     summary: 'List AI agents',
     description: "The catalog's agent configurations visible to the caller (a customer sees tenant-wide agents and its own).",
   })
-  @ApiOkResponse({ description: 'The agents' })
-  async list(@CurrentPrincipal() p: Principal): Promise<{ data: AgentConfig[] }> {
-    return { data: await this.runner.list(p) };
+  @ApiPageResponse(
+    { type: 'object', additionalProperties: true, description: 'An agent configuration, as `GET /catalog/ai-agents/{id}` answers it' },
+    { description: "A page of agents, in the catalog's order", example: { data: [AGENT_EXAMPLE], next_cursor: null } },
+  )
+  list(@CurrentPrincipal() p: Principal, @Query() q: PageQueryDto): Promise<Page<AgentConfig>> {
+    return this.runner.list(p, q);
   }
 
   @Post('agents/:id/execute')

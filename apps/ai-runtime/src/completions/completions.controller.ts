@@ -1,9 +1,10 @@
-import { Body, Controller, Get, HttpCode, Post, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Query, Res } from '@nestjs/common';
 import { ApiBadGatewayResponse, ApiGatewayTimeoutResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTooManyRequestsResponse } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { CurrentPrincipal, RequireScopes, type Principal } from '@platform/auth';
-import type { ModelsList } from '@platform/messaging';
-import { ApiTag } from '@platform/service';
+import { pageOfList, type Page } from '@platform/common';
+import type { ModelInfo } from '@platform/messaging';
+import { ApiPageResponse, ApiTag, PageQueryDto } from '@platform/service';
 import { ModelRouter } from '../models/model-router.js';
 import type { ChatCall } from '../models/provider.js';
 import { CompletionsService, type Caller } from './completions.service.js';
@@ -16,7 +17,7 @@ import {
   GENERATE_EXAMPLE,
   GenerateResponseDto,
   MODELS_EXAMPLE,
-  ModelsResponseDto,
+  ModelDto,
   SSE_EXAMPLE,
 } from './dto/completion.response.dto.js';
 import { writeEventStream } from './sse.js';
@@ -43,10 +44,13 @@ export class CompletionsController {
 
   @Get('models')
   @RequireScopes('ai:run')
-  @ApiOperation({ summary: 'List models', description: 'The built-in local models and those of the providers configured for the tenant environment.' })
-  @ApiOkResponse({ type: ModelsResponseDto, example: MODELS_EXAMPLE })
-  async models(@CurrentPrincipal() p: Principal): Promise<ModelsList> {
-    return { data: await this.router.list(p) };
+  @ApiOperation({
+    summary: 'List models',
+    description: 'The built-in local models and those of the providers configured for the tenant environment; by id, cursor-paginated.',
+  })
+  @ApiPageResponse(ModelDto, { description: 'A page of models, by id (`<provider>/<model>`)', example: { ...MODELS_EXAMPLE, next_cursor: null } })
+  async models(@CurrentPrincipal() p: Principal, @Query() q: PageQueryDto): Promise<Page<ModelInfo>> {
+    return pageOfList(await this.router.list(p), q, 'model', (m) => m.id);
   }
 
   @Post('generate')

@@ -1,5 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern } from '@nestjs/microservices';
+import { DEFAULT_PAGE_SIZE, type Page } from '@platform/common';
 import { CatalogAgentSubjects, GetAgentRequest, ListAgentsRequest, TenantPayload, type AgentConfig, type TenantMessage } from '@platform/messaging';
 import { AiAgentsService } from './ai-agents.service.js';
 
@@ -14,8 +15,7 @@ export class AiAgentsHandler {
   }
 
   @MessagePattern(CatalogAgentSubjects.agentsList)
-  async list(@TenantPayload(ListAgentsRequest) { tenant, body }: TenantMessage<ListAgentsRequest>): Promise<{ data: AgentConfig[] }> {
-    const page = await this.agents.list(tenant, { limit: body.limit ?? 200 });
-    return { data: page.data };
+  list(@TenantPayload(ListAgentsRequest) { tenant, body }: TenantMessage<ListAgentsRequest>): Promise<Page<AgentConfig>> {
+    return this.agents.list(tenant, { limit: body.limit ?? DEFAULT_PAGE_SIZE, cursor: body.cursor });
   }
 }

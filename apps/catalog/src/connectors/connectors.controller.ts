@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Put, Query } from '@nestjs/common';
-import { ApiBody, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { ApiBody, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam } from '@nestjs/swagger';
 import { CurrentPrincipal, RequireScopes, type Principal } from '@platform/auth';
 import type { Page } from '@platform/common';
 import { ApiPageResponse, ApiTag } from '@platform/service';
@@ -57,6 +57,7 @@ export class ConnectorsController {
   })
   @ApiOkResponse({ type: ConnectorResponseDto, description: 'The connector', example: { ...SLACK_CONNECTOR, ...CONNECTOR_SUMMARY_EXAMPLE } })
   @ApiNotFoundResponse({ description: 'No such connector' })
+  @ApiParam({ name: 'id', description: "The connector's id: a slug, not a UUID", schema: { type: 'string', minLength: 1, maxLength: 200, example: 'slack' } })
   get(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<ConnectorView> {
     return this.connectors.get(p, id);
   }
@@ -86,6 +87,7 @@ export class ConnectorsController {
     description: 'Removes a custom or marketplace-installed connector from the environment; its connections stop working.',
   })
   @ApiNoContentResponse({ description: 'Removed' })
+  @ApiParam({ name: 'id', description: "The connector's id: a slug, not a UUID", schema: { type: 'string', minLength: 1, maxLength: 200, example: 'slack' } })
   remove(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<void> {
     return this.connectors.remove(p, id);
   }

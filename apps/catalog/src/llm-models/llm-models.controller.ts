@@ -1,8 +1,10 @@
-import { Controller, Get } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import { CurrentPrincipal, RequireScopes, type Principal } from '@platform/auth';
-import { AiRuntimeSubjects, Bus, messageContext, type ModelsList } from '@platform/messaging';
-import { ApiTag } from '@platform/service';
+import { pageOfList, type Page } from '@platform/common';
+import { AiRuntimeSubjects, Bus, messageContext, type ModelInfo } from '@platform/messaging';
+import { ApiPageResponse, ApiTag, PageQueryDto } from '@platform/service';
+import { LlmModelDto, LLM_MODELS_EXAMPLE } from './dto/llm-model.response.dto.js';
 
 /** The LLM models the tenant can use, as the AI runtime reports them. */
 @ApiTag('llm-models', 'LLM and embedding models available to the tenant: the built-in local models and those of its configured providers (POST /ai/providers).')
@@ -15,13 +17,11 @@ export class LlmModelsController {
   @ApiOperation({
     summary: 'List LLM models',
     description:
-      'Models of the providers configured for the environment, with the built-in local models, their kind (chat or embedding), context size and prices where known.',
+      'Models of the providers configured for the environment, with the built-in local models, their kind (chat or embedding); by id, cursor-paginated.',
   })
-  @ApiOkResponse({
-    description: 'Every model, `<provider>/<model>`',
-    example: { data: [{ id: 'local/extractive-summary', provider: 'local', kind: 'chat', description: 'Built-in, offline: extractive summary' }] },
-  })
-  list(@CurrentPrincipal() p: Principal): Promise<ModelsList> {
-    return this.bus.request(AiRuntimeSubjects.modelsList, {}, messageContext(p), { timeoutMs: 10_000 });
+  @ApiPageResponse(LlmModelDto, { description: 'A page of models, by id (`<provider>/<model>`)', example: LLM_MODELS_EXAMPLE })
+  async list(@CurrentPrincipal() p: Principal, @Query() q: PageQueryDto): Promise<Page<ModelInfo>> {
+    const models = await this.bus.request(AiRuntimeSubjects.modelsList, {}, messageContext(p), { timeoutMs: 10_000 });
+    return pageOfList(models.data, q, 'model', (m) => m.id);
   }
 }

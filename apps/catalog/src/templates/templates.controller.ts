@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam } from '@nestjs/swagger';
 import { CurrentPrincipal, RequireScopes, type Principal } from '@platform/auth';
 import type { Page } from '@platform/common';
 import type { CreatedWorkflow } from '@platform/messaging';
@@ -27,6 +27,11 @@ export class TemplatesController {
   @ApiOperation({ summary: 'Get a workflow template', description: 'The template with the workflow definition it creates.' })
   @ApiOkResponse({ type: TemplateResponseDto })
   @ApiNotFoundResponse({ description: 'No such template' })
+  @ApiParam({
+    name: 'id',
+    description: "The template's id: a slug, not a UUID",
+    schema: { type: 'string', minLength: 1, maxLength: 200, example: 'github-issue-to-slack' },
+  })
   get(@Param('id') id: string): WorkflowTemplate {
     return this.templates.get(id);
   }
@@ -39,6 +44,11 @@ export class TemplatesController {
       "Creates the template's workflow in the caller's environment (checked like POST /api/v1/workflow/workflows) and answers it. `connections` pins a connection per connector; the others resolve per run to the customer's own connection.",
   })
   @ApiCreatedResponse({ description: 'The created workflow (as GET /api/v1/workflow/workflows/{id} answers it)' })
+  @ApiParam({
+    name: 'id',
+    description: "The template's id: a slug, not a UUID",
+    schema: { type: 'string', minLength: 1, maxLength: 200, example: 'github-issue-to-slack' },
+  })
   instantiate(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Body() body: InstantiateTemplateRequestDto): Promise<CreatedWorkflow> {
     return this.templates.instantiate(p, id, body);
   }

@@ -1,7 +1,7 @@
-import { Controller, Get, HttpCode, Param, ParseUUIDPipe, Post } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
 import { ApiNotFoundResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { CurrentPrincipal, RequireScopes, type Principal } from '@platform/auth';
-import { ApiTag } from '@platform/service';
+import { ApiTag, PageQueryDto } from '@platform/service';
 import { ConnectionTestResponseDto, OperationListResponseDto } from '../connections/dto/connection.response.dto.js';
 import { OperationsService, type ConnectionTestResult } from './operations.service.js';
 
@@ -34,11 +34,11 @@ export class OperationsController {
   @RequireScopes('connections:read')
   @ApiOperation({
     summary: 'List connector operations',
-    description: "The operations of the connection's connector, with their input and output JSON Schemas.",
+    description: "The operations of the connection's connector, with their input and output JSON Schemas; by operation id, cursor-paginated.",
   })
-  @ApiOkResponse({ type: OperationListResponseDto, description: 'The operations' })
+  @ApiOkResponse({ type: OperationListResponseDto, description: 'A page of operations, by id; `next_cursor` is null on the last page' })
   @ApiNotFoundResponse({ description: 'No such connection' })
-  operationList(@CurrentPrincipal() p: Principal, @Param('id', uuid) id: string): Promise<OperationListResponseDto> {
-    return this.operations.operations(p, id);
+  operationList(@CurrentPrincipal() p: Principal, @Param('id', uuid) id: string, @Query() q: PageQueryDto): Promise<OperationListResponseDto> {
+    return this.operations.operations(p, id, q);
   }
 }

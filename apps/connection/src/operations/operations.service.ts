@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { Principal } from '@platform/auth';
-import { AppError } from '@platform/common';
+import { AppError, pageOfList, type Page } from '@platform/common';
 import type { TenantContext } from '@platform/db';
 import type { ConnectorDefinition, ConnectorOperation, ExecuteOperationRequest, ExecuteOperationResult } from '@platform/messaging';
 import { ConnectorDefinitions } from '../connectors/connector-definitions.js';
@@ -67,16 +67,22 @@ export class OperationsService {
     return outcome;
   }
 
+  /** One page of the operations of the connection's connector, by operation id. */
   async operations(
     p: Principal,
     id: string,
-  ): Promise<{ connector_id: string; data: Array<Pick<ConnectorOperation, 'id' | 'name' | 'description' | 'input_schema' | 'output_schema'>> }> {
+    q: { limit: number; cursor?: string },
+  ): Promise<{ connector_id: string } & Page<Pick<ConnectorOperation, 'id' | 'name' | 'description' | 'input_schema' | 'output_schema'>>> {
     const row = await this.connections.row(p, id);
     const def = await this.definitions.get(p, row.connector_id);
-    return {
-      connector_id: def.id,
-      data: def.operations.map((o) => ({ id: o.id, name: o.name, description: o.description, input_schema: o.input_schema, output_schema: o.output_schema })),
-    };
+    const all = def.operations.map((o) => ({
+      id: o.id,
+      name: o.name,
+      description: o.description,
+      input_schema: o.input_schema,
+      output_schema: o.output_schema,
+    }));
+    return { connector_id: def.id, ...pageOfList(all, q, 'operation', (o) => o.id) };
   }
 
   private async run(

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Put, Query } from '@nestjs/common';
-import { ApiBody, ApiCreatedResponse, ApiExtraModels, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { CurrentPrincipal, RequireScopes, type Principal } from '@platform/auth';
 import type { Page } from '@platform/common';
 import { ApiPageResponse, ApiTag } from '@platform/service';
@@ -10,8 +10,8 @@ import {
   GetWorkflowQueryDto,
   ListWorkflowsQueryDto,
   PatchWorkflowRequestDto,
+  ValidateWorkflowRequestDto,
   ValidateWorkflowResponseDto,
-  WorkflowDefinitionDto,
   WorkflowResponseDto,
   type WorkflowResponse,
 } from './dto/workflow.dto.js';
@@ -38,7 +38,6 @@ const EXAMPLE = {
   'workflows',
   'Workflow definitions: versioned JSON steps (every PUT or PATCH makes a new immutable version), under `/run/workflows` and `/api/v1/workflow/workflows`.',
 )
-@ApiExtraModels(WorkflowDefinitionDto)
 @Controller()
 export class WorkflowsController {
   constructor(private readonly workflows: WorkflowsService) {}
@@ -49,14 +48,15 @@ export class WorkflowsController {
   @ApiOperation({
     summary: 'Validate a workflow definition',
     description:
-      'Checks a definition without saving it (step types, ids, gotos, expressions) and lists every problem with its step id and JSON path; `valid` is true when there is none.',
+      'Checks a definition without saving it (step types, ids, gotos, expressions, the type of every step field) and lists every problem with its step id and JSON path; `valid` is true when there is none. ' +
+      'Takes the body of create (`name` and `description` optional, checked when given), so a file that creates a workflow validates as it is.',
   })
   @ApiOkResponse({
     type: ValidateWorkflowResponseDto,
     description: 'The problems found (none: valid)',
     example: { valid: false, problems: [{ step_id: 'notify', path: 'steps[1].then[0].type', message: "unknown step type 'htp.request'" }] },
   })
-  validate(@Body() body: WorkflowDefinitionDto): { valid: boolean; problems: DefinitionProblem[] } {
+  validate(@Body() body: ValidateWorkflowRequestDto): { valid: boolean; problems: DefinitionProblem[] } {
     const problems = this.workflows.validate({ steps: body.steps, input_schema: body.input_schema, settings: body.settings });
     return { valid: problems.length === 0, problems };
   }

@@ -79,3 +79,20 @@ export function toPage<R, T>(rows: R[], limit: number, map: (row: R) => T, posit
   const last = visible[visible.length - 1];
   return { data: visible.map(map), next_cursor: hasMore && last !== undefined ? encodeCursor(positionOf(last)) : null };
 }
+
+/**
+ * One page of a list that is read whole (a connector's operations, the models another service
+ * reports): ordered by a unique text key, the cursor (`{ [field]: key }`, field named per list)
+ * holding the key of the last item returned, so the list pages like one read from a table.
+ */
+export function pageOfList<T>(items: readonly T[], q: { limit: number; cursor?: string }, field: string, keyOf: (item: T) => string): Page<T> {
+  const after = decodeCursor(q.cursor, { [field]: 'text' })?.[field];
+  const sorted = [...items].sort((x, y) => (keyOf(x) < keyOf(y) ? -1 : keyOf(x) > keyOf(y) ? 1 : 0));
+  const rest = after === undefined ? sorted : sorted.filter((item) => keyOf(item) > after);
+  return toPage(
+    rest.slice(0, q.limit + 1),
+    q.limit,
+    (item) => item,
+    (item) => ({ [field]: keyOf(item) }),
+  );
+}

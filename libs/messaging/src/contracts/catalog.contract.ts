@@ -1,4 +1,5 @@
-import { IsInt, IsOptional, IsUUID, Max, Min } from 'class-validator';
+import { IsInt, IsOptional, IsString, IsUUID, Max, MaxLength, Min } from 'class-validator';
+import { MAX_PAGE_SIZE, type Page } from '@platform/common';
 
 /** Subjects the catalog service answers or emits. Added here as its features are built. */
 export const CatalogSubjects = {} as const;
@@ -59,11 +60,17 @@ export class ListAgentsRequest {
   @IsOptional()
   @IsInt()
   @Min(1)
-  @Max(500)
+  @Max(MAX_PAGE_SIZE)
   limit?: number;
+
+  /** The `next_cursor` of the previous page, as `GET /ai/agents` was given it. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(1024)
+  cursor?: string;
 }
 
 export interface CatalogAgentRequests {
   [CatalogAgentSubjects.agentsGet]: { request: GetAgentRequest; response: AgentConfig };
-  [CatalogAgentSubjects.agentsList]: { request: ListAgentsRequest; response: { data: AgentConfig[] } };
+  [CatalogAgentSubjects.agentsList]: { request: ListAgentsRequest; response: Page<AgentConfig> };
 }

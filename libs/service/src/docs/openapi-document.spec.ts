@@ -1,8 +1,8 @@
 /* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-return, @typescript-eslint/no-unsafe-call -- the assertions walk OpenAPI documents, untyped JSON of any shape */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Body, Controller, Get, Module, Param, Post, type INestApplication } from '@nestjs/common';
+import { Body, Controller, Get, Module, Param, Patch, Post, type INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { Public, RequireScopes, SystemRoute } from '@platform/auth';
 import { SERVICES } from '@platform/common';
 import { plannedRoutesController } from '../platform/planned-routes.js';
@@ -13,6 +13,11 @@ import { operationIdFor } from './openapi-document.js';
 class CreateThingRequestDto {
   @ApiProperty({ example: 'a thing', minLength: 1 })
   name!: string;
+}
+
+class PatchThingRequestDto {
+  @ApiPropertyOptional({ example: 'renamed' })
+  name?: string;
 }
 
 @ApiTag('things', 'Things of the tenant')
@@ -27,11 +32,28 @@ class ThingsController {
     return body;
   }
 
+  @Patch('things/:id')
+  @RequireScopes('things:write')
+  @ApiOperation({ summary: 'Change a thing', description: 'Changes the fields given.' })
+  @ApiOkResponse({ description: 'The thing', schema: { example: { name: 'renamed' } } })
+  patch(@Param('id') id: string, @Body() body: PatchThingRequestDto) {
+    return { id, ...body };
+  }
+
   @Get('things/:id')
   @RequireScopes()
   @ApiOperation({ summary: 'Get a thing', description: 'One thing.' })
   @ApiOkResponse({ description: 'The thing', schema: { example: { id: '0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e' } } })
   get(@Param('id') id: string) {
+    return { id };
+  }
+
+  @Get('thing-kinds/:id')
+  @RequireScopes()
+  @ApiParam({ name: 'id', description: 'A slug', schema: { type: 'string', minLength: 1, maxLength: 200, example: 'big' } })
+  @ApiOperation({ summary: 'Get a kind of thing', description: 'Kinds are named by slugs.' })
+  @ApiOkResponse({ description: 'The kind', schema: { example: { id: 'big' } } })
+  kind(@Param('id') id: string) {
     return { id };
   }
 
@@ -117,6 +139,14 @@ describe('the OpenAPI document of a service', () => {
     expect(get.parameters.find((p: Json) => p.in === 'path')).toMatchObject({ name: 'id', description: "The thing's id", schema: { format: 'uuid' } });
     expect(get.responses['404']).toBeDefined();
     expect(get.responses['413']).toBeUndefined();
+    // An id the route describes itself (a slug) is not documented as a UUID.
+    const slug = doc.paths['/thing-kinds/{id}'].get.parameters.find((p: Json) => p.in === 'path');
+    expect(slug.schema).toEqual({ type: 'string', minLength: 1, maxLength: 200, example: 'big' });
+  });
+
+  it('documents a body that may be left out (no required field) as not required, and one with a required field as required', () => {
+    expect(doc.paths['/things'].post.requestBody.required).toBe(true);
+    expect(doc.paths['/things/{id}'].patch.requestBody).toMatchObject({ required: false, description: expect.stringContaining('taken as `{}`') });
   });
 
   it('declares the tags operations use, with their descriptions', () => {

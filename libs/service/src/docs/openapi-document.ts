@@ -23,7 +23,7 @@ interface Operation {
   description?: string;
   tags?: string[];
   parameters?: Parameter[];
-  requestBody?: { content?: Record<string, { schema?: Json }> };
+  requestBody?: { required?: boolean; description?: string; content?: Record<string, { schema?: Json }> };
   responses: Record<string, Response>;
   security?: unknown[];
   [AUTH_EXTENSION]?: string;
@@ -112,6 +112,7 @@ export function completeOpenApiDocument(document: OpenAPIObject, options: Comple
 
       dedupeHeaders(operation);
       describePathParameters(operation, path);
+      describeBodyRequirement(operation, schemas);
       completeResponses(operation, schemas, auth === 'tenant');
     }
   }
@@ -121,6 +122,22 @@ export function completeOpenApiDocument(document: OpenAPIObject, options: Comple
     return description ? { name, description } : { name };
   });
   return document;
+}
+
+/**
+ * A body class with no required field may be left out: the validation pipe takes a missing body as
+ * `{}` (`POST /run/workflows/{id}/execute` without input, a PATCH that changes nothing), so the
+ * description says `required: false` there. A body class with a required field keeps `required:
+ * true`, and a request without a body is 400 naming the missing fields.
+ */
+function describeBodyRequirement(operation: Operation, schemas: Record<string, Json>): void {
+  const body = operation.requestBody;
+  const schema = body?.content?.['application/json']?.schema;
+  if (!body || Object.keys(body.content ?? {}).length !== 1 || typeof schema?.$ref !== 'string') return;
+  const resolved = resolve(schema, schemas);
+  if (!resolved || ((resolved.required as unknown[] | undefined) ?? []).length > 0) return;
+  body.required = false;
+  body.description ??= 'May be left out: a request without a body is taken as `{}`';
 }
 
 function completeResponses(operation: Operation, schemas: Record<string, Json>, tenant: boolean): void {
@@ -189,7 +206,9 @@ function describePathParameters(operation: Operation, path: string): void {
   for (const param of operation.parameters ?? []) {
     if (param.in !== 'path') continue;
     const isId = /^(id|[a-z]+Id)$/.test(param.name);
-    if (isId) param.schema = { format: 'uuid', ...(param.schema ?? { type: 'string' }) };
+    // A route whose ids are not UUIDs (catalogue slugs such as `slack`) describes its own with a length or pattern.
+    const ownForm = param.schema && ['format', 'pattern', 'maxLength'].some((key) => key in param.schema!);
+    if (isId && !ownForm) param.schema = { format: 'uuid', ...(param.schema ?? { type: 'string' }) };
     if (param.description) continue;
     const at = segments.indexOf(`{${param.name}}`);
     const owner = param.name === 'id' ? segments[at - 1] : param.name.replace(/Id$/, '').replace(/([A-Z])/g, ' $1');

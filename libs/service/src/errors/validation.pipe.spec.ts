@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { Type, plainToInstance } from 'class-transformer';
-import { IsInt, IsString, ValidateNested, ValidationError, validateSync } from 'class-validator';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsInt, IsObject, IsOptional, IsString, ValidateNested, ValidationError, validateSync } from 'class-validator';
 import { AppError, ValidationFailedError, flattenValidationErrors } from '@platform/common';
 import { BODY_NOT_OBJECT_MESSAGE, createValidationPipe } from './validation.pipe.js';
 import { IsNestedObject } from './nested-object.decorator.js';
@@ -172,3 +173,89 @@ describe('IsNestedObject', () => {
     expect(ok.hook).toBeInstanceOf(Hook);
   });
 });
+
+class Note {
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  text?: string;
+
+  @ApiPropertyOptional({ type: String, nullable: true })
+  @IsOptional()
+  @IsString()
+  comment?: string | null;
+}
+
+class PatchThingDto {
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  name?: string;
+
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'null clears it' })
+  @IsOptional()
+  @IsString()
+  description?: string | null;
+
+  @ApiPropertyOptional({ anyOf: [{ type: 'object', additionalProperties: true, nullable: true }, { type: 'string' }] })
+  @IsOptional()
+  input?: Record<string, unknown> | string | null;
+
+  @ApiPropertyOptional({ type: Note })
+  @IsOptional()
+  @IsNestedObject(() => Note)
+  note?: Note;
+
+  @ApiPropertyOptional({ type: Note, isArray: true })
+  @IsOptional()
+  @ValidateNested({ each: true })
+  @Type(() => Note)
+  notes?: Note[];
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true })
+  @IsOptional()
+  @IsObject()
+  data?: Record<string, unknown>;
+}
+
+describe('null in a request body', () => {
+  const body = { type: 'body' as const, metatype: PatchThingDto };
+  const detailsOf = async (value: unknown) => ((await rejectionOf(createValidationPipe().transform(value, body))) as ValidationFailedError).details;
+
+  it('is 400 validation_failed on an optional field whose schema is not nullable, naming the field', async () => {
+    const error = await rejectionOf(createValidationPipe().transform({ name: null }, body));
+    expect(error).toBeInstanceOf(ValidationFailedError);
+    expect((error as ValidationFailedError).details).toEqual([{ field: 'name', message: 'must not be null' }]);
+  });
+
+  it('is named at its path inside nested objects and arrays of objects, with the other errors', async () => {
+    const details = await detailsOf({ name: 5, note: { text: null }, notes: [{ text: 'a' }, { text: null, comment: 7 }] });
+    expect([...(details ?? [])].sort((a, b) => a.field.localeCompare(b.field))).toEqual([
+      { field: 'name', message: 'must be a string' },
+      { field: 'note.text', message: 'must not be null' },
+      { field: 'notes[1].comment', message: 'must be a string' },
+      { field: 'notes[1].text', message: 'must not be null' },
+    ]);
+  });
+
+  it('is accepted where the schema says nullable (the field itself or a branch of anyOf), and inside free-form JSON', async () => {
+    const value = { description: null, input: null, note: { comment: null }, data: { anything: null } };
+    const result = (await createValidationPipe().transform(value, body)) as PatchThingDto;
+    expect(result).toEqual(value);
+  });
+
+  it('is not reported twice on a field that already has an error', async () => {
+    expect(await detailsOf({ name: 'x', extra: null })).toEqual([{ field: 'extra', message: 'is not allowed' }]);
+    expect(await problemsOfRequired({ name: null })).toEqual([{ field: 'name', message: 'must be a string' }]);
+  });
+});
+
+class RequiredNameDto {
+  @ApiProperty()
+  @IsString()
+  name!: string;
+}
+
+async function problemsOfRequired(value: unknown) {
+  return ((await rejectionOf(createValidationPipe().transform(value, { type: 'body', metatype: RequiredNameDto }))) as ValidationFailedError).details;
+}

@@ -1,6 +1,8 @@
 import { ValidationPipe, type ArgumentMetadata } from '@nestjs/common';
+import type { ValidationError, ValidatorOptions } from 'class-validator';
 import { AppError, ValidationFailedError, flattenValidationErrors } from '@platform/common';
 import { findOversizedArray, tooManyItemsError } from './array-limits.js';
+import { findNullFields, mergeValidationErrors } from './null-fields.js';
 
 export const BODY_NOT_OBJECT_MESSAGE = 'The body must be a JSON object';
 
@@ -37,9 +39,22 @@ class RequestValidationPipe extends ObjectBodyValidationPipe {
   }
 }
 
-/** Unknown fields are rejected, types converted, arrays bounded, and failures name every field. */
+/**
+ * `null` is a value only where the field's OpenAPI schema says `nullable`: class-validator's
+ * `@IsOptional()` lets null through as if the field were missing, so every optional field would
+ * otherwise take it (`PATCH /triggers/{id} {"workflow_id":null}` answered 200). Reported with the
+ * other field errors (400 `validation_failed`, `<field> must not be null`).
+ */
+class NonNullValidationPipe extends RequestValidationPipe {
+  protected override async validate(object: object, options?: ValidatorOptions): Promise<ValidationError[]> {
+    const errors = await super.validate(object, options);
+    return mergeValidationErrors(errors, findNullFields(object, errors));
+  }
+}
+
+/** Unknown fields and undocumented nulls are rejected, types converted, arrays bounded, and failures name every field. */
 export function createValidationPipe(): ValidationPipe {
-  return new RequestValidationPipe({
+  return new NonNullValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
     forbidUnknownValues: true,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { createValidationPipe } from '../errors/validation.pipe.js';
 import { PageQueryDto } from './page-query.dto.js';
-import { AppError, decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor, toPage, ValidationFailedError, type CursorShape } from '@platform/common';
+import { AppError, decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor, pageOfList, toPage, ValidationFailedError, type CursorShape } from '@platform/common';
 
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
 const ID = '01a206db-0505-704c-a17c-cdb48dcef8d7';
@@ -96,6 +96,42 @@ describe('toPage', () => {
 
   it('gives an empty page for no rows', () => {
     expect(toPage([], 50, map, positionOf)).toEqual({ data: [], next_cursor: null });
+  });
+});
+
+describe('pageOfList', () => {
+  const models = ['openai/gpt-4o', 'local/b', 'local/a', 'openai/gpt-4o-mini', 'anthropic/claude'].map((id) => ({ id }));
+
+  it('pages a list held in memory by its key, with limit and a cursor, to the end', () => {
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const page = pageOfList(models, { limit: 2, cursor }, 'model', (m) => m.id);
+      expect(page.data.length).toBeLessThanOrEqual(2);
+      seen.push(...page.data.map((m) => m.id));
+      cursor = page.next_cursor ?? undefined;
+      pages++;
+    } while (cursor);
+    expect(pages).toBe(3);
+    expect(seen).toEqual(['anthropic/claude', 'local/a', 'local/b', 'openai/gpt-4o', 'openai/gpt-4o-mini']);
+  });
+
+  it('answers the whole list in one page when it fits, with next_cursor null', () => {
+    expect(pageOfList(models, { limit: 50 }, 'model', (m) => m.id)).toMatchObject({ next_cursor: null });
+  });
+
+  it("refuses another list's cursor or a forged one with 400 invalid_cursor", () => {
+    for (const cursor of [encodeCursor({ operation: 'x' }), encodeCursor({ id: ID }), 'garbage!']) {
+      let error: unknown;
+      try {
+        pageOfList(models, { limit: 2, cursor }, 'model', (m) => m.id);
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(AppError);
+      expect((error as AppError).code).toBe('invalid_cursor');
+    }
   });
 });
 

@@ -56,7 +56,3 @@ export class ModelDto {
   @ApiProperty({ enum: ['chat', 'embedding'] }) kind!: string;
   @ApiProperty() description!: string;
 }
-
-export class ModelsResponseDto {
-  @ApiProperty({ type: [ModelDto] }) data!: ModelDto[];
-}

@@ -41,9 +41,12 @@ export class OperationSummaryDto {
   @ApiProperty({ type: 'object', additionalProperties: true }) output_schema!: Record<string, unknown>;
 }
 
+/** A page of a connection's operations, with the connector they belong to. */
 export class OperationListResponseDto {
   @ApiProperty({ example: 'slack' }) connector_id!: string;
   @ApiProperty({ type: [OperationSummaryDto] }) data!: OperationSummaryDto[];
+  @ApiProperty({ type: String, nullable: true, example: null, description: 'Pass as `cursor` for the next page; null on the last page' }) next_cursor!:
+    string | null;
 }
 
 export const CONNECTION_EXAMPLE = {

@@ -8,6 +8,36 @@ const ID = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
 const MAX_STEPS = 500;
 
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+const isScalar = (v: unknown) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
+
+/** Fields that hold a list of steps, whatever the step's type (the OpenAPI WorkflowStep schema's). */
+const STEP_LISTS = ['then', 'else', 'default', 'steps'] as const;
+
+/**
+ * The type of every control field a step has, wherever it appears: a step list given a number
+ * (`else: 5`) or a test given an object (`if: {}`) was saved and then ignored or read as true.
+ * What is missing is checkControl's concern; `value` and `when` may be any JSON value.
+ */
+function checkFieldTypes(step: StepDefinition, add: (path: string, message: string) => void): void {
+  for (const key of STEP_LISTS) if (step[key] !== undefined && !Array.isArray(step[key])) add(key, 'must be a list of steps');
+  if (step.if !== undefined && !isScalar(step.if)) add('if', 'must be an expression (`{% … %}`) or a literal boolean, number or string');
+  if (step.items !== undefined && typeof step.items !== 'string' && !Array.isArray(step.items))
+    add('items', 'must be an expression (`{% … %}`) or a literal list');
+  if (step.concurrency !== undefined && (!Number.isInteger(step.concurrency) || (step.concurrency as number) < 1 || (step.concurrency as number) > 50))
+    add('concurrency', 'must be an integer from 1 to 50');
+  if (step.cases !== undefined) {
+    if (!Array.isArray(step.cases)) add('cases', 'must be a list of { when, steps }');
+    else
+      (step.cases as unknown[]).forEach((c, i) => {
+        if (!isObject(c) || !('when' in c)) add(`cases[${i}]`, 'must be { when, steps }');
+        else if (!Array.isArray(c.steps)) add(`cases[${i}].steps`, 'must be a list of steps');
+      });
+  }
+  if (step.branches !== undefined) {
+    if (!Array.isArray(step.branches)) add('branches', 'must be a list of step lists');
+    else (step.branches as unknown[]).forEach((b, i) => (!Array.isArray(b) ? add(`branches[${i}]`, 'must be a list of steps') : undefined));
+  }
+}
 
 /**
  * Checks a definition at save time and reports every problem at once, each with its step id and
@@ -67,6 +97,7 @@ export class DefinitionValidator {
         if (step.input !== undefined && !isObject(step.input)) add('input', 'must be an object');
         this.checkPolicy(step, add);
         this.checkGoto(step, index, ids, add);
+        checkFieldTypes(step, add);
         this.checkControl(step, add);
         for (const problem of executor?.validate?.(step) ?? []) add(problem.path, problem.message);
         for (const { path: exprPath, source } of expressionsIn(step, '')) {
@@ -112,21 +143,20 @@ export class DefinitionValidator {
     switch (step.type) {
       case 'condition':
         if (step.if === undefined) add('if', 'is required');
-        if (!Array.isArray(step.then)) add('then', 'is required: a list of steps');
+        if (step.then === undefined) add('then', 'is required: a list of steps');
         break;
       case 'switch':
         if (step.value === undefined) add('value', 'is required');
-        if (!Array.isArray(step.cases) || step.cases.length === 0) add('cases', 'is required: a list of { when, steps }');
-        else (step.cases as unknown[]).forEach((c, i) => (!isObject(c) || !('when' in c) ? add(`cases[${i}]`, 'must be { when, steps }') : undefined));
+        if (step.cases === undefined || (Array.isArray(step.cases) && step.cases.length === 0))
+          add('cases', 'is required: a non-empty list of { when, steps }');
         break;
       case 'loop':
         if (step.items === undefined) add('items', 'is required');
-        if (!Array.isArray(step.steps) || step.steps.length === 0) add('steps', 'is required: a non-empty list of steps');
-        if (step.concurrency !== undefined && (!Number.isInteger(step.concurrency) || (step.concurrency as number) < 1 || (step.concurrency as number) > 50))
-          add('concurrency', 'must be an integer from 1 to 50');
+        if (step.steps === undefined || (Array.isArray(step.steps) && step.steps.length === 0)) add('steps', 'is required: a non-empty list of steps');
         break;
       case 'parallel':
-        if (!Array.isArray(step.branches) || step.branches.length === 0) add('branches', 'is required: a list of step lists');
+        if (step.branches === undefined || (Array.isArray(step.branches) && step.branches.length === 0))
+          add('branches', 'is required: a non-empty list of step lists');
         break;
       case 'delay':
         if (input.seconds === undefined && input.until === undefined) add('input', 'needs seconds or until');

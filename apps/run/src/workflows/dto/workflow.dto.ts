@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, IntersectionType, PartialType, PickType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMinSize, IsArray, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Min, ValidateIf } from 'class-validator';
 import { PageQueryDto, MaxItems } from '@platform/service';
@@ -35,8 +35,9 @@ export class WorkflowDefinitionDto {
   @ApiPropertyOptional({
     type: 'object',
     additionalProperties: true,
+    nullable: true,
     example: { type: 'object', properties: { x: { type: 'number' } } },
-    description: 'JSON Schema of the run input (documentation for callers)',
+    description: 'JSON Schema of the run input (documentation for callers); null: none',
   })
   @ValidateIf((o: WorkflowDefinitionDto) => o.input_schema !== undefined && o.input_schema !== null)
   @IsObject()
@@ -60,6 +61,15 @@ export class CreateWorkflowRequestDto extends WorkflowDefinitionDto {
   @Length(0, 2000)
   description?: string | null;
 }
+
+/**
+ * What `POST /workflows/validate` takes: the body of create, with `name` optional, so a file that
+ * creates a workflow validates as it is (and a bare definition still does).
+ */
+export class ValidateWorkflowRequestDto extends IntersectionType(
+  WorkflowDefinitionDto,
+  PartialType(PickType(CreateWorkflowRequestDto, ['name', 'description'] as const)),
+) {}
 
 export class PatchWorkflowRequestDto {
   @ApiPropertyOptional({ example: 'Renamed' })

@@ -78,9 +78,9 @@ export class EventDto {
 
 class TriggerFieldsDto {
   @ApiPropertyOptional({
-    anyOf: [{ type: 'object', additionalProperties: true }, { type: 'string' }],
+    anyOf: [{ type: 'object', additionalProperties: true, nullable: true }, { type: 'string' }],
     description:
-      "The run input: a literal object, or a JSONata expression (string) over the firing: `{ trigger, scheduled_for, fired_at }` for a tick, for an event the document its filter sees (the event's fields with `trigger` beside them, and the event again as `event` for expressions written against `{ trigger, event }`), `{ trigger, request }` for a webhook delivery (no input: a webhook trigger gets the request itself, an event trigger that document)",
+      "The run input: a literal object, or a JSONata expression (string) over the firing: `{ trigger, scheduled_for, fired_at }` for a tick, for an event the document its filter sees (the event's fields with `trigger` beside them, and the event again as `event` for expressions written against `{ trigger, event }`), `{ trigger, request }` for a webhook delivery (no input: a webhook trigger gets the request itself, an event trigger that document). null clears it",
     example: { report: 'daily' },
   })
   @IsOptional()
