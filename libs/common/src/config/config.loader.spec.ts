@@ -41,6 +41,7 @@ describe('loadConfig with ServiceConfig', () => {
       PLATFORM_ADMIN_TOKEN: '',
       AUTH_MODE: 'credentials',
       MASTER_KEYS: '',
+      MASTER_KEYS_FILE: '',
       MASTER_KEY: '',
       MASTER_KEY_FILE: '.data/master.key',
     });

@@ -128,7 +128,11 @@ export class ServiceConfig extends ProcessConfig {
   @IsString()
   MASTER_KEYS: string = '';
 
-  /** One master key (a one-key ring); in development generated into MASTER_KEY_FILE when neither is set. */
+  /** The ring read from a file (a mounted secret), when neither MASTER_KEYS nor MASTER_KEY is set; never generated. */
+  @IsString()
+  MASTER_KEYS_FILE: string = '';
+
+  /** One master key (a one-key ring); in development generated into MASTER_KEY_FILE when no key is set. */
   @IsString()
   MASTER_KEY: string = '';
 
