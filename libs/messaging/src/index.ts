@@ -8,6 +8,7 @@ export * from './contracts/index.js';
 export * from './jetstream/work-queue.js';
 export * from './jetstream/queue-consumer.js';
 export * from './jetstream/namespace-streams.js';
+export * from './jetstream/stream-settings.js';
 export * from './messaging.module.js';
 export * from './namespace.js';
 export * from './validate-payload.js';

@@ -13,6 +13,6 @@ describe('deployment files start each service as the harness does', () => {
 
   it.each([...SERVICE_NAMES])('%s: docker-compose and Kubernetes pass its Node.js options', (name) => {
     expect(compose).toContain(`command: ${commandOf(name)}`);
-    expect(readFileSync(join(REPO_ROOT, 'deploy/k8s', `${name}.yaml`), 'utf8')).toContain(`args: ${commandOf(name)}`);
+    expect(readFileSync(join(REPO_ROOT, 'deploy/k8s/base', `${name}.yaml`), 'utf8')).toContain(`args: ${commandOf(name)}`);
   });
 });

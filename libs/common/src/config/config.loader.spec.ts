@@ -24,6 +24,8 @@ describe('loadConfig with ServiceConfig', () => {
       DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/platform',
       NATS_URL: 'nats://127.0.0.1:4222',
       NATS_NAMESPACE: '',
+      NATS_STREAM_REPLICAS: 1,
+      NATS_STREAM_MAX_BYTES: -1,
       LOG_LEVEL: 'info',
       DOCS_PUBLIC: false,
       SHUTDOWN_TIMEOUT_MS: 10_000,
@@ -41,9 +43,19 @@ describe('loadConfig with ServiceConfig', () => {
       PLATFORM_ADMIN_TOKEN: '',
       AUTH_MODE: 'credentials',
       MASTER_KEYS: '',
+      MASTER_KEYS_FILE: '',
       MASTER_KEY: '',
       MASTER_KEY_FILE: '.data/master.key',
     });
+  });
+
+  it('takes stream replicas of 1 to 5 and a stream size of -1 or more than 0 bytes', () => {
+    expect(loadConfig(ServiceConfig, { NATS_STREAM_REPLICAS: '3', NATS_STREAM_MAX_BYTES: '1073741824' }, { PORT: 3000 })).toMatchObject({
+      NATS_STREAM_REPLICAS: 3,
+      NATS_STREAM_MAX_BYTES: 1073741824,
+    });
+    const error = configError({ NATS_STREAM_REPLICAS: '7', NATS_STREAM_MAX_BYTES: '0' }, { PORT: 3000 });
+    expect(error.problems.map((p) => p.split(':')[0]).sort()).toEqual(['NATS_STREAM_MAX_BYTES', 'NATS_STREAM_REPLICAS']);
   });
 
   it('refuses a short admin token and a JWKS URL that is not http(s)', () => {

@@ -1,9 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { masterKeyId } from '../crypto/master-key-ring.js';
 import { resolveMasterKeys } from './master-key.js';
 
-const settings = (values: { MASTER_KEYS?: string; MASTER_KEY?: string }) => ({
+const settings = (values: { MASTER_KEYS?: string; MASTER_KEY?: string; MASTER_KEYS_FILE?: string }) => ({
   MASTER_KEY: '',
   MASTER_KEY_FILE: '/nonexistent/master.key',
   NODE_ENV: 'production',
@@ -31,5 +34,19 @@ describe('resolveMasterKeys', () => {
       /MASTER_KEY must be one of MASTER_KEYS/,
     );
     expect(() => resolveMasterKeys(settings({}))).toThrow(/MASTER_KEYS: required in production/);
+  });
+
+  it('reads the ring from MASTER_KEYS_FILE (a mounted secret) in production, and refuses a missing or empty file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'master-keys-'));
+    const file = join(dir, 'master-keys');
+    writeFileSync(file, `${b.toString('base64')}\n${a.toString('base64')}\n`);
+    expect(resolveMasterKeys(settings({ MASTER_KEYS_FILE: file })).ids()).toEqual([masterKeyId(b), masterKeyId(a)]);
+    // the environment wins over the file: a key set explicitly is never overridden by a mount
+    expect(resolveMasterKeys(settings({ MASTER_KEY: a.toString('base64'), MASTER_KEYS_FILE: file })).ids()).toEqual([masterKeyId(a)]);
+    expect(() => resolveMasterKeys(settings({ MASTER_KEYS_FILE: join(dir, 'missing') }))).toThrow(/MASTER_KEYS_FILE: cannot read .*missing \(ENOENT\)/);
+    writeFileSync(file, '\n');
+    expect(() => resolveMasterKeys(settings({ MASTER_KEYS_FILE: file }))).toThrow(/MASTER_KEYS_FILE: .* holds no key/);
+    writeFileSync(file, 'c2hvcnQ=');
+    expect(() => resolveMasterKeys(settings({ MASTER_KEYS_FILE: file }))).toThrow(/MASTER_KEYS_FILE \(.*\): entry 1 must be 32 bytes/);
   });
 });

@@ -6,6 +6,8 @@ import { ConfigError } from './config.loader.js';
 
 export interface MasterKeySettings {
   MASTER_KEYS?: string;
+  /** A file holding the ring in MASTER_KEYS's form (a mounted Kubernetes or compose secret). */
+  MASTER_KEYS_FILE?: string;
   MASTER_KEY: string;
   MASTER_KEY_FILE: string;
   NODE_ENV: string;
@@ -29,10 +31,11 @@ export function decodeKeyList(value: string, setting: string): Buffer[] {
 
 /**
  * The master keys everything encrypted or keyed at rest derives from, current first:
- * `MASTER_KEYS` (comma-separated), or `MASTER_KEY` alone as a one-key ring. Production must
- * configure one; development makes a key on first start and keeps it in a file (mode 0600),
- * shared by every process started from the same folder. Creation is exclusive, so processes
- * starting together agree on one key.
+ * `MASTER_KEYS` (comma-separated), or `MASTER_KEY` alone as a one-key ring, or the ring read from
+ * `MASTER_KEYS_FILE` (a mounted secret, so the key never sits in the environment; read, never
+ * made). Production must configure one of the three; development makes a key on first start and
+ * keeps it in `MASTER_KEY_FILE` (mode 0600), shared by every process started from the same folder.
+ * Creation is exclusive, so processes starting together agree on one key.
  */
 export function resolveMasterKeys(settings: MasterKeySettings): MasterKeyRing {
   if (settings.MASTER_KEYS?.trim()) {
@@ -44,7 +47,12 @@ export function resolveMasterKeys(settings: MasterKeySettings): MasterKeyRing {
     return ring;
   }
   if (settings.MASTER_KEY) return new MasterKeyRing([decode(settings.MASTER_KEY, 'MASTER_KEY:')]);
-  if (settings.NODE_ENV === 'production') throw new ConfigError(['MASTER_KEYS: required in production (32 bytes each, base64; or MASTER_KEY for one key)']);
+  if (settings.MASTER_KEYS_FILE?.trim()) return readKeyFile(settings.MASTER_KEYS_FILE.trim());
+  if (settings.NODE_ENV === 'production') {
+    throw new ConfigError([
+      'MASTER_KEYS: required in production (32 bytes each, base64; or MASTER_KEY for one key, or MASTER_KEYS_FILE naming a file that holds them)',
+    ]);
+  }
   const file = resolve(settings.MASTER_KEY_FILE);
   try {
     mkdirSync(dirname(file), { recursive: true });
@@ -53,4 +61,17 @@ export function resolveMasterKeys(settings: MasterKeySettings): MasterKeyRing {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
   return new MasterKeyRing([decode(readFileSync(file, 'utf8'), `MASTER_KEY_FILE (${file}):`)]);
+}
+
+/** The ring in a file: MASTER_KEYS's form, commas or line breaks between keys. A missing file stops start-up. */
+function readKeyFile(path: string): MasterKeyRing {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ConfigError([`MASTER_KEYS_FILE: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? String(error)})`]);
+  }
+  const keys = decodeKeyList(text.replace(/\s+/g, ','), `MASTER_KEYS_FILE (${path})`);
+  if (!keys.length) throw new ConfigError([`MASTER_KEYS_FILE: ${path} holds no key`]);
+  return new MasterKeyRing(keys);
 }

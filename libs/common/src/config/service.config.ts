@@ -71,6 +71,26 @@ export class ServiceConfig extends ProcessConfig {
   @Matches(/^[a-z0-9_-]{0,40}$/, { message: 'must be up to 40 of a-z, 0-9, _ and -' })
   NATS_NAMESPACE: string = '';
 
+  /**
+   * Replicas of each JetStream stream the service creates (3 in a three-node NATS cluster). A
+   * stream that exists keeps its own replicas: a start-up never undoes an operator's change.
+   */
+  @IsInt()
+  @Min(1)
+  @Max(5)
+  NATS_STREAM_REPLICAS: number = 1;
+
+  /** Largest size in bytes of each stream the service creates; -1: unlimited. A full work queue refuses new items. */
+  @IsInt()
+  @ValidateBy({
+    name: 'unlimitedOrPositive',
+    validator: {
+      validate: (value: unknown) => value === -1 || (typeof value === 'number' && value >= 1),
+      defaultMessage: () => 'must be -1 (unlimited) or a positive number of bytes',
+    },
+  })
+  NATS_STREAM_MAX_BYTES: number = -1;
+
   @Transform(toBoolean)
   @IsBoolean()
   DOCS_PUBLIC: boolean = false;
@@ -128,7 +148,11 @@ export class ServiceConfig extends ProcessConfig {
   @IsString()
   MASTER_KEYS: string = '';
 
-  /** One master key (a one-key ring); in development generated into MASTER_KEY_FILE when neither is set. */
+  /** The ring read from a file (a mounted secret), when neither MASTER_KEYS nor MASTER_KEY is set; never generated. */
+  @IsString()
+  MASTER_KEYS_FILE: string = '';
+
+  /** One master key (a one-key ring); in development generated into MASTER_KEY_FILE when no key is set. */
   @IsString()
   MASTER_KEY: string = '';
 

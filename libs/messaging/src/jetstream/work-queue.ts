@@ -1,12 +1,23 @@
 import type { NatsConnection } from '@nats-io/transport-node';
 import { nanos } from '@nats-io/transport-node';
-import { AckPolicy, DeliverPolicy, JetStreamApiError, RetentionPolicy, StorageType, jetstream, jetstreamManager, type JsMsg } from '@nats-io/jetstream';
+import {
+  AckPolicy,
+  DeliverPolicy,
+  DiscardPolicy,
+  JetStreamApiError,
+  RetentionPolicy,
+  StorageType,
+  jetstream,
+  jetstreamManager,
+  type JsMsg,
+} from '@nats-io/jetstream';
 import type { ClassConstructor } from 'class-transformer';
 import { countIo, runInRequestContext } from '@platform/common';
 import { messageContext, type Envelope, type MessageContext } from '../envelope.js';
 import { currentNamespace, namespaced, streamPrefix } from '../namespace.js';
 import { validatePayload } from '../validate-payload.js';
 import { publishDurably } from '../reply-inbox.js';
+import { streamSettings } from './stream-settings.js';
 
 export interface WorkQueueSpec {
   /** Stream name, e.g. `RUN_WORK`. */
@@ -59,9 +70,12 @@ export function retryDelayMs(deliveryCount: number, baseMs = 500, capMs = 60_000
 }
 
 /**
- * Creates or updates the work-queue stream, its dead letter stream and the durable consumer.
- * Replicas (and the two services on either side of a queue) start at once: one that loses the
- * race to create something sees it exist on its second pass.
+ * Creates the work-queue stream, its dead letter stream and the durable consumer when missing.
+ * A new stream gets the configured replicas and size limit (configureStreams); an existing one is
+ * left as it is (its replicas, limits and age, whatever an operator set), except that subjects a
+ * newer version of the queue captures are added. Replicas (and the two services on either side of
+ * a queue) start at once: one that loses the race to create something sees it exist on its second
+ * pass.
  */
 export async function ensureWorkQueue(nc: NatsConnection, queue: WorkQueueSpec): Promise<void> {
   await ensureWorkQueueOnce(nc, queue).catch(() => ensureWorkQueueOnce(nc, queue));
@@ -72,17 +86,25 @@ async function ensureWorkQueueOnce(nc: NatsConnection, queue: WorkQueueSpec): Pr
   const jsm = await jetstreamManager(nc);
   const maxDeliver = spec.maxDeliver ?? DEFAULTS.maxDeliver;
   const ackWait = nanos(spec.ackWaitMs ?? DEFAULTS.ackWaitMs);
-  await upsertStream(jsm, {
+  const { replicas, maxBytes } = streamSettings();
+  await ensureStream(jsm, {
     name: spec.stream,
     subjects: spec.subjects,
     retention: RetentionPolicy.Workqueue,
     storage: StorageType.File,
+    num_replicas: replicas,
+    max_bytes: maxBytes,
+    // A full queue refuses new work (the publisher's row stays, and its reconciler publishes it
+    // again later) rather than dropping the oldest work, which nothing would notice.
+    discard: DiscardPolicy.New,
   });
-  await upsertStream(jsm, {
+  await ensureStream(jsm, {
     name: `${spec.stream}_DEAD`,
     subjects: [spec.deadLetterSubject],
     retention: RetentionPolicy.Limits,
     storage: StorageType.File,
+    num_replicas: replicas,
+    max_bytes: maxBytes,
     max_age: nanos(7 * 24 * 3600 * 1000),
   });
   const config = {
@@ -104,14 +126,21 @@ async function ensureWorkQueueOnce(nc: NatsConnection, queue: WorkQueueSpec): Pr
 type StreamManager = Awaited<ReturnType<typeof jetstreamManager>>;
 type StreamConfig = Parameters<StreamManager['streams']['add']>[0];
 
-async function upsertStream(jsm: StreamManager, config: StreamConfig): Promise<void> {
+/**
+ * Creates the stream with `config`, or, when it exists, only adds the subjects it lacks: the
+ * update sends nothing else, so the stream's replicas, limits and age stay what they are.
+ */
+async function ensureStream(jsm: StreamManager, config: StreamConfig): Promise<void> {
+  let existing: string[];
   try {
-    await jsm.streams.info(config.name);
-    await jsm.streams.update(config.name, config);
+    existing = (await jsm.streams.info(config.name)).config.subjects ?? [];
   } catch (error) {
     if (!(error instanceof JetStreamApiError)) throw error;
     await jsm.streams.add(config);
+    return;
   }
+  const missing = (config.subjects ?? []).filter((subject) => !existing.includes(subject));
+  if (missing.length) await jsm.streams.update(config.name, { subjects: [...existing, ...missing] });
 }
 
 /**

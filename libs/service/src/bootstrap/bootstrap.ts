@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { type Provider, type Type } from '@nestjs/common';
 import { NestFactory, Reflector } from '@nestjs/core';
 import type { MicroserviceOptions } from '@nestjs/microservices';
-import { NamespacedServerNats, configureNamespace } from '@platform/messaging';
+import { NamespacedServerNats, configureNamespace, configureStreams } from '@platform/messaging';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Authenticator } from '@platform/auth';
 import { mountDocs } from '../docs/openapi.js';
@@ -86,6 +86,7 @@ export async function prepareService<C extends ServiceConfig>(
     throw error;
   }
   configureNamespace(config.NATS_NAMESPACE);
+  configureStreams({ replicas: config.NATS_STREAM_REPLICAS, maxBytes: config.NATS_STREAM_MAX_BYTES });
   // Before the pools exist: they count only if built while the counters are on.
   if (config.PLATFORM_IO_COUNTERS) {
     enableIoCounters();

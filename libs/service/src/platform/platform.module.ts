@@ -24,6 +24,13 @@ export interface PlatformModuleOptions {
   authenticator?: Provider<Authenticator>;
 }
 
+/**
+ * Connections of each process's system-role pool (SystemDb), on top of DATABASE_POOL_SIZE: it
+ * serves reconcilers and the usage outbox, a few statements at a time. Counted in the PostgreSQL
+ * connection budget (docs/operations.md).
+ */
+export const SYSTEM_POOL_SIZE = 2;
+
 /** Benchmarks only: the tenant every request is taken to be when AUTH_MODE=bench-static. */
 const BENCH_PRINCIPAL = {
   tenantId: '00000000-0000-4000-8000-000000000001',
@@ -82,7 +89,7 @@ export class PlatformModule {
           schema: definition.schema,
           applicationName: `platform-${definition.name}-system`,
           entities: dataSource.options.entities as DataSourceParams['entities'],
-          poolSize: 2,
+          poolSize: SYSTEM_POOL_SIZE,
         }),
       (message, fields, level) => logger[level]({ ...fields, db_role: 'system' }, message),
     );
