@@ -167,6 +167,32 @@ describe('the packed `platform` CLI against the running platform', () => {
     expect(pushed.summary).toEqual({ create: 0, update: 0, unchanged: 4, delete: 0 });
   });
 
+  it('gives the SDK from its tarball to a plain script: runs.run, a list across pages, typed errors', () => {
+    const project = join(work, 'project');
+    writeFileSync(
+      join(project, 'script.mjs'),
+      `import { createClient, PlatformApiError } from '@platform-sdk/client';
+const client = createClient({ baseUrl: process.env.PLATFORM_URL, apiKey: process.env.PLATFORM_API_KEY });
+const wf = await client.workflows.findByName('Double it');
+const run = await client.runs.run(wf.id, { x: 4 }, { idempotencyKey: 'sdk-script-1', timeout: 30000 });
+const names = [];
+for await (const w of client.workflows.list({}, { pageSize: 1 })) names.push(w.name);
+const error = await client.executions.get('0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e').catch((e) => e);
+console.log(JSON.stringify({ status: run.status, output: run.output, names: names.sort(), api: error instanceof PlatformApiError, code: error.code, requestId: typeof error.requestId }));
+`,
+    );
+    const r = spawnSync(process.execPath, ['script.mjs'], { cwd: project, env: cliEnv, encoding: 'utf8' });
+    expect([r.status, r.stderr]).toEqual([0, '']);
+    expect(JSON.parse(r.stdout)).toEqual({
+      status: 'succeeded',
+      output: { value: 8 },
+      names: ['Always fails', 'Double it', 'Slow double'],
+      api: true,
+      code: 'not_found',
+      requestId: 'string',
+    });
+  });
+
   it('runs with --wait: the output on stdout and exit 0 when it succeeds, exit 1 when it fails, 2 for a wrong command', async () => {
     writeFileSync(join(work, 'input.json'), '{"x": 21}');
     const ok = await platform(['run', 'Double it', '--input', '@input.json', '--wait', '--timeout', '1m']);
