@@ -65,7 +65,12 @@ async function push(ctx: Context, options: { dryRun?: boolean; prune?: boolean }
   ctx.out.result({ dry_run: false, valid: true, changes: plan.changes.map(changeJson), summary: counts, kept: plan.kept, secrets }, () =>
     [
       ...plan.changes.map(planLine),
-      ...secrets.map((s) => `  webhook ${s.name} (${s.id}) secret: ${s.secret}  (shown only now: store it)`),
+      // A pipeline's log is read by many: the secret goes to a terminal, or into --json for the caller to store.
+      ...secrets.map((s) =>
+        process.stdout.isTTY
+          ? `  webhook ${s.name} (${s.id}) secret: ${s.secret}  (shown only now: store it)`
+          : `  webhook ${s.name} (${s.id}): its secret is not printed into a log; push with --json to capture it, or rotate it (POST /webhooks/${s.id}/rotate-secret)`,
+      ),
       `Pushed: ${counts.create} created, ${counts.update} updated, ${counts.unchanged} unchanged, ${counts.delete} deleted${kept}`,
     ].join('\n'),
   );
