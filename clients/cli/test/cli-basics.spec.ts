@@ -1,4 +1,4 @@
-import { mkdtempSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
@@ -49,5 +49,14 @@ describe('CLI basics', () => {
         ],
       ),
     ).toBe('NAME  VALUE\nx     -');
+  });
+
+  it('is a package of its own: a `platform` bin, ESM with a Node floor, only registry packages at run time', () => {
+    const manifest = JSON.parse(readFileSync(join(import.meta.dirname, '../../package.json'), 'utf8')) as Record<string, unknown>;
+    expect(manifest.private).toBeUndefined();
+    expect(manifest.bin).toEqual({ platform: 'dist/src/main.js' });
+    expect(manifest.engines).toEqual({ node: expect.stringMatching(/^>=\d+/) });
+    expect(Object.keys(manifest.dependencies as object).sort()).toEqual(['@platform-sdk/client', 'commander', 'yaml']);
+    expect(readFileSync(join(import.meta.dirname, '../src/main.js'), 'utf8')).toMatch(/^#!\/usr\/bin\/env node\n/);
   });
 });
