@@ -1,4 +1,5 @@
 import createOpenApiClient, { type Client } from 'openapi-fetch';
+import { Paginated, type ListOptions, type Page } from './pagination.js';
 import { Keys } from './resources/keys.js';
 import { Executions, Runs } from './resources/runs.js';
 import { Triggers } from './resources/triggers.js';
@@ -74,6 +75,18 @@ export class PlatformClient {
   /** Who the credential is: tenant, data plane (`environment_id`), scopes. */
   me(options: CallOptions = {}): Promise<Me> {
     return this.http.request('GET', '/account/me', options);
+  }
+
+  /**
+   * Any list of the platform, every page: `client.list<File>('/storage/files', { content_type: 'application/pdf' })`.
+   * The resources above wrap the lists they cover; this follows `next_cursor` on the others.
+   */
+  list<T = Record<string, unknown>>(
+    path: string,
+    filters: Record<string, string | number | boolean | undefined> = {},
+    options: ListOptions = {},
+  ): Paginated<T> {
+    return new Paginated((page, call) => this.http.request<Page<T>>('GET', path, { ...call, query: { ...filters, ...page } }), options);
   }
 
   /** One SQL `SELECT` over the data tables and the platform views (`POST /v1/data/query`). */

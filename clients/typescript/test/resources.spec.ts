@@ -33,6 +33,16 @@ describe('SDK lists', () => {
     ]);
   });
 
+  it('pages any other list of the platform the same way', async () => {
+    server.reset((req, res) => json(res, 200, page(items, req.url)));
+    const files = await client().list<{ id: string }>('/storage/files', { content_type: 'application/pdf' }, { pageSize: 3 }).toArray();
+    expect(files.map((f) => f.id)).toEqual(['w0', 'w1', 'w2', 'w3', 'w4']);
+    expect(server.seen.map((s) => s.url)).toEqual([
+      '/storage/files?content_type=application%2Fpdf&limit=3',
+      '/storage/files?content_type=application%2Fpdf&limit=3&cursor=3',
+    ]);
+  });
+
   it('fetches no further page than the loop reads', async () => {
     server.reset((req, res) => json(res, 200, page(items, req.url)));
     await expect(client().workflows.list({}, { pageSize: 2 }).toArray(1)).resolves.toHaveLength(1);

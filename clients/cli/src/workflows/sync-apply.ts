@@ -14,16 +14,17 @@ export async function loadRemote(client: PlatformClient, call: CallOptions): Pro
 
 /** The platform's own check of each definition (steps, expressions, settings), as problems of the file. */
 export async function validateOnPlatform(client: PlatformClient, files: WorkflowFile[], call: CallOptions): Promise<FileProblem[]> {
-  const results = await Promise.all(
-    files.map(async ({ file, spec }) => {
-      const result = await client.workflows.validate(
-        { steps: spec.steps as never, input_schema: spec.input_schema ?? undefined, settings: spec.settings },
-        call,
-      );
-      return result.problems.map((p) => ({ file, path: p.path, message: p.step_id ? `[step ${p.step_id}] ${p.message}` : p.message }));
-    }),
-  );
+  // A few at a time: a folder of hundreds of files is not hundreds of requests at once.
+  const results: FileProblem[][] = [];
+  for (let i = 0; i < files.length; i += 8) {
+    results.push(...(await Promise.all(files.slice(i, i + 8).map(check))));
+  }
   return results.flat();
+
+  async function check({ file, spec }: WorkflowFile): Promise<FileProblem[]> {
+    const result = await client.workflows.validate({ steps: spec.steps as never, input_schema: spec.input_schema ?? undefined, settings: spec.settings }, call);
+    return result.problems.map((p) => ({ file, path: p.path, message: p.step_id ? `[step ${p.step_id}] ${p.message}` : p.message }));
+  }
 }
 
 /** What applying a change made: the id, and a webhook's secret, shown once. */

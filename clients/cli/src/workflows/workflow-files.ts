@@ -111,6 +111,9 @@ function checkWebhook(w: unknown, at: string, problem: (path: string, message: s
   unknownFields(w, WEBHOOK_FIELDS, at, problem);
   if (typeof w.name !== 'string' || !w.name) problem(`${at}.name`, 'is required: the name the webhook is matched by');
   if (!isObject(w.verification) || typeof w.verification.type !== 'string') problem(`${at}.verification`, 'is required: { type: hmac | token | none }');
+  else if (w.verification.type === 'token' && typeof w.verification.header !== 'string') {
+    problem(`${at}.verification.header`, 'is required for a token: the header that carries it');
+  }
   if (w.response !== undefined && (!isObject(w.response) || typeof w.response.mode !== 'string')) problem(`${at}.response`, 'must be { mode: async | sync }');
   if (w.enabled !== undefined && typeof w.enabled !== 'boolean') problem(`${at}.enabled`, 'must be true or false');
 }

@@ -1,10 +1,9 @@
 import type { Command } from 'commander';
 import { EXIT, UsageError } from '../cli-errors.js';
 import { command, group, handle, type Context } from '../command.js';
-import { writeWorkflows } from './pull.js';
 import { applyPlan, loadRemote, validateOnPlatform, type Applied } from './sync-apply.js';
 import { planSync, summary, type Change } from './sync-plan.js';
-import { readWorkflowFolder, type FileProblem } from './workflow-files.js';
+import type { FileProblem } from './workflow-files.js';
 
 function pullFormat(value: string | undefined): 'yaml' | 'json' {
   if (value === undefined || value === 'yaml' || value === 'json') return value ?? 'yaml';
@@ -36,6 +35,8 @@ function reportProblems(ctx: Context, problems: FileProblem[]): number {
 }
 
 async function push(ctx: Context, options: { dryRun?: boolean; prune?: boolean }, dir: string): Promise<number> {
+  // Loaded here, not at start-up: YAML parsing is most of what the CLI would load for every command.
+  const { readWorkflowFolder } = await import('./workflow-files.js');
   const local = readWorkflowFolder(dir);
   if (local.problems.length) return reportProblems(ctx, local.problems);
   const client = ctx.client();
@@ -79,6 +80,7 @@ async function push(ctx: Context, options: { dryRun?: boolean; prune?: boolean }
 
 async function pull(ctx: Context, options: { format?: string }, dir: string): Promise<number> {
   const remote = await loadRemote(ctx.client(), { signal: ctx.signal });
+  const { writeWorkflows } = await import('./pull.js');
   const pulled = writeWorkflows(dir, remote, pullFormat(options.format));
   ctx.out.result({ workflows: pulled }, () =>
     [
