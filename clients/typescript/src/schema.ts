@@ -24027,7 +24027,7 @@ export interface operations {
                 };
             };
             /**
-             * @description Not one SELECT, a refused construct (named, with its position), or a failure while running (the database message).
+             * @description Not one SELECT, a refused construct (named, with its position; `invalid_query`), or a failure while running (the database message; `query_failed`).
              *
              *     With a JWT: X-SELECTED-TENANT header is required
              *
