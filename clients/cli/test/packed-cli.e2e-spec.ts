@@ -129,8 +129,22 @@ describe('the packed `platform` CLI against the running platform', () => {
     expect((await client.workflows.findByName('Double it'))?.version).toBe(1);
   });
 
+  it('turns a pushed trigger off and on by its workflow and name', async () => {
+    const off = await platform(['triggers', 'disable', 'Double it/nightly', '--json']);
+    expect([off.code, JSON.parse(off.stdout)]).toEqual([0, expect.objectContaining({ name: 'nightly', status: 'disabled' })]);
+    const on = await platform(['triggers', 'enable', 'Double it/nightly']);
+    expect([on.code, on.stdout]).toEqual([0, expect.stringMatching(/\(nightly\) enabled, next at /)]);
+    const unknown = await platform(['triggers', 'enable', 'Double it/nope']);
+    expect([unknown.code, unknown.stderr]).toEqual([1, "error: workflow 'Double it' has no trigger named 'nope'\n"]);
+  });
+
   it('updates only the workflow that changed, with one new version', async () => {
     writeFileSync(join(work, 'workflows', 'double-it.yaml'), FILES['double-it.yaml'].replace('input.x * 2', 'input.x * 2 + 0'));
+    const plan = await platform(['workflows', 'push', 'workflows', '--dry-run']);
+    expect(plan.code).toBe(0);
+    expect(plan.stdout).toMatch(/~ update +workflow +Double it/);
+    expect(plan.stdout).toContain('steps[0].input.value: "{% input.x * 2 %}" → "{% input.x * 2 + 0 %}"');
+    expect(plan.stdout).toContain('Plan: 0 to create, 1 to update, 3 unchanged, 0 to delete (dry run: nothing changed)');
     const pushed = await pushJson('workflows');
     expect(pushed.summary).toEqual({ create: 0, update: 1, unchanged: 3, delete: 0 });
     expect(pushed.changes.find((c) => c.action === 'update')).toMatchObject({ kind: 'workflow', name: 'Double it' });

@@ -88,7 +88,7 @@ describe('the push plan', () => {
       ['update', 'workflow', 'b'],
       ['create', 'workflow', 'c'],
     ]);
-    expect(plan.changes[2].paths).toEqual(['steps[0].input.value']);
+    expect(plan.changes[2].diff).toEqual([{ path: 'steps[0].input.value', from: '{% input.x * 2 %}', to: 'changed' }]);
     expect(plan.kept).toEqual(['old']);
   });
 
@@ -130,6 +130,6 @@ describe('the push plan', () => {
 
   it('compares JSON regardless of key order', () => {
     expect(differences({ a: 1, b: [1, { c: 2 }] }, { b: [1, { c: 2 }], a: 1 })).toEqual([]);
-    expect(differences({ a: 1, b: [1, { c: 2 }] }, { a: 1, b: [1, { c: 3 }] })).toEqual(['b[1].c']);
+    expect(differences({ a: 1, b: [1, { c: 2 }] }, { a: 1, b: [1, { c: 3 }] })).toEqual([{ path: 'b[1].c', from: 2, to: 3 }]);
   });
 });

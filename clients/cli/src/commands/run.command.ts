@@ -15,6 +15,26 @@ export async function resolveWorkflow(client: PlatformClient, ref: string, signa
   return found.id;
 }
 
+/**
+ * A trigger or webhook id, or `<workflow name>/<its name>` as the workflow files declare it; the
+ * name after the last `/` (workflow names may hold one).
+ */
+export async function resolveOwned(
+  ref: string,
+  kind: 'trigger' | 'webhook',
+  list: (workflowId: string) => Promise<{ id: string; name: string }[]>,
+  client: PlatformClient,
+  signal: AbortSignal,
+): Promise<string> {
+  if (UUID.test(ref)) return ref;
+  const slash = ref.lastIndexOf('/');
+  if (slash <= 0) throw new UsageError(`'${ref}' is neither a ${kind} id nor <workflow name>/<${kind} name>`);
+  const workflowId = await resolveWorkflow(client, ref.slice(0, slash), signal);
+  const found = (await list(workflowId)).find((item) => item.name === ref.slice(slash + 1));
+  if (!found) throw new CommandFailed(`workflow '${ref.slice(0, slash)}' has no ${kind} named '${ref.slice(slash + 1)}'`);
+  return found.id;
+}
+
 /** `--input`: `@file.json`, `-` for stdin, or the JSON itself; an object. */
 export function readInput(value: string | undefined): Record<string, unknown> {
   if (value === undefined) return {};

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Trigger } from '@platform-sdk/client';
 import { command, group, handle, type Context } from '../command.js';
-import { resolveWorkflow } from './run.command.js';
+import { resolveOwned, resolveWorkflow } from './run.command.js';
 
 async function list(ctx: Context, o: { workflow?: string }): Promise<void> {
   const client = ctx.client();
@@ -18,8 +18,9 @@ async function list(ctx: Context, o: { workflow?: string }): Promise<void> {
   ]);
 }
 
-const toggle = (enable: boolean) => async (ctx: Context, _o: unknown, id: string) => {
+const toggle = (enable: boolean) => async (ctx: Context, _o: unknown, ref: string) => {
   const client = ctx.client();
+  const id = await resolveOwned(ref, 'trigger', (workflow_id) => client.triggers.list({ workflow_id }, { signal: ctx.signal }).toArray(), client, ctx.signal);
   const trigger = enable ? await client.triggers.enable(id, { signal: ctx.signal }) : await client.triggers.disable(id, { signal: ctx.signal });
   ctx.out.result(trigger, () => `trigger ${trigger.id} (${trigger.name}) ${trigger.status}${trigger.next_fire_at ? `, next at ${trigger.next_fire_at}` : ''}`);
 };
@@ -27,7 +28,7 @@ const toggle = (enable: boolean) => async (ctx: Context, _o: unknown, id: string
 export function triggersCommand(): Command {
   return group('triggers', 'Schedules, event and webhook triggers: list, enable, disable (declare them in workflow files to create them)', [
     'platform triggers list --workflow nightly-report',
-    'platform triggers disable <trigger id>',
+    'platform triggers disable "Nightly report/nightly"',
   ])
     .addCommand(
       command('list', 'Triggers of the data plane', ['platform triggers list', 'platform triggers list --workflow "Double it" --json'])
@@ -35,13 +36,16 @@ export function triggersCommand(): Command {
         .action(handle(list)),
     )
     .addCommand(
-      command('enable', 'Turn a trigger on, at once on every replica', ['platform triggers enable <trigger id>'])
-        .argument('<id>', 'the trigger id')
+      command('enable', 'Turn a trigger on, at once on every replica', [
+        'platform triggers enable <trigger id>',
+        'platform triggers enable "Nightly report/nightly"',
+      ])
+        .argument('<trigger>', 'the trigger id, or <workflow name>/<trigger name>')
         .action(handle(toggle(true))),
     )
     .addCommand(
-      command('disable', 'Turn a trigger off, at once', ['platform triggers disable <trigger id>'])
-        .argument('<id>', 'the trigger id')
+      command('disable', 'Turn a trigger off, at once', ['platform triggers disable <trigger id>', 'platform triggers disable "Nightly report/nightly"'])
+        .argument('<trigger>', 'the trigger id, or <workflow name>/<trigger name>')
         .action(handle(toggle(false))),
     );
 }

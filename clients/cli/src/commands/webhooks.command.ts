@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { DeliveryFilters, Webhook, WebhookDelivery } from '@platform-sdk/client';
 import { UsageError } from '../cli-errors.js';
 import { command, group, handle, type Context } from '../command.js';
-import { resolveWorkflow } from './run.command.js';
+import { resolveOwned, resolveWorkflow } from './run.command.js';
 
 async function list(ctx: Context, o: { workflow?: string }): Promise<void> {
   const client = ctx.client();
@@ -19,7 +19,9 @@ async function list(ctx: Context, o: { workflow?: string }): Promise<void> {
   ]);
 }
 
-async function logs(ctx: Context, o: { outcome?: string; limit?: string }, id: string): Promise<void> {
+async function logs(ctx: Context, o: { outcome?: string; limit?: string }, ref: string): Promise<void> {
+  const client = ctx.client();
+  const id = await resolveOwned(ref, 'webhook', (workflow_id) => client.webhooks.list({ workflow_id }, { signal: ctx.signal }).toArray(), client, ctx.signal);
   const limit = o.limit === undefined ? 20 : Number(o.limit);
   if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--limit: '${o.limit}' is not a positive whole number`);
   const filters: DeliveryFilters = { outcome: o.outcome as DeliveryFilters['outcome'] };
@@ -51,9 +53,9 @@ export function webhooksCommand(): Command {
     .addCommand(
       command('logs', "A webhook's deliveries, newest first", [
         'platform webhooks logs <webhook id>',
-        'platform webhooks logs <webhook id> --outcome rejected --limit 100 --json',
+        'platform webhooks logs "Stripe events/inbound" --outcome rejected --limit 100 --json',
       ])
-        .argument('<id>', 'the webhook id')
+        .argument('<webhook>', 'the webhook id, or <workflow name>/<webhook name>')
         .option('--outcome <outcome>', 'accepted, duplicate or rejected')
         .option('--limit <n>', 'at most this many (default 20)')
         .action(handle(logs)),

@@ -105,13 +105,20 @@ export function webhookFromRemote(w: Webhook): WebhookDefinition {
   return { verification: verification(w.verification), response: response(w.response), enabled: w.enabled };
 }
 
+/** Where two definitions differ: the path, what the platform holds and what the file says. */
+export interface Difference {
+  path: string;
+  from: unknown;
+  to: unknown;
+}
+
 /**
- * The paths at which two JSON values differ (`steps[0].input.value`, `settings`), for the plan.
- * Object keys compare regardless of order; `undefined` and a missing key are the same.
+ * Where two JSON values differ (`steps[0].input.value`, `settings`), for the plan. Object keys
+ * compare regardless of order; `undefined` and a missing key are the same.
  */
-export function differences(a: unknown, b: unknown, path = ''): string[] {
+export function differences(a: unknown, b: unknown, path = ''): Difference[] {
   if (Array.isArray(a) && Array.isArray(b)) {
-    if (a.length !== b.length) return [path || '(all)'];
+    if (a.length !== b.length) return [{ path: path || '(all)', from: a, to: b }];
     return a.flatMap((item, i) => differences(item, b[i], `${path}[${i}]`));
   }
   const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -119,5 +126,5 @@ export function differences(a: unknown, b: unknown, path = ''): string[] {
     const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
     return keys.flatMap((k) => (a[k] === undefined && b[k] === undefined ? [] : differences(a[k], b[k], path ? `${path}.${k}` : k)));
   }
-  return Object.is(a, b) ? [] : [path || '(all)'];
+  return Object.is(a, b) ? [] : [{ path: path || '(all)', from: a, to: b }];
 }

@@ -1,5 +1,14 @@
 import type { Trigger, Webhook, Workflow } from '@platform-sdk/client';
-import { differences, triggerFromRemote, triggerFromSpec, webhookFromRemote, webhookFromSpec, workflowFromRemote, workflowFromSpec } from './definitions.js';
+import {
+  differences,
+  type Difference,
+  triggerFromRemote,
+  triggerFromSpec,
+  webhookFromRemote,
+  webhookFromSpec,
+  workflowFromRemote,
+  workflowFromSpec,
+} from './definitions.js';
 import type { TriggerSpec, WebhookSpec, WorkflowFile } from './workflow-files.js';
 
 export type Action = 'create' | 'update' | 'unchanged' | 'delete';
@@ -17,6 +26,8 @@ export interface Change {
   id?: string;
   /** Where an update differs (`steps[0].input.value`). */
   paths?: string[];
+  /** Each difference of an update: what the platform holds, what the file says. */
+  diff?: Difference[];
   /** A trigger whose type changed is deleted and made again. */
   recreate?: boolean;
   spec?: WorkflowFile | TriggerSpec | WebhookSpec;
@@ -41,9 +52,9 @@ function byWorkflow<T extends { workflow_id: string }>(items: T[]): Map<string, 
   return map;
 }
 
-function compare(found: unknown, wanted: unknown): { action: Action; paths?: string[] } {
-  const paths = differences(found, wanted);
-  return paths.length ? { action: 'update', paths } : { action: 'unchanged' };
+function compare(found: unknown, wanted: unknown): { action: Action; paths?: string[]; diff?: Difference[] } {
+  const diff = differences(found, wanted);
+  return diff.length ? { action: 'update', paths: diff.map((d) => d.path), diff } : { action: 'unchanged' };
 }
 
 /**

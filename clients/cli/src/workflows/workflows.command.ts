@@ -12,9 +12,19 @@ function pullFormat(value: string | undefined): 'yaml' | 'json' {
 
 const MARK = { create: '+', update: '~', unchanged: '=', delete: '-' } as const;
 
-function planLine(c: Change): string {
-  const where = c.action === 'update' ? c.paths!.slice(0, 4).join(', ') + (c.paths!.length > 4 ? `, … (${c.paths!.length} paths)` : '') : (c.file ?? '');
-  return `  ${MARK[c.action]} ${c.action.padEnd(9)}  ${c.kind.padEnd(8)}  ${c.name.padEnd(32)}  ${where}${c.recreate ? ' (type changed: made again)' : ''}`.trimEnd();
+const SHOWN_DIFFERENCES = 5;
+
+function brief(value: unknown): string {
+  const text = value === undefined ? '(none)' : JSON.stringify(value);
+  return text.length > 70 ? `${text.slice(0, 69)}…` : text;
+}
+
+/** One line per change; under an update, what differs, as `path: platform → file`. */
+function planLines(c: Change): string[] {
+  const head = `  ${MARK[c.action]} ${c.action.padEnd(9)}  ${c.kind.padEnd(8)}  ${c.name.padEnd(32)}  ${c.file ?? ''}${c.recreate ? ' (type changed: made again)' : ''}`;
+  const diff = (c.diff ?? []).slice(0, SHOWN_DIFFERENCES).map((d) => `        ${d.path}: ${brief(d.from)} → ${brief(d.to)}`);
+  const more = (c.diff?.length ?? 0) > SHOWN_DIFFERENCES ? [`        … and ${c.diff!.length - SHOWN_DIFFERENCES} more`] : [];
+  return [head.trimEnd(), ...diff, ...more];
 }
 
 const changeJson = (c: Change) => ({
@@ -51,7 +61,7 @@ async function push(ctx: Context, options: { dryRun?: boolean; prune?: boolean }
   if (options.dryRun) {
     ctx.out.result({ dry_run: true, valid: true, changes: plan.changes.map(changeJson), summary: counts, kept: plan.kept }, () =>
       [
-        ...plan.changes.map(planLine),
+        ...plan.changes.flatMap(planLines),
         `Plan: ${counts.create} to create, ${counts.update} to update, ${counts.unchanged} unchanged, ${counts.delete} to delete${kept} (dry run: nothing changed)`,
       ].join('\n'),
     );
@@ -65,7 +75,7 @@ async function push(ctx: Context, options: { dryRun?: boolean; prune?: boolean }
   const secrets = applied.filter((a) => a.secret).map((a) => ({ name: a.change.name, id: a.id, secret: a.secret }));
   ctx.out.result({ dry_run: false, valid: true, changes: plan.changes.map(changeJson), summary: counts, kept: plan.kept, secrets }, () =>
     [
-      ...plan.changes.map(planLine),
+      ...plan.changes.flatMap(planLines),
       // A pipeline's log is read by many: the secret goes to a terminal, or into --json for the caller to store.
       ...secrets.map((s) =>
         process.stdout.isTTY
