@@ -6,7 +6,7 @@ import { Triggers } from './resources/triggers.js';
 import { Webhooks } from './resources/webhooks.js';
 import { Workflows } from './resources/workflows.js';
 import type { paths } from './schema.js';
-import { Transport, type CallOptions, type ResponseInfo, type RetryPolicy } from './transport.js';
+import { Transport, type CallOptions, type FetchLike, type ResponseInfo, type RetryPolicy } from './transport.js';
 import type { Me, QueryResult } from './types.js';
 
 export interface ClientOptions {
@@ -25,7 +25,8 @@ export interface ClientOptions {
   headers?: Record<string, string>;
   /** Seen after every answer: request ids and timings for logs. */
   onResponse?: (info: ResponseInfo) => void;
-  fetch?: typeof fetch;
+  /** Sends the requests of the resources below (default: global fetch; `client.api` always uses global fetch). */
+  fetch?: FetchLike;
 }
 
 function credentials(options: ClientOptions): Record<string, string> {
@@ -49,9 +50,10 @@ export class PlatformClient {
   readonly keys: Keys;
   readonly triggers: Triggers;
   readonly webhooks: Webhooks;
-  /** Every route of the platform, typed from its OpenAPI description (openapi-fetch), for what the resources above do not cover. */
-  readonly api: Client<paths>;
   private readonly http: Transport;
+  private readonly headers: Record<string, string>;
+  private readonly baseUrl: string;
+  private typedApi?: Client<paths>;
 
   constructor(options: ClientOptions) {
     const headers = { ...options.headers, ...credentials(options) };
@@ -69,7 +71,17 @@ export class PlatformClient {
     this.keys = new Keys(this.http);
     this.triggers = new Triggers(this.http);
     this.webhooks = new Webhooks(this.http);
-    this.api = createOpenApiClient<paths>({ baseUrl: options.baseUrl.replace(/\/$/, ''), headers, fetch: options.fetch });
+    this.headers = headers;
+    this.baseUrl = options.baseUrl.replace(/\/$/, '');
+  }
+
+  /**
+   * Every route of the platform, typed from its OpenAPI description (openapi-fetch), for what
+   * the resources above do not cover. Made on first use: it needs global fetch, which Node.js
+   * loads only then.
+   */
+  get api(): Client<paths> {
+    return (this.typedApi ??= createOpenApiClient<paths>({ baseUrl: this.baseUrl, headers: this.headers }));
   }
 
   /** Who the credential is: tenant, data plane (`environment_id`), scopes. */

@@ -5,7 +5,7 @@ export type { components, operations, paths } from './schema.js';
 export { PlatformClient, createClient, type ClientOptions } from './client.js';
 export { PlatformApiError, PlatformConnectionError, RunWaitTimeoutError, type ErrorDetail } from './errors.js';
 export { Paginated, type ListOptions, type Page } from './pagination.js';
-export type { CallOptions, ResponseInfo, RetryPolicy } from './transport.js';
+export type { CallOptions, FetchLike, ResponseInfo, ResponseLike, RetryPolicy } from './transport.js';
 export type { ExecutionFilters, LogFilters, StartOptions, WaitOptions } from './resources/runs.js';
 export type { WorkflowFilters } from './resources/workflows.js';
 export type { KeyFilters } from './resources/keys.js';

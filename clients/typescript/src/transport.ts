@@ -30,13 +30,28 @@ export interface ResponseInfo {
   ms: number;
 }
 
+/** What the SDK reads of an answer: global `fetch`'s `Response` is one. */
+export interface ResponseLike {
+  ok: boolean;
+  status: number;
+  statusText: string;
+  headers: { get(name: string): string | null };
+  text(): Promise<string>;
+}
+
+/**
+ * How the SDK sends a request: global `fetch` by default; `nodeHttp` from
+ * `@platform-sdk/client/node-http` on Node.js when start-up time counts (a command line).
+ */
+export type FetchLike = (url: URL, init: { method: string; headers: Record<string, string>; body?: string; signal?: AbortSignal }) => Promise<ResponseLike>;
+
 export interface TransportOptions {
   baseUrl: string;
   headers: Record<string, string>;
   retry?: RetryPolicy;
   /** Per-attempt time limit in ms (none by default). */
   timeoutMs?: number;
-  fetch?: typeof fetch;
+  fetch?: FetchLike;
   onResponse?: (info: ResponseInfo) => void;
 }
 
@@ -73,7 +88,7 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
-async function errorOf(res: Response, method: string, path: string): Promise<PlatformApiError> {
+async function errorOf(res: ResponseLike, method: string, path: string): Promise<PlatformApiError> {
   const text = await res.text().catch(() => '');
   let body: { message?: unknown; code?: unknown; request_id?: unknown; details?: unknown } = {};
   try {
@@ -100,11 +115,12 @@ async function errorOf(res: Response, method: string, path: string): Promise<Pla
  */
 export class Transport {
   private readonly retry: Required<RetryPolicy>;
-  private readonly fetchImpl: typeof fetch;
+  private readonly fetchImpl: FetchLike;
 
   constructor(private readonly options: TransportOptions) {
     this.retry = { maxRetries: 4, budgetMs: 30_000, baseDelayMs: 250, ...options.retry };
-    this.fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
+    // Global fetch is looked up when first used: Node.js loads its implementation only then.
+    this.fetchImpl = options.fetch ?? ((url, init) => globalThis.fetch(url, init));
   }
 
   url(path: string, query?: RequestOptions['query']): URL {
@@ -122,7 +138,7 @@ export class Transport {
     return (text ? JSON.parse(text) : undefined) as T;
   }
 
-  private async send(method: Method, path: string, options: RequestOptions): Promise<Response> {
+  private async send(method: Method, path: string, options: RequestOptions): Promise<ResponseLike> {
     const headers: Record<string, string> = { accept: 'application/json', ...this.options.headers, ...options.headers };
     if (options.requestId) headers['x-request-id'] = options.requestId;
     let body: string | undefined;
@@ -139,7 +155,7 @@ export class Transport {
       const signals = [options.signal, this.options.timeoutMs ? AbortSignal.timeout(this.options.timeoutMs) : undefined].filter(
         (s): s is AbortSignal => s !== undefined,
       );
-      let res: Response;
+      let res: ResponseLike;
       try {
         res = await this.fetchImpl(url, { method, headers, body, signal: signals.length > 1 ? AbortSignal.any(signals) : signals[0] });
       } catch (error) {
@@ -164,7 +180,7 @@ export class Transport {
       if (RETRIED_STATUSES.has(res.status)) {
         const delay = this.nextDelay(attempt, retryAfterMs(res.headers.get('retry-after')), waited);
         if (delay !== undefined) {
-          await res.body?.cancel();
+          await res.text().catch(() => '');
           waited += delay;
           await sleep(delay, options.signal);
           continue;

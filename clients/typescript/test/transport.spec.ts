@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { PlatformApiError, PlatformConnectionError, createClient } from '../src/index.js';
+import { nodeHttp } from '../src/node-http.js';
 import { retryAfterMs } from '../src/transport.js';
 import { StandInServer, errorBody, json } from './stand-in-server.js';
 
@@ -125,5 +126,32 @@ describe('SDK transport: AbortSignal', () => {
     await expect(client().workflows.get('w1', { signal: controller.signal })).rejects.toThrow('deploy cancelled');
     expect(Date.now() - started).toBeLessThan(1000);
     expect(server.seen).toHaveLength(1);
+  });
+});
+
+describe('SDK transport over node:http (nodeHttp), as the CLI sends', () => {
+  const viaNode = (retry = {}) => createClient({ baseUrl: server.url, apiKey: 'sv_test_key', retry, fetch: nodeHttp });
+
+  it('answers, retries after Retry-After and throws typed errors the same way', async () => {
+    server.reset((req, res) => {
+      if (server.seen.length === 1) json(res, 503, errorBody(503, 'unavailable', 'busy'), { 'retry-after': '0' });
+      else if (req.url.endsWith('/missing')) json(res, 404, errorBody(404, 'not_found', 'Workflow not found'));
+      else json(res, 200, WORKFLOW);
+    });
+    await expect(viaNode().workflows.get('w1', { requestId: 'mine' })).resolves.toEqual(WORKFLOW);
+    expect(server.seen).toHaveLength(2);
+    expect(server.seen[1].headers).toMatchObject({ 'x-api-key': 'sv_test_key', 'x-request-id': 'mine' });
+    await expect(viaNode().workflows.get('missing')).rejects.toMatchObject({ status: 404, code: 'not_found', requestId: 'req-from-server' });
+  });
+
+  it('sends bodies and aborts', async () => {
+    server.reset((req, res) => (req.method === 'POST' ? json(res, 201, JSON.parse(req.body)) : void setTimeout(() => json(res, 200, WORKFLOW), 2000).unref()));
+    await expect(viaNode().workflows.create({ name: 'ü', steps: [] })).resolves.toEqual({ name: 'ü', steps: [] });
+    await expect(viaNode().workflows.get('w1', { signal: AbortSignal.timeout(100) })).rejects.toMatchObject({ name: 'TimeoutError' });
+  });
+
+  it('names the address when nothing listens', async () => {
+    const closed = createClient({ baseUrl: 'http://127.0.0.1:1', apiKey: 'k', retry: { maxRetries: 0 }, fetch: nodeHttp });
+    await expect(closed.workflows.get('w1')).rejects.toBeInstanceOf(PlatformConnectionError);
   });
 });
