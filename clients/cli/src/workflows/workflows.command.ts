@@ -35,6 +35,7 @@ const changeJson = (c: Change) => ({
   file: c.file ?? null,
   id: c.id ?? null,
   paths: c.paths ?? [],
+  diff: c.diff ?? [],
 });
 
 function reportProblems(ctx: Context, problems: FileProblem[]): number {
@@ -68,10 +69,18 @@ async function push(ctx: Context, options: { dryRun?: boolean; prune?: boolean }
     return EXIT.ok;
   }
   const applied: Applied[] = [];
-  await applyPlan(client, plan.changes, remote, call, (a) => {
-    applied.push(a);
-    ctx.out.progress(`${a.change.action} ${a.change.kind} ${a.change.name}`);
-  });
+  try {
+    await applyPlan(client, plan.changes, remote, call, (a) => {
+      applied.push(a);
+      ctx.out.progress(`${a.change.action} ${a.change.kind} ${a.change.name}`);
+    });
+  } catch (error) {
+    // What was done stays done; say what, so the next push (which picks up from here) is no surprise.
+    const pending = plan.changes.filter((c) => c.action !== 'unchanged').length;
+    ctx.out.error(`push stopped after ${applied.length} of ${pending} change(s):`);
+    for (const a of applied) ctx.out.error(`  done: ${a.change.action} ${a.change.kind} ${a.change.name}`);
+    throw error;
+  }
   const secrets = applied.filter((a) => a.secret).map((a) => ({ name: a.change.name, id: a.id, secret: a.secret }));
   ctx.out.result({ dry_run: false, valid: true, changes: plan.changes.map(changeJson), summary: counts, kept: plan.kept, secrets }, () =>
     [
@@ -89,9 +98,10 @@ async function push(ctx: Context, options: { dryRun?: boolean; prune?: boolean }
 }
 
 async function pull(ctx: Context, options: { format?: string }, dir: string): Promise<number> {
+  const format = pullFormat(options.format);
   const remote = await loadRemote(ctx.client(), { signal: ctx.signal });
   const { writeWorkflows } = await import('./pull.js');
-  const pulled = writeWorkflows(dir, remote, pullFormat(options.format));
+  const pulled = writeWorkflows(dir, remote, format);
   ctx.out.result({ workflows: pulled }, () =>
     [
       ...pulled.map((p) => `  ${p.written ? 'wrote    ' : 'unchanged'}  ${p.name.padEnd(32)}  ${p.file}`),
