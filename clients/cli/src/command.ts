@@ -18,6 +18,9 @@ interface CommonOptions {
   profile?: string;
 }
 
+/** The exit code the last command's handler chose; `runCli` reads it, so nothing sets process.exitCode but main. */
+export const outcome = { code: 0 };
+
 const interrupted = new AbortController();
 process.once('SIGINT', () => interrupted.abort(new Error('interrupted')));
 
@@ -52,7 +55,6 @@ export function handle<O, A extends string[]>(run: (ctx: Context, options: O, ..
       client: () => (client ??= clientFor(ctx.profile())),
       signal: interrupted.signal,
     };
-    const code = await run(ctx, options, ...args);
-    if (code) process.exitCode = code;
+    outcome.code = (await run(ctx, options, ...args)) ?? 0;
   };
 }

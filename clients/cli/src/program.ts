@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { PlatformApiError, PlatformConnectionError } from '@platform-sdk/client';
 import { CommandFailed, EXIT, UsageError } from './cli-errors.js';
+import { outcome } from './command.js';
 import { executionsCommand } from './commands/executions.command.js';
 import { keysCommand } from './commands/keys.command.js';
 import { loginCommand } from './commands/login.command.js';
@@ -55,8 +56,9 @@ Examples:
 /** Runs the command line and answers its exit code; nothing here calls process.exit. */
 export async function runCli(argv: string[]): Promise<number> {
   try {
+    outcome.code = EXIT.ok;
     await buildProgram().parseAsync(argv, { from: 'user' });
-    return typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;
+    return outcome.code;
   } catch (error) {
     if (error instanceof CommanderError) {
       // --help and --version are answers; anything else commander refuses is a usage error.
