@@ -1,5 +1,4 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import type { FetchLike, ResponseLike } from './transport.js';
 
 function answer(res: IncomingMessage, text: string): ResponseLike {
@@ -23,9 +22,10 @@ function answer(res: IncomingMessage, text: string): ResponseLike {
  * without loading fetch's implementation, which costs a short-lived process (a command line)
  * tens of milliseconds at its first request. Answers are read whole: the platform's are JSON.
  */
-export const nodeHttp: FetchLike = (url, init) =>
-  new Promise((resolve, reject) => {
-    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+export const nodeHttp: FetchLike = async (url, init) => {
+  // node:https (and TLS) is loaded only for an https URL.
+  const send = url.protocol === 'https:' ? (await import('node:https')).request : httpRequest;
+  return new Promise((resolve, reject) => {
     const req = send(url, { method: init.method, headers: init.headers, signal: init.signal }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -35,3 +35,4 @@ export const nodeHttp: FetchLike = (url, init) =>
     req.on('error', reject);
     req.end(init.body);
   });
+};
