@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # The static checks `npm test` runs before any test (also `npm run check`): no import cycle in
-# apps/ or libs/ (type-only imports count), feature folders of an app that depend one way and keep
+# apps/, libs/ or clients/ (type-only imports count), feature folders of an app that depend one way and keep
 # their repositories to themselves (scripts/check-feature-deps.js), no database function defined in
 # a migration (each lives in its feature's sql/ folder: scripts/check-functions.js), ESLint with
 # type-aware rules and zero warnings, and Prettier's formatting.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 echo "==> checking for import cycles"
-npx dpdm --no-warning --no-tree --progress false --exit-code circular:1 'apps/*/src/**/*.ts' 'libs/*/src/**/*.ts' 'apps/*/test/**/*.ts' 'libs/*/test/**/*.ts'
+npx dpdm --no-warning --no-tree --progress false --exit-code circular:1 'apps/*/src/**/*.ts' 'libs/*/src/**/*.ts' 'apps/*/test/**/*.ts' 'libs/*/test/**/*.ts' 'clients/*/src/**/*.ts' 'clients/*/test/**/*.ts'
 echo "==> checking that feature folders depend one way"
 node scripts/check-feature-deps.js
 echo "==> checking that database functions live in their feature's sql/ folder, not in migrations"

@@ -74,8 +74,18 @@ describe('npm run admin -- create-tenant', () => {
     const results = await Promise.all(cases.map((args) => admin(args, env)));
     results.forEach((result, i) => {
       expect([cases[i], result.code]).toEqual([cases[i], 1]);
-      expect(result.stderr).toMatch(/usage: npm run admin|is not an e-mail address/);
+      expect(result.stderr).toMatch(/Usage: npm run admin|is not an e-mail address/);
     });
+  });
+
+  it('prints help with examples for --help, on every command, instead of a stack trace', async () => {
+    const results = await Promise.all([['--help'], ['create-tenant', '--help'], ['reseal-secrets', '--help']].map((args) => admin(args, env)));
+    for (const result of results) {
+      expect(result.code).toBe(0);
+      expect(result.stdout).toMatch(/^Usage: npm run admin -- /);
+      expect(result.stdout).toContain('Examples:');
+      expect(result.stderr).toBe('');
+    }
   });
 
   it('says what to do when the database is not there', async () => {

@@ -9,7 +9,7 @@ const env = e2eEnvironment();
 
 type Execution = components['schemas']['ExecutionResponseDto'];
 
-describe('@platform/client, generated from the merged description', () => {
+describe('@platform-sdk/client, generated from the merged description', () => {
   it('matches the description the platform serves (else run `npm run generate:client`)', async () => {
     const merged = await call<object>(env.gatewayUrl, '/v3/api-docs');
     expect(merged.status).toBe(200);

@@ -8,7 +8,7 @@
 // After a master key rotation (MASTER_KEYS=<new>,<old>): re-seals every sealed value under the
 // current key, on the database, with progress; exits 1 while anything is left under another key.
 import 'reflect-metadata';
-import { parseArgs } from 'node:util';
+import { Command } from 'commander';
 import { ConfigError, loadConfig, resolveMasterKeys } from '@platform/common';
 import { DatabaseUnavailableError, createDataSource, databaseSettings, describeDatabaseError } from '@platform/db';
 import type { DataSource } from 'typeorm';
@@ -16,10 +16,6 @@ import { loadKeyHasher } from '../api-keys/key-hasher.js';
 import { AccountConfig } from '../config/account.config.js';
 import { provisionTenant, type ProvisionedTenant } from '../tenants/tenant-provisioning.js';
 import { resealSecrets } from './reseal-secrets.js';
-
-const USAGE = `usage: npm run admin -- create-tenant --name <tenant name> --email <owner email> [--json]
-                                    [--url <gateway url> --token <PLATFORM_ADMIN_TOKEN>]
-       npm run admin -- reseal-secrets`;
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n`);
@@ -74,32 +70,21 @@ async function onPlatform(url: string, token: string, name: string, email: strin
   return body;
 }
 
-const { values, positionals } = parseArgs({
-  allowPositionals: true,
-  options: { name: { type: 'string' }, email: { type: 'string' }, json: { type: 'boolean' }, url: { type: 'string' }, token: { type: 'string' } },
-});
-if (positionals[0] === 'reseal-secrets') {
+async function createTenant(options: { name: string; email: string; json?: boolean; url?: string; token?: string }): Promise<void> {
+  const name = options.name.trim();
+  if (!name) fail('--name: give the tenant a name');
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(options.email)) fail(`--email: '${options.email}' is not an e-mail address`);
   try {
-    await reseal();
-  } catch (error) {
-    if (error instanceof ConfigError) fail(error.message);
-    fail(`reseal-secrets failed: ${(error as Error).message}`);
-  }
-}
-if (positionals[0] !== 'create-tenant' || !values.name?.trim() || !values.email) fail(USAGE);
-if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(values.email)) fail(`--email: '${values.email}' is not an e-mail address`);
-
-try {
-  const token = values.token ?? process.env.PLATFORM_ADMIN_TOKEN;
-  if (values.url && !token) fail('--url needs --token or PLATFORM_ADMIN_TOKEN');
-  const tenant = values.url ? await onPlatform(values.url, token!, values.name.trim(), values.email) : await createOnDatabase(values.name.trim(), values.email);
-  if (values.json) {
-    process.stdout.write(`${JSON.stringify(tenant)}\n`);
-  } else {
-    process.stdout.write(`Tenant '${values.name.trim()}' created.
+    const token = options.token ?? process.env.PLATFORM_ADMIN_TOKEN;
+    if (options.url && !token) fail('--url needs --token or PLATFORM_ADMIN_TOKEN');
+    const tenant = options.url ? await onPlatform(options.url, token!, name, options.email) : await createOnDatabase(name, options.email);
+    if (options.json) {
+      process.stdout.write(`${JSON.stringify(tenant)}\n`);
+    } else {
+      process.stdout.write(`Tenant '${name}' created.
 
   tenant id                 ${tenant.tenant_id}
-  owner user id             ${tenant.user_id} (${values.email})
+  owner user id             ${tenant.user_id} (${options.email})
   organization id           ${tenant.organization_id}
   production data plane     ${tenant.production_data_plane_id}
   sandbox data plane        ${tenant.sandbox_data_plane_id}
@@ -110,8 +95,47 @@ try {
 The keys are shown only now: store them somewhere safe. Try one:
   curl -H "X-API-Key: ${tenant.test_key}" http://127.0.0.1:8080/account/me
 `);
+    }
+  } catch (error) {
+    if (error instanceof ConfigError) fail(error.message);
+    fail(`create-tenant failed: ${(error as Error).message}`);
   }
-} catch (error) {
-  if (error instanceof ConfigError) fail(error.message);
-  fail(`create-tenant failed: ${(error as Error).message}`);
 }
+
+async function resealCommand(): Promise<void> {
+  try {
+    await reseal();
+  } catch (error) {
+    if (error instanceof ConfigError) fail(error.message);
+    fail(`reseal-secrets failed: ${(error as Error).message}`);
+  }
+}
+
+const program = new Command('npm run admin --')
+  .description('Operator commands of a self-hosted platform, on its database (DATABASE_URL, as db:setup made it) or through a running gateway')
+  .showHelpAfterError()
+  .addHelpText(
+    'after',
+    '\nExamples:\n  $ npm run admin -- create-tenant --name "Acme" --email owner@acme.test\n  $ npm run admin -- reseal-secrets\n  $ npm run admin -- create-tenant --help\n',
+  );
+program
+  .command('create-tenant')
+  .description('Create a tenant, its owner, organization and both data planes; print one live and one test key, once')
+  .requiredOption('--name <name>', 'the tenant name')
+  .requiredOption('--email <email>', "the owner's e-mail address")
+  .option('--json', 'print one JSON object: { tenant_id, user_id, organization_id, production_data_plane_id, sandbox_data_plane_id, live_key, test_key }')
+  .option('--url <gateway>', 'create it through a running platform (POST /account/tenants) instead of on the database')
+  .option('--token <admin token>', 'with --url: the PLATFORM_ADMIN_TOKEN the services run with (default: that variable)')
+  .addHelpText(
+    'after',
+    '\nExamples:\n  $ npm run admin -- create-tenant --name "Acme" --email owner@acme.test\n  $ npm run admin -- create-tenant --name "Acme" --email owner@acme.test --json\n  $ PLATFORM_ADMIN_TOKEN=… npm run admin -- create-tenant --name "Acme" --email owner@acme.test --url http://127.0.0.1:8080\n',
+  )
+  .action(createTenant);
+program
+  .command('reseal-secrets')
+  .description(
+    'After a master key rotation (MASTER_KEYS=<new>,<old>): re-seal every sealed value under the current key; exits 1 while anything is left under another',
+  )
+  .addHelpText('after', '\nExamples:\n  $ MASTER_KEYS=<new>,<old> npm run admin -- reseal-secrets\n')
+  .action(resealCommand);
+await program.parseAsync(process.argv);

@@ -1,0 +1,152 @@
+import { RunWaitTimeoutError } from '../errors.js';
+import { Paginated, type ListOptions, type Page } from '../pagination.js';
+import type { CallOptions, Transport } from '../transport.js';
+import { isFinal, type Execution, type ExecutionLog, type ExecutionStatus, type ExecutionSummary, type RunAccepted } from '../types.js';
+
+export interface StartOptions extends CallOptions {
+  /** A retried start with the same key returns the first run (kept 24 hours). */
+  idempotencyKey?: string;
+}
+
+export interface WaitOptions extends CallOptions {
+  /** Give up (RunWaitTimeoutError) after this many ms; the run itself goes on. Default: no limit. */
+  timeout?: number;
+  /** The longest pause between two polls, in ms (they start at 20 ms and grow). Default 1,000. */
+  maxPollInterval?: number;
+  /** Called with every status read while waiting. */
+  onStatus?: (execution: Execution) => void;
+}
+
+export interface ExecutionFilters {
+  workflow_id?: string;
+  status?: ExecutionStatus;
+  trigger_type?: 'api' | 'schedule' | 'event' | 'webhook' | 'portal' | 'subworkflow';
+  created_after?: string;
+  created_before?: string;
+}
+
+export interface LogFilters {
+  level?: 'debug' | 'info' | 'warn' | 'error';
+  step_id?: string;
+}
+
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason as Error);
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason as Error);
+      },
+      { once: true },
+    );
+  });
+}
+
+/** `/run/executions`: reading, following and cancelling runs. */
+export class Executions {
+  constructor(private readonly http: Transport) {}
+
+  /** Newest first, without steps, every page. */
+  list(filters: ExecutionFilters = {}, options: ListOptions = {}): Paginated<ExecutionSummary> {
+    return new Paginated(
+      (page, call) => this.http.request<Page<ExecutionSummary>>('GET', '/run/executions', { ...call, query: { ...filters, ...page } }),
+      options,
+    );
+  }
+
+  get(id: string, options: CallOptions = {}): Promise<Execution> {
+    return this.http.request('GET', `/run/executions/${encodeURIComponent(id)}`, options);
+  }
+
+  cancel(id: string, options: CallOptions = {}): Promise<Execution> {
+    return this.http.request('POST', `/run/executions/${encodeURIComponent(id)}/cancel`, options);
+  }
+
+  /** The run's logs so far, oldest first. */
+  logs(id: string, filters: LogFilters = {}, options: ListOptions = {}): Paginated<ExecutionLog> {
+    return new Paginated(
+      (page, call) =>
+        this.http.request<Page<ExecutionLog>>('GET', `/run/executions/${encodeURIComponent(id)}/logs`, { ...call, query: { ...filters, ...page } }),
+      options,
+    );
+  }
+
+  /**
+   * The run's logs as they are written, until the run has finished and its last lines are read.
+   * The last page has no cursor, so it is read again from the cursor that led to it, skipping
+   * the lines already given.
+   */
+  async *follow(
+    id: string,
+    filters: LogFilters = {},
+    options: CallOptions & { pollInterval?: number } = {},
+  ): AsyncGenerator<ExecutionLog, Execution, undefined> {
+    const { pollInterval = 500, ...call } = options;
+    const seen = new Set<string>();
+    let cursor: string | undefined;
+    for (;;) {
+      // Read the status first: lines written before it finished are then all on the pages read after.
+      const execution = await this.get(id, call);
+      for (;;) {
+        const page = await this.http.request<Page<ExecutionLog>>('GET', `/run/executions/${encodeURIComponent(id)}/logs`, {
+          ...call,
+          query: { ...filters, limit: 200, cursor },
+        });
+        for (const line of page.data) {
+          if (seen.has(line.id)) continue;
+          seen.add(line.id);
+          yield line;
+        }
+        if (!page.next_cursor) break;
+        cursor = page.next_cursor;
+        seen.clear();
+      }
+      if (isFinal(execution.status)) return execution;
+      await pause(pollInterval, call.signal);
+    }
+  }
+}
+
+/** Starting runs, and waiting for them. */
+export class Runs {
+  constructor(
+    private readonly http: Transport,
+    private readonly executions: Executions,
+  ) {}
+
+  /** Starts the current version of workflow `automation` (its id) with `input`: the run id and `queued`. */
+  start(automation: string, input: Record<string, unknown> = {}, options: StartOptions = {}): Promise<RunAccepted> {
+    const { idempotencyKey, ...call } = options;
+    const headers = idempotencyKey ? { ...call.headers, 'idempotency-key': idempotencyKey } : call.headers;
+    return this.http.request('POST', '/v1/automations/run', { ...call, headers, body: { automation_id: automation, input } });
+  }
+
+  /** Polls the run until its status is final (succeeded, failed, cancelled, timed_out) and returns it. */
+  async wait(id: string, options: WaitOptions = {}): Promise<Execution> {
+    const { timeout, maxPollInterval = 1000, onStatus, ...call } = options;
+    const deadline = timeout === undefined ? Infinity : Date.now() + timeout;
+    // Short runs finish within milliseconds: poll often at first, then back off.
+    let interval = 20;
+    for (;;) {
+      const execution = await this.executions.get(id, call);
+      onStatus?.(execution);
+      if (isFinal(execution.status)) return execution;
+      const left = deadline - Date.now();
+      if (left <= 0) throw new RunWaitTimeoutError(id, timeout!, execution.status);
+      const wakeIn = execution.wake_at ? Date.parse(execution.wake_at) - Date.now() : 0;
+      await pause(Math.min(Math.max(interval, wakeIn), left, maxPollInterval), call.signal);
+      interval = Math.min(interval * 2, maxPollInterval);
+    }
+  }
+
+  /** Starts a run and waits for it: the finished execution, whatever its status. */
+  async run(automation: string, input: Record<string, unknown> = {}, options: StartOptions & WaitOptions = {}): Promise<Execution> {
+    const { idempotencyKey, timeout, maxPollInterval, onStatus, ...call } = options;
+    const started = Date.now();
+    const { run_id } = await this.start(automation, input, { ...call, idempotencyKey });
+    return this.wait(run_id, { ...call, maxPollInterval, onStatus, timeout: timeout === undefined ? undefined : timeout - (Date.now() - started) });
+  }
+}
