@@ -5211,14 +5211,14 @@ export interface components {
              */
             type: "run.execution.succeeded" | "run.execution.failed" | "run.execution.cancelled" | "run.execution.timed_out" | "run.execution.started" | "storage.file.uploaded" | "task.task.created" | "task.task.assigned" | "task.task.completed" | "task.task.expired";
             /**
-             * @description JSONata over the event; the trigger fires when it is true
+             * @description JSONata over the event (the same document `input` sees: the event, with `trigger` beside it); the trigger fires when it is true
              * @example workflow_id = '0194…'
              */
             filter?: string;
         };
         CreateTriggerRequestDto: {
             /**
-             * @description The run input: a literal object, or a JSONata expression (string) over the firing: `{ trigger, scheduled_for, fired_at }` for a tick, `{ trigger, event }` for an event, `{ trigger, request }` for a webhook delivery (no input: a webhook trigger gets the request itself). null clears it
+             * @description The run input: a literal object, or a JSONata expression (string) over the firing: `{ trigger, scheduled_for, fired_at }` for a tick, for an event the document its filter sees (the event's fields with `trigger` beside them, and the event again as `event` for expressions written against `{ trigger, event }`), `{ trigger, request }` for a webhook delivery (no input: a webhook trigger gets the request itself, an event trigger that document). null clears it
              * @example {
              *       "report": "daily"
              *     }
@@ -5268,7 +5268,7 @@ export interface components {
         };
         UpdateTriggerRequestDto: {
             /**
-             * @description The run input: a literal object, or a JSONata expression (string) over the firing: `{ trigger, scheduled_for, fired_at }` for a tick, `{ trigger, event }` for an event, `{ trigger, request }` for a webhook delivery (no input: a webhook trigger gets the request itself). null clears it
+             * @description The run input: a literal object, or a JSONata expression (string) over the firing: `{ trigger, scheduled_for, fired_at }` for a tick, for an event the document its filter sees (the event's fields with `trigger` beside them, and the event again as `event` for expressions written against `{ trigger, event }`), `{ trigger, request }` for a webhook delivery (no input: a webhook trigger gets the request itself, an event trigger that document). null clears it
              * @example {
              *       "report": "daily"
              *     }
