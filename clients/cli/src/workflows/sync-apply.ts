@@ -51,7 +51,7 @@ function webhookBody(w: WebhookSpec) {
 function triggerBody(t: TriggerSpec, webhookIds: Map<string, string>): UpdateTriggerRequest {
   return {
     enabled: t.enabled ?? true,
-    input: (t.input ?? null) as never,
+    input: t.input ?? null,
     ...(t.type === 'schedule' ? { schedule: t.schedule as never } : {}),
     ...(t.type === 'event' ? { event: t.event as never } : {}),
     ...(t.type === 'webhook' ? { webhook_id: webhookIds.get(t.webhook!) } : {}),
