@@ -23,6 +23,18 @@ async function runToEnd(tenant: TestTenant, workflowId: string): Promise<string>
   return runId;
 }
 
+/** The run a trigger's first started firing began, once it has succeeded. */
+async function handlerRun(tenant: TestTenant, triggerId: string): Promise<Json> {
+  const execution = await eventually('the trigger execution', async () => {
+    const rows = (await gw(`/triggers/${triggerId}/executions`, { headers: withKey(tenant.test_key) })).body.data ?? [];
+    return rows.find((e) => e.status === 'started');
+  });
+  return eventually('the handler run', async () => {
+    const r = await gw(`/run/executions/${execution.run_id as string}`, { headers: withKey(tenant.test_key) });
+    return r.body.status === 'succeeded' ? r.body : undefined;
+  });
+}
+
 describe('event triggers end to end', () => {
   let a: TestTenant;
   let b: TestTenant;
@@ -60,14 +72,7 @@ describe('event triggers end to end', () => {
     await runToEnd(a, succeeding);
     const failedRun = await runToEnd(a, failing);
 
-    const execution = await eventually('the trigger execution', async () => {
-      const rows = (await gw(`/triggers/${id}/executions`, { headers: withKey(a.test_key) })).body.data ?? [];
-      return rows.find((e) => e.status === 'started');
-    });
-    const run = await eventually('the handler run', async () => {
-      const r = await gw(`/run/executions/${execution.run_id as string}`, { headers: withKey(a.test_key) });
-      return r.body.status === 'succeeded' ? r.body : undefined;
-    });
+    const run = await handlerRun(a, id);
     expect(run.input).toEqual({ failed_run: failedRun, code: 'bad' });
     expect(run.trigger).toEqual({ type: 'event', id });
 
@@ -94,14 +99,7 @@ describe('event triggers end to end', () => {
     });
     expect(trigger.status).toBe(201);
     const failedRun = await runToEnd(a, failing);
-    const execution = await eventually('the trigger execution', async () => {
-      const rows = (await gw(`/triggers/${trigger.body.id as string}/executions`, { headers: withKey(a.test_key) })).body.data ?? [];
-      return rows.find((e) => e.status === 'started');
-    });
-    const run = await eventually('the handler run', async () => {
-      const r = await gw(`/run/executions/${execution.run_id as string}`, { headers: withKey(a.test_key) });
-      return r.body.status === 'succeeded' ? r.body : undefined;
-    });
+    const run = await handlerRun(a, trigger.body.id as string);
     expect(run.input).toEqual({ run: failedRun, code: 'worse', same: true, by: 'one-document' });
   });
 
@@ -125,14 +123,7 @@ describe('event triggers end to end', () => {
     const done = await gw(`/tasks/${task.id as string}/complete`, { method: 'POST', headers: withKey(a.test_key), body: { decision: 'reject' } });
     expect(done.status).toBe(200);
 
-    const execution = await eventually('the trigger execution', async () => {
-      const rows = (await gw(`/triggers/${trigger.body.id as string}/executions`, { headers: withKey(a.test_key) })).body.data ?? [];
-      return rows.find((e) => e.status === 'started');
-    });
-    const run = await eventually('the handler run', async () => {
-      const r = await gw(`/run/executions/${execution.run_id as string}`, { headers: withKey(a.test_key) });
-      return r.body.status === 'succeeded' ? r.body : undefined;
-    });
+    const run = await handlerRun(a, trigger.body.id as string);
     expect(run.input).toEqual({ decision: 'reject', task: task.id });
     await sleep(1000);
     expect((await gw(`/triggers/${trigger.body.id as string}/executions`, { headers: withKey(a.test_key) })).body.data).toHaveLength(1);
