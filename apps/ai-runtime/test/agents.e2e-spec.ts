@@ -164,6 +164,18 @@ describe('AI agents with workflow and knowledge-base tools, and the AI steps of 
     expect(at(noWorkflow.body, 'details.0.field')).toBe('tools[0].workflow_id');
   });
 
+  it("creates an agent with the OpenAPI's example model on a new tenant (no provider added)", async () => {
+    const docs = (await gw('/v3/api-docs')).body as { paths: Record<string, { post?: Json }> };
+    const body = at(docs.paths['/catalog/ai-agents'].post, 'requestBody.content.application/json.schema.$ref') as string;
+    const schema = at(docs, body.slice(2).replace(/\//g, '.')) as { properties: { model: { example: string } } };
+    const fresh = await createTenant(env.gatewayUrl, env.adminToken, `agents-new-${randomUUID().slice(0, 6)}`);
+    const created = await gw('/catalog/ai-agents', {
+      headers: withKey(fresh.test_key),
+      body: { name: 'x', model: schema.properties.model.example, instructions: 'x' },
+    });
+    expect([created.status, created.body.model]).toEqual([201, schema.properties.model.example]);
+  });
+
   it('runs ai.generate, ai.embed, kb.query and ai.agent steps in a workflow', async () => {
     const agentId = await agent({ name: 'Summariser', model: 'local/extractive-summary', instructions: 'Summarise.' });
     const done = await runWorkflow(

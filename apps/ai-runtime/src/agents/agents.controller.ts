@@ -103,7 +103,7 @@ const AGENT_EXAMPLE = {
   id: '01937b80-0000-7cc1-9f3e-5b1a2c3d4e5f',
   name: 'Support assistant',
   description: 'Answers with the handbook and the order workflow',
-  model: 'openai/gpt-4o-mini',
+  model: 'local/extractive-summary',
   instructions: 'You are a support assistant. Use the tools.',
   tools: [{ type: 'workflow', name: 'order_status', description: 'Status of an order by number', workflow_id: '01937b81-0000-7cc1-9f3e-5b1a2c3d4e5f' }],
   max_steps: 8,

@@ -100,7 +100,11 @@ export class CreateAiAgentRequestDto {
   @MaxLength(2000)
   description?: string;
 
-  @ApiProperty({ example: 'openai/gpt-4o-mini', description: 'A chat model from GET /catalog/llm-models' })
+  @ApiProperty({
+    example: 'local/extractive-summary',
+    description:
+      'A chat model from GET /catalog/llm-models: `local/extractive-summary` is built in (every tenant has it); others come from the providers added with POST /ai/providers, e.g. `openai/gpt-4o-mini`',
+  })
   @IsString()
   @MaxLength(200)
   model!: string;
@@ -137,7 +141,7 @@ export class CreateAiAgentRequestDto {
 export class UpdateAiAgentRequestDto {
   @ApiPropertyOptional({ example: 'Support assistant (EU)' }) @IsOptional() @IsString() @MinLength(1) @MaxLength(200) name?: string;
   @ApiPropertyOptional({ example: 'Answers EU customers' }) @IsOptional() @IsString() @MaxLength(2000) description?: string;
-  @ApiPropertyOptional({ example: 'openai/gpt-4o-mini' }) @IsOptional() @IsString() @MaxLength(200) model?: string;
+  @ApiPropertyOptional({ example: 'local/extractive-summary' }) @IsOptional() @IsString() @MaxLength(200) model?: string;
   @ApiPropertyOptional({ example: 'Answer in the customer’s language.' }) @IsOptional() @IsString() @MinLength(1) @MaxLength(50_000) instructions?: string;
 
   @ApiPropertyOptional({ type: [AgentToolDto] })
