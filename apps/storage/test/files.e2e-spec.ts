@@ -147,6 +147,13 @@ describe('files end to end', () => {
     expect((await gw(`/storage/files/${png.body.id!}`, { headers: withKey(a.test_key) })).body).toEqual(png.body);
   });
 
+  it('documents the download as any media type: each file comes back with its own sniffed type', async () => {
+    const text = await upload(a.test_key, fileForm('id,total\n1,9.50\n', 'orders.csv', 'application/octet-stream'));
+    expect((await download(a.test_key, text.body.id!)).headers.get('content-type')).toMatch(/^text\/plain/);
+    const docs = (await gw('/v3/api-docs')).body as { paths: Record<string, { get: { responses: Record<string, { content: Record<string, unknown> }> } }> };
+    expect(Object.keys(docs.paths['/storage/files/{id}/content'].get.responses['200'].content)).toEqual(['*/*']);
+  });
+
   it('lists with filters and cursors', async () => {
     const t = await tenant('files-list');
     const made: Body[] = [];

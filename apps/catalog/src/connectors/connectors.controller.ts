@@ -5,9 +5,10 @@ import type { Page } from '@platform/common';
 import { ApiPageResponse, ApiTag } from '@platform/service';
 import { ConnectorsService, type ConnectorSummary, type ConnectorView } from './connectors.service.js';
 import { CONNECTOR_SUMMARY_EXAMPLE, ConnectorResponseDto, ConnectorSummaryDto, ListConnectorsQueryDto } from './dto/connector.dto.js';
+import { CONNECTOR_DEFINITION_OPENAPI } from './definition.openapi.js';
 import { SLACK_CONNECTOR } from './builtins/messaging.js';
 
-const CUSTOM_CONNECTOR_EXAMPLE = {
+export const CUSTOM_CONNECTOR_EXAMPLE = {
   id: 'acme-crm',
   name: 'Acme CRM',
   version: '1.0.0',
@@ -70,8 +71,8 @@ export class ConnectorsController {
       "Adds (or replaces) the environment's own declarative connector. The body is a connector definition, checked against the definition JSON Schema (400 naming each problem); built-in and marketplace ids are taken.",
   })
   @ApiBody({
-    schema: { type: 'object', additionalProperties: true },
-    description: 'A connector definition (see GET /catalog/connectors/{id})',
+    schema: CONNECTOR_DEFINITION_OPENAPI,
+    description: 'A connector definition (see GET /catalog/connectors/{id}), checked against this schema',
     examples: { custom: { summary: 'A small custom connector', value: CUSTOM_CONNECTOR_EXAMPLE } },
   })
   @ApiOkResponse({ type: ConnectorResponseDto, description: 'The connector' })

@@ -98,10 +98,12 @@ export class FilesController {
     summary: 'Download a file',
     description: 'The content, streamed. `Range: bytes=a-b` gives 206 with that part; a range outside the file gives 416.',
   })
-  @ApiProduces('application/octet-stream')
+  // The file's own type, as sniffed at upload (text/plain, image/png, …): `*/*`, not octet-stream, so clients take what is sent.
+  @ApiProduces('*/*')
   @ApiHeader({ name: 'Range', required: false, schema: { type: 'string', example: 'bytes=0-1023' }, description: 'One byte range' })
   @ApiOkResponse({
-    description: 'The bytes, with Content-Type (sniffed at upload), Content-Length, ETag (the SHA-256) and Content-Disposition: attachment',
+    description:
+      'The bytes, with the Content-Type sniffed at upload (application/octet-stream when nothing was recognised), Content-Length, ETag (the SHA-256) and Content-Disposition: attachment',
     schema: { type: 'string', format: 'binary' },
   })
   @ApiPartialContentResponse({ description: 'The requested range, with Content-Range', schema: { type: 'string', format: 'binary' } })
