@@ -12,7 +12,7 @@ function toOpenApi(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(toOpenApi);
   if (!schema || typeof schema !== 'object') return schema;
   const { $id: _id, ...rest } = schema as Schema;
-  const out = Object.fromEntries(Object.entries(rest).map(([key, value]) => [key, toOpenApi(value)])) as Schema;
+  const out = Object.fromEntries<unknown>(Object.entries(rest).map(([key, value]) => [key, toOpenApi(value)]));
   if (Array.isArray(out.type)) {
     const types = out.type as string[];
     delete out.type;
