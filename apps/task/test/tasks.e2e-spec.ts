@@ -89,6 +89,15 @@ describe('human tasks end to end', () => {
     expect(again.body.message).toBe('The task has already been completed');
   });
 
+  it('refuses decision data too large for the outcome message with 413, and the task stays open for a decision that fits', async () => {
+    const { runId, task } = await waitingTask(a, APPROVAL_FLOW());
+    const big = await complete(a, task.id as string, { decision: 'approve', data: { note: 'x'.repeat(600 * 1024) } });
+    expect([big.status, big.body.code]).toEqual([413, 'data_too_large']);
+    expect((await gw(`/tasks/${task.id as string}`, { headers: withKey(a.test_key) })).body.status).toBe('pending');
+    expect((await complete(a, task.id as string, { decision: 'approve', data: { note: 'fits' } })).status).toBe(200);
+    expect((await waitFor(a, runId)).status).toBe('succeeded');
+  });
+
   it('lets the assignee, a member of the assigned team or a tenant key complete; others 403; assigning checks the directory', async () => {
     const { runId, task } = await waitingTask(a, APPROVAL_FLOW());
     const id = task.id as string;

@@ -29,6 +29,16 @@ export class TaskConfig {
   @Min(60)
   @Max(2_592_000)
   TASK_LINK_TTL_SECONDS: number = 604_800;
+
+  /**
+   * The largest `data` (serialised as JSON) a decision may carry. The outcome travels to the run
+   * service as one NATS message (1 MiB at most by default) and becomes the step's output: a larger
+   * decision is refused with 413 when it is made, never left in the outbox to be retried forever.
+   */
+  @IsInt()
+  @Min(1024)
+  @Max(900 * 1024)
+  TASK_DATA_LIMIT_BYTES: number = 512 * 1024;
 }
 
 export const TASK_CONFIG = Symbol('TASK_CONFIG');

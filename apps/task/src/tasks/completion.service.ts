@@ -1,8 +1,9 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Principal } from '@platform/auth';
 import { TenantDb, type TenantContext } from '@platform/db';
 import { TaskSubjects, type TaskDecision } from '@platform/messaging';
+import { TASK_CONFIG, type TaskConfig } from '../config/task.config.js';
 import { completerOf, completionRule } from './completion-rule.js';
 import { DirectoryClient } from './directory.client.js';
 import { FormValidator } from './form-validator.js';
@@ -32,6 +33,7 @@ export class CompletionService {
     private readonly forms: FormValidator,
     private readonly directory: DirectoryClient,
     private readonly publisher: OutcomePublisher,
+    @Inject(TASK_CONFIG) private readonly config: TaskConfig,
   ) {}
 
   /**
@@ -40,6 +42,7 @@ export class CompletionService {
    * path first; when it changes nothing, the usual path finds out why (or that another won).
    */
   async complete(p: Principal, id: string, d: Decision): Promise<TaskResponse> {
+    this.assertFits(d);
     if (p.kind === 'tenant_key') {
       const done = await hotPath.completePlain(this.db, p, id, { decision: d.decision, data: d.data ?? {}, completedBy: completerOf(p) });
       if (done) return this.completed(done);
@@ -57,6 +60,7 @@ export class CompletionService {
 
   /** A decision inside one transaction with the caller's own checks in `before` (a signed link's single use). */
   async decide(ctx: TenantContext, id: string, d: Decision, completedBy: string, before: BeforeComplete): Promise<TaskResponse> {
+    this.assertFits(d);
     const row = await this.db.run(ctx, async (m) => {
       const task = await tasksRepository.get(m, id);
       if (!task) throw TaskErrors.notFound();
@@ -67,6 +71,13 @@ export class CompletionService {
       return completed;
     });
     return this.completed(row);
+  }
+
+  /** The outcome must fit one message to the run service: a decision too large for it is refused now, not retried forever. */
+  private assertFits(d: Decision): void {
+    if (!d.data) return;
+    const size = Buffer.byteLength(JSON.stringify(d.data));
+    if (size > this.config.TASK_DATA_LIMIT_BYTES) throw TaskErrors.dataTooLarge(size, this.config.TASK_DATA_LIMIT_BYTES);
   }
 
   /** Still open, a decision it takes, and the data against the form (a rejection is not checked). */

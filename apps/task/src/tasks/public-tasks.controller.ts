@@ -1,5 +1,14 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiConflictResponse, ApiGoneResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam } from '@nestjs/swagger';
+import {
+  ApiBadRequestResponse,
+  ApiConflictResponse,
+  ApiGoneResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiPayloadTooLargeResponse,
+} from '@nestjs/swagger';
 import { Public } from '@platform/auth';
 import { ApiTag } from '@platform/service';
 import { TaskLinksService } from './task-links.service.js';
@@ -52,6 +61,7 @@ export class PublicTasksController {
   @ApiNotFoundResponse({ description: 'Not a valid link (malformed, tampered, or for no task)' })
   @ApiGoneResponse({ description: 'The link has expired' })
   @ApiConflictResponse({ description: 'The link was used, or the task is no longer pending' })
+  @ApiPayloadTooLargeResponse({ description: '`data` is larger than TASK_DATA_LIMIT_BYTES (default 512 KiB as JSON); code data_too_large' })
   submit(@Param('token') token: string, @Body() body: CompleteTaskRequestDto): Promise<Record<string, unknown>> {
     return this.links.submit(token, body);
   }

@@ -2,6 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } fr
 import {
   ApiBadRequestResponse,
   ApiConflictResponse,
+  ApiPayloadTooLargeResponse,
   ApiCreatedResponse,
   ApiForbiddenResponse,
   ApiNotFoundResponse,
@@ -102,6 +103,7 @@ export class TasksController {
   @ApiForbiddenResponse({ description: 'The caller is not the assignee, not in the assigned team, and not a tenant key' })
   @ApiNotFoundResponse({ description: 'No such task in this tenant' })
   @ApiConflictResponse({ description: 'The task was already completed, has expired, or was cancelled' })
+  @ApiPayloadTooLargeResponse({ description: '`data` is larger than TASK_DATA_LIMIT_BYTES (default 512 KiB as JSON); code data_too_large' })
   complete(@CurrentPrincipal() p: Principal, @Param('id', uuid) id: string, @Body() body: CompleteTaskRequestDto): Promise<TaskResponse> {
     return this.completion.complete(p, id, body);
   }

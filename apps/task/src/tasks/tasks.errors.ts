@@ -20,6 +20,8 @@ export const TaskErrors = {
   invalidForm: (message: string) => new AppError('invalid_form_schema', 400, `The task's form schema cannot be used: ${message}`),
   notAssignee: () => new AppError('forbidden', 403, "You don't have permission to access this resource"),
   unknownAssignee: (field: string, what: string) => new ValidationFailedError([{ field, message: `is not ${what} of this tenant` }]),
+  dataTooLarge: (size: number, limit: number) =>
+    new AppError('data_too_large', 413, `data is ${size} bytes as JSON; the limit is ${limit} (TASK_DATA_LIMIT_BYTES)`),
   linkInvalid: () => new NotFoundError('Link'),
   linkExpired: () => new AppError('link_expired', 410, 'The link has expired'),
   linkUsed: () => new ConflictError('link_used', 'The link has already been used'),
