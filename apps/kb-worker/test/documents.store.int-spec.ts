@@ -229,6 +229,29 @@ describe('kb.documents finish and requeue: from a status × an outcome → the d
     const found = new Set(stale.map((s) => s.id));
     expect(docs.map((d) => found.has(d.id))).toEqual([true, false, true, false, false]);
   });
+
+  it('counts the reconciler’s re-queues, fails a document it gives up on (its generation only), and a new generation counts from 0', async () => {
+    const ctx = h.tenant();
+    const d = await inState(ctx, 'indexing, lease ran out');
+    const scan = async () => {
+      await h.admin.query(`update kb.documents set updated_at = now() - interval '1 minute' where id = $1`, [d.id]);
+      return (await h.systemDb.run('test: scan', (m) => documentsRepository.stale(m, 1_000, 10_000))).find((s) => s.id === d.id);
+    };
+    const first = await scan();
+    expect(first?.requeues).toBe(0);
+    await h.systemDb.run('test: re-queued', (m) => documentsRepository.touch(m, [first!]));
+    await h.systemDb.run('test: re-queued', (m) => documentsRepository.touch(m, [first!]));
+    const counted = await scan();
+    expect(counted?.requeues).toBe(2);
+    // A give-up for an older generation changes nothing; for the current one the document fails with the reason.
+    await h.systemDb.run('test: give up', (m) => documentsRepository.giveUp(m, [{ ...counted!, generation: counted!.generation - 1 }], 'old'));
+    expect((await stored(d.id)).status).toBe('indexing');
+    await h.systemDb.run('test: give up', (m) => documentsRepository.giveUp(m, [counted!], 'Indexing made no progress'));
+    expect(await stored(d.id)).toMatchObject({ status: 'failed', error: 'Indexing made no progress', lease_until: null });
+    expect(await scan()).toBeUndefined();
+    await h.tenantDb.run(ctx, (m) => documentsRepository.requeue(m, d.knowledge_base_id, d.id));
+    expect((await scan())?.requeues).toBe(0);
+  });
 });
 
 describe('kb.documents: who may claim and finish a document', () => {

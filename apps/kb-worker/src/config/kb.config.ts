@@ -25,6 +25,16 @@ export class KbConfig {
   @Max(3_600_000)
   KB_INDEX_LEASE_MS: number = 30_000;
 
+  /**
+   * How often the reconciler queues a document's indexing again without progress before it fails
+   * the document ("indexing made no progress"): an indexing that never completes ends in a
+   * recorded failure, not in a loop. Re-indexing starts a new generation and a new count.
+   */
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  KB_INDEX_MAX_REQUEUES: number = 10;
+
   /** Largest document accepted (bytes of the upload, the stored file or the fetched URL). */
   @IsInt()
   @Min(1024)

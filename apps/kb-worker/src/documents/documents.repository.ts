@@ -17,6 +17,9 @@ export interface NewDocument {
 }
 
 /** Every query on kb.documents; managers come from TenantDb (RLS) unless named. */
+/** A document owed indexing that made no progress, as the reconciler sees it. */
+export type StaleDocument = Pick<DocumentRow, 'tenant_id' | 'environment_id' | 'scope_id' | 'id' | 'generation'> & { requeues: number };
+
 export const documentsRepository = {
   async insert(m: EntityManager, d: NewDocument): Promise<DocumentRow> {
     const rows = await m.query<DocumentRow[]>(
@@ -59,7 +62,7 @@ export const documentsRepository = {
   /** Starts a new generation: the old chunks go, the document is queued again. */
   async requeue(m: EntityManager, kbId: string, id: string): Promise<DocumentRow | undefined> {
     const [rows] = await m.query<[DocumentRow[], number]>(
-      `update kb.documents set generation = generation + 1, status = 'queued', error = null, chunk_count = 0, lease_until = null, updated_at = now()
+      `update kb.documents set generation = generation + 1, status = 'queued', error = null, chunk_count = 0, lease_until = null, requeues = 0, updated_at = now()
         where knowledge_base_id = $1 and id = $2 returning ${COLUMNS}`,
       [kbId, id],
     );
@@ -110,13 +113,9 @@ export const documentsRepository = {
   },
 
   /** SystemDb: documents owed indexing with no progress for `staleMs` (lost wake-ups, expired leases). */
-  async stale(
-    m: EntityManager,
-    staleMs: number,
-    limit: number,
-  ): Promise<Pick<DocumentRow, 'tenant_id' | 'environment_id' | 'scope_id' | 'id' | 'generation'>[]> {
+  async stale(m: EntityManager, staleMs: number, limit: number): Promise<StaleDocument[]> {
     return m.query(
-      `select tenant_id, environment_id, scope_id, id, generation from kb.documents
+      `select tenant_id, environment_id, scope_id, id, generation, requeues from kb.documents
         where status in ('queued', 'indexing') and updated_at < now() - make_interval(secs => $1::float8 / 1000)
           and (status = 'queued' or lease_until < now())
         order by updated_at limit $2`,
@@ -124,12 +123,24 @@ export const documentsRepository = {
     );
   },
 
-  /** SystemDb: marks re-queued rows so the next pass waits another period. */
+  /** SystemDb: marks re-queued rows (counted) so the next pass waits another period. */
   async touch(m: EntityManager, rows: { tenant_id: string; id: string }[]): Promise<void> {
     if (!rows.length) return;
     await m.query(
-      `update kb.documents d set updated_at = now() from unnest($1::uuid[], $2::uuid[]) as t(tenant_id, id) where d.tenant_id = t.tenant_id and d.id = t.id`,
+      `update kb.documents d set updated_at = now(), requeues = d.requeues + 1
+        from unnest($1::uuid[], $2::uuid[]) as t(tenant_id, id) where d.tenant_id = t.tenant_id and d.id = t.id`,
       [rows.map((r) => r.tenant_id), rows.map((r) => r.id)],
+    );
+  },
+
+  /** SystemDb: fails documents the reconciler gave up on (still owed indexing, their generation unchanged). */
+  async giveUp(m: EntityManager, rows: StaleDocument[], error: string): Promise<void> {
+    if (!rows.length) return;
+    await m.query(
+      `update kb.documents d set status = 'failed', error = $4, lease_until = null, updated_at = now()
+        from unnest($1::uuid[], $2::uuid[], $3::int[]) as t(tenant_id, id, generation)
+        where d.tenant_id = t.tenant_id and d.id = t.id and d.generation = t.generation and d.status in ('queued', 'indexing')`,
+      [rows.map((r) => r.tenant_id), rows.map((r) => r.id), rows.map((r) => r.generation), error],
     );
   },
 };

@@ -15,4 +15,5 @@ export const documentIndexing = {
   finish: (...args: Parameters<typeof documentsRepository.finish>) => documentsRepository.finish(...args),
   stale: (...args: Parameters<typeof documentsRepository.stale>) => documentsRepository.stale(...args),
   touch: (...args: Parameters<typeof documentsRepository.touch>) => documentsRepository.touch(...args),
+  giveUp: (...args: Parameters<typeof documentsRepository.giveUp>) => documentsRepository.giveUp(...args),
 };

@@ -8,7 +8,8 @@ import { documentIndexing } from '../documents/index.js';
 /**
  * Queues again the documents owed indexing that made no progress: stored but never queued (NATS
  * was down at the upload), or whose work item was lost. A repeat is harmless: an indexer takes a
- * document only when it is queued or its lease ran out.
+ * document only when it is queued or its lease ran out. Each re-queue is counted: after
+ * KB_INDEX_MAX_REQUEUES without progress the document is failed with a reason, never queued forever.
  */
 @Injectable()
 export class IndexReconcilerJob extends PeriodicJob {
@@ -24,9 +25,18 @@ export class IndexReconcilerJob extends PeriodicJob {
     const staleMs = this.config.KB_INDEX_LEASE_MS * 2;
     const stale = await this.system.run('kb reconciler: documents without indexing progress', (m) => documentIndexing.stale(m, staleMs, 500), 'debug');
     if (!stale.length) return;
-    for (const row of stale) {
+    const max = this.config.KB_INDEX_MAX_REQUEUES;
+    const exhausted = stale.filter((row) => row.requeues >= max);
+    if (exhausted.length) {
+      const error = `Indexing made no progress after ${max} attempts; re-index the document to try again`;
+      await this.system.run('kb reconciler: give up', (m) => documentIndexing.giveUp(m, exhausted, error), 'debug');
+      this.logger.warn(`${exhausted.length} document(s) failed: indexing made no progress after ${max} attempts`);
+    }
+    const retried = stale.filter((row) => row.requeues < max);
+    if (!retried.length) return;
+    for (const row of retried) {
       await this.documents.enqueue({ tenantId: row.tenant_id, environmentId: row.environment_id, scopeId: row.scope_id }, row.id, row.generation, Date.now());
     }
-    await this.system.run('kb reconciler: mark re-queued', (m) => documentIndexing.touch(m, stale), 'debug');
+    await this.system.run('kb reconciler: mark re-queued', (m) => documentIndexing.touch(m, retried), 'debug');
   }
 }
