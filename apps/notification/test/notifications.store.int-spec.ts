@@ -281,3 +281,38 @@ describe('notification.record_attempts: from a claimed notification × an attemp
     expect(await row(n.id)).toMatchObject({ status: 'queued', attempt_count: 0, attempts: [] });
   });
 });
+
+describe('the reconciler’s re-queues: counted, reset by an attempt, and a give-up that fails the notification with its reason', () => {
+  const scan = async (id: string) => {
+    await h.admin.query(`update notification.notifications set updated_at = now() - interval '1 minute' where id = $1`, [id]);
+    return (await h.systemDb.run('test: scan', (m) => notificationsRepository.stale(m, 1_000, 10_000))).find((s) => s.id === id);
+  };
+
+  it('two re-queues count 2, an attempt starts the count again, a give-up fails it (not one with a newer attempt)', async () => {
+    const ctx = h.tenant();
+    const n = send();
+    await accept(ctx, [n]);
+    const first = await scan(n.id);
+    expect(first?.requeues).toBe(0);
+    await h.systemDb.run('test: re-queued', (m) => notificationsRepository.touch(m, [first!]));
+    await h.systemDb.run('test: re-queued', (m) => notificationsRepository.touch(m, [first!]));
+    expect((await scan(n.id))?.requeues).toBe(2);
+
+    await notificationsRepository.claim(h.tenantDb, ctx, [n.id], 30_000);
+    const retry: Attempt = { attempt: 1, at: new Date().toISOString(), outcome: 'retry', status_code: 503, error: null };
+    await notificationsRepository.recordAttempts(h.tenantDb, ctx, [
+      { id: n.id, attempt: retry, status: 'retrying', nextAttemptAt: new Date(Date.now() - 60_000) },
+    ]);
+    const afterAttempt = await scan(n.id);
+    expect(afterAttempt).toMatchObject({ requeues: 0, attempt_count: 1 });
+
+    // Seen before the attempt: a give-up on that stale view changes nothing.
+    await h.systemDb.run('test: give up', (m) => notificationsRepository.giveUp(m, [first!], 'stale view'));
+    expect((await row(n.id)).status).toBe('retrying');
+    await h.systemDb.run('test: give up', (m) => notificationsRepository.giveUp(m, [afterAttempt!], 'Delivery made no progress'));
+    const failed = await row(n.id);
+    expect(failed).toMatchObject({ status: 'failed', next_attempt_at: null, lease_until: null });
+    expect(failed.attempts.at(-1)).toMatchObject({ outcome: 'failed', error: 'Delivery made no progress', status_code: null });
+    expect(await scan(n.id)).toBeUndefined();
+  });
+});

@@ -78,6 +78,15 @@ export class NotificationConfig {
   @Min(1000)
   @Max(3_600_000)
   NOTIFICATION_RECONCILE_AFTER_MS: number = 30_000;
+
+  /**
+   * How often the reconciler queues a notification again without progress (no attempt recorded)
+   * before it fails it: a delivery that never completes ends in a recorded failure, not a loop.
+   */
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  NOTIFICATION_MAX_REQUEUES: number = 10;
 }
 
 export const NOTIFICATION_CONFIG = Symbol('NOTIFICATION_CONFIG');

@@ -2,6 +2,7 @@ import { CreateSchema1763800000000 } from './1763800000000-CreateSchema.js';
 import { CreateNotifications1765200000000 } from './1765200000000-CreateNotifications.js';
 import { NoticeSettings1766300002000 } from './1766300002000-NoticeSettings.js';
 import { NotificationHotPath1766500000000 } from './1766500000000-NotificationHotPath.js';
+import { CountDeliveryRequeues1766600000000 } from './1766600000000-CountDeliveryRequeues.js';
 import { usageOutboxMigration } from '@platform/service';
 import { join } from 'node:path';
 import { databaseFunctions } from '@platform/db';
@@ -13,6 +14,7 @@ export const migrations = [
   usageOutboxMigration('notification'),
   NoticeSettings1766300002000,
   NotificationHotPath1766500000000,
+  CountDeliveryRequeues1766600000000,
 ];
 
 /** The current text of each of the service's SQL functions (`<feature>/sql/<name>.sql`), applied after the migrations. */

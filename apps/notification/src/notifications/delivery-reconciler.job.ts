@@ -8,7 +8,8 @@ import { notificationsRepository } from './notifications.repository.js';
 /**
  * Queues again the notifications owed a delivery that made no progress for a while: stored but
  * never queued (NATS was down at the send), or whose work item was lost. A repeat is harmless: the
- * worker takes a notification only when it is owed an attempt.
+ * worker takes a notification only when it is owed an attempt. Each re-queue is counted: after
+ * NOTIFICATION_MAX_REQUEUES without progress the notification is failed with the reason.
  */
 @Injectable()
 export class DeliveryReconcilerJob extends PeriodicJob {
@@ -27,8 +28,15 @@ export class DeliveryReconcilerJob extends PeriodicJob {
       'debug',
     );
     if (!stale.length) return;
+    const max = this.config.NOTIFICATION_MAX_REQUEUES;
+    const exhausted = stale.filter((row) => row.requeues >= max);
+    if (exhausted.length) {
+      const error = `Delivery made no progress after ${max} attempts to queue it`;
+      await this.system.run('notification reconciler: give up', (m) => notificationsRepository.giveUp(m, exhausted, error), 'debug');
+      this.logger.warn(`${exhausted.length} notification(s) failed: delivery made no progress after ${max} re-queues`);
+    }
     const queued: typeof stale = [];
-    for (const row of stale) {
+    for (const row of stale.filter((r) => r.requeues < max)) {
       const ctx = { tenantId: row.tenant_id, environmentId: row.environment_id, scopeId: row.scope_id };
       if (await this.notifications.enqueue(ctx, [row.id], `${row.id}:${row.attempt_count}:${Date.now()}`)) queued.push(row);
     }

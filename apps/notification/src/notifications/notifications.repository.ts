@@ -59,6 +59,9 @@ export interface HistoryFilter {
   limit: number;
 }
 
+/** A notification owed a delivery that made no progress, as the reconciler sees it. */
+export type StaleNotification = Pick<NotificationRow, 'tenant_id' | 'environment_id' | 'scope_id' | 'id' | 'attempt_count'> & { requeues: number };
+
 /** Every query on notification.notifications; managers come from TenantDb (RLS) unless named. */
 export const notificationsRepository = {
   /**
@@ -137,13 +140,9 @@ export const notificationsRepository = {
   },
 
   /** SystemDb: notifications still owed a delivery with no progress for `staleMs` (the reconciler). */
-  async stale(
-    m: EntityManager,
-    staleMs: number,
-    limit: number,
-  ): Promise<Pick<NotificationRow, 'tenant_id' | 'environment_id' | 'scope_id' | 'id' | 'attempt_count'>[]> {
+  async stale(m: EntityManager, staleMs: number, limit: number): Promise<StaleNotification[]> {
     return m.query(
-      `select tenant_id, environment_id, scope_id, id, attempt_count from notification.notifications
+      `select tenant_id, environment_id, scope_id, id, attempt_count, requeues from notification.notifications
         where status in ('queued', 'sending', 'retrying') and updated_at < now() - make_interval(secs => $1::float8 / 1000)
           and (status <> 'retrying' or next_attempt_at < now() - make_interval(secs => $1::float8 / 1000))
         order by updated_at limit $2`,
@@ -155,8 +154,24 @@ export const notificationsRepository = {
   async touch(m: EntityManager, rows: { tenant_id: string; id: string }[]): Promise<void> {
     if (!rows.length) return;
     await m.query(
-      `update notification.notifications n set updated_at = now() from unnest($1::uuid[], $2::uuid[]) as t(tenant_id, id) where n.tenant_id = t.tenant_id and n.id = t.id`,
+      `update notification.notifications n set updated_at = now(), requeues = n.requeues + 1
+        from unnest($1::uuid[], $2::uuid[]) as t(tenant_id, id) where n.tenant_id = t.tenant_id and n.id = t.id`,
       [rows.map((r) => r.tenant_id), rows.map((r) => r.id)],
+    );
+  },
+
+  /**
+   * SystemDb: fails notifications the reconciler gave up on (still owed a delivery and no attempt
+   * recorded since it looked), with the reason as the last entry of their history.
+   */
+  async giveUp(m: EntityManager, rows: StaleNotification[], error: string): Promise<void> {
+    if (!rows.length) return;
+    await m.query(
+      `update notification.notifications n set status = 'failed', lease_until = null, next_attempt_at = null, updated_at = now(),
+          attempts = n.attempts || jsonb_build_array(jsonb_build_object('attempt', n.attempt_count, 'at', now(), 'outcome', 'failed', 'status_code', null, 'error', $4::text))
+        from unnest($1::uuid[], $2::uuid[], $3::int[]) as t(tenant_id, id, attempt_count)
+        where n.tenant_id = t.tenant_id and n.id = t.id and n.attempt_count = t.attempt_count and n.status in ('queued', 'sending', 'retrying')`,
+      [rows.map((r) => r.tenant_id), rows.map((r) => r.id), rows.map((r) => r.attempt_count), error],
     );
   },
 };
