@@ -103,6 +103,15 @@ describe('master key rotation with a real storage process', () => {
     await expect(resolve(['STRIPE_KEY'])).rejects.toThrow();
     await storage!.stop();
 
+    // Another tenant's data key under A, damaged (its tag zeroed): it must not stop the re-wrap of the others.
+    const damaged = randomUUID();
+    await admin.query(
+      `insert into storage.data_keys (tenant_id, environment_id, id, wrap_iv, wrapped_key, wrap_tag, master_key_id, kek_version)
+        select $2, environment_id, gen_random_uuid(), wrap_iv, wrapped_key, decode(repeat('00', 16), 'hex'), master_key_id, kek_version
+          from storage.data_keys where tenant_id = $1`,
+      [TENANT, damaged],
+    );
+
     await start({ MASTER_KEY: keyB.toString('base64'), MASTER_KEY_PREVIOUS: keyA.toString('base64') });
     expect(await resolve(['STRIPE_KEY', 'DB_PASSWORD', 'MISSING'])).toEqual({
       values: { STRIPE_KEY: 'sk_live_rotation_value_1', DB_PASSWORD: 'pässwörd-🔑-2' },
@@ -114,6 +123,12 @@ describe('master key rotation with a real storage process', () => {
     expect(wrappedAfter.master_key_id).toBe(masterKeyId(keyB));
     expect(wrappedAfter.wrapped).not.toBe(wrappedBefore.wrapped);
     expect(await ciphertexts()).toEqual(before);
+    // The damaged key stays as it was, and the log says why.
+    expect((await admin.query(`select master_key_id from storage.data_keys where tenant_id = $1`, [damaged])).rows).toEqual([
+      { master_key_id: masterKeyId(keyA) },
+    ]);
+    for (let i = 0; i < 50 && !output.join('\n').includes('could not be opened'); i++) await sleep(100);
+    expect(output.join('\n')).toContain('1 data key(s) could not be opened under the master key they name');
     await storage!.stop();
 
     // Once re-wrapped, the old key is no longer needed.

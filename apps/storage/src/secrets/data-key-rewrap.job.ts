@@ -11,6 +11,8 @@ export interface RewrapResult {
   rewrapped: number;
   /** Data keys under a master key this process does not hold at all. */
   unreadable: number;
+  /** Data keys under a held previous master key that would not open (damaged): left as they are, logged. */
+  failed: number;
 }
 
 /**
@@ -43,14 +45,30 @@ export class DataKeyRewrapJob extends PeriodicJob {
   private async rewrapAll(): Promise<RewrapResult> {
     const previous = this.keys.previousMasterKeyIds();
     let rewrapped = 0;
+    let failed = 0;
     while (previous.length) {
-      const done = await this.system.run('re-wrap data keys under the current master key', async (m) => {
+      const batch = await this.system.run('re-wrap data keys under the current master key', async (m) => {
         const rows = await dataKeysRepository.lockWrappedUnder(m, previous, BATCH);
-        for (const row of rows) await dataKeysRepository.rewrap(m, this.keys.rewrap(row));
-        return rows.length;
+        let done = 0;
+        let broken = 0;
+        for (const row of rows) {
+          // A key that does not open under the master key it names (a damaged row) must not stop the others.
+          let next;
+          try {
+            next = this.keys.rewrap(row);
+          } catch {
+            broken++;
+            continue;
+          }
+          await dataKeysRepository.rewrap(m, next);
+          done++;
+        }
+        return { taken: rows.length, done, broken };
       });
-      rewrapped += done;
-      if (done < BATCH) break;
+      rewrapped += batch.done;
+      failed += batch.broken;
+      // A batch with damaged rows would take them again: the next pass retries, this one ends.
+      if (batch.taken < BATCH || batch.broken) break;
     }
     const unreadable = await this.system.run(
       'count data keys under unknown master keys',
@@ -58,10 +76,12 @@ export class DataKeyRewrapJob extends PeriodicJob {
       'debug',
     );
     if (rewrapped) this.logger.log(`re-wrapped ${rewrapped} data key(s) under master key ${this.keys.currentMasterKeyId()}`);
+    if (failed)
+      this.logger.error(`${failed} data key(s) could not be opened under the master key they name: their secrets cannot be read; restore them from a backup`);
     if (unreadable)
       this.logger.warn(
         `${unreadable} data key(s) are wrapped by a master key this service does not hold: their secrets cannot be read until MASTER_KEY_PREVIOUS names it`,
       );
-    return { rewrapped, unreadable };
+    return { rewrapped, unreadable, failed };
   }
 }
