@@ -3720,8 +3720,8 @@ export interface components {
             /** @example Answers customer questions with the handbook and the order workflow */
             description?: string;
             /**
-             * @description A chat model from GET /catalog/llm-models
-             * @example openai/gpt-4o-mini
+             * @description A chat model from GET /catalog/llm-models: `local/extractive-summary` is built in (every tenant has it); others come from the providers added with POST /ai/providers, e.g. `openai/gpt-4o-mini`
+             * @example local/extractive-summary
              */
             model: string;
             /** @example You are a support assistant. Use the tools; cite the handbook. */
@@ -3743,7 +3743,7 @@ export interface components {
             name?: string;
             /** @example Answers EU customers */
             description?: string;
-            /** @example openai/gpt-4o-mini */
+            /** @example local/extractive-summary */
             model?: string;
             /** @example Answer in the customer’s language. */
             instructions?: string;
@@ -9661,11 +9661,60 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description A connector definition (see GET /catalog/connectors/{id}) */
+        /** @description A connector definition (see GET /catalog/connectors/{id}), checked against this schema */
         requestBody: {
             content: {
                 "application/json": {
-                    [key: string]: unknown;
+                    id: string;
+                    name: string;
+                    version: string;
+                    description: string;
+                    categories: string[];
+                    icon: string;
+                    publisher: string;
+                    auth: {
+                        /** @enum {string} */
+                        type: "none" | "api_key" | "basic" | "bearer" | "oauth2_code" | "oauth2_client_credentials";
+                        /** @enum {string} */
+                        in?: "header" | "query";
+                        name?: string;
+                        prefix?: string;
+                        /** Format: uri */
+                        authorization_url?: string;
+                        /** Format: uri */
+                        token_url?: string;
+                        scopes?: string[];
+                    }[];
+                    /** Format: uri */
+                    base_url: string | null;
+                    settings_schema: Record<string, never>;
+                    /** @enum {string} */
+                    driver: "http" | "postgres" | "smtp";
+                    operations: {
+                        id: string;
+                        name: string;
+                        description: string;
+                        input_schema: Record<string, never>;
+                        output_schema: Record<string, never>;
+                        http?: {
+                            method: string;
+                            path: string;
+                            query?: Record<string, never> | string;
+                            headers?: Record<string, never> | string;
+                            body?: unknown;
+                            /** @enum {string} */
+                            body_type?: "json" | "form";
+                        };
+                        pagination?: Record<string, never>;
+                        retryable_statuses?: number[];
+                        success_field?: string;
+                        error_field?: string;
+                        idempotency_header?: string;
+                    }[];
+                    test_operation: {
+                        operation: string;
+                        input: Record<string, never>;
+                    };
                 };
             };
         };
@@ -19200,7 +19249,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is larger than the limit (`BODY_LIMIT_BYTES`, default 10 MiB; uploads `UPLOAD_LIMIT_BYTES`) */
+            /** @description `data` is larger than TASK_DATA_LIMIT_BYTES (default 512 KiB as JSON); code data_too_large */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -19838,7 +19887,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is larger than the limit (`BODY_LIMIT_BYTES`, default 10 MiB; uploads `UPLOAD_LIMIT_BYTES`) */
+            /** @description `data` is larger than TASK_DATA_LIMIT_BYTES (default 512 KiB as JSON); code data_too_large */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -21573,13 +21622,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The bytes, with Content-Type (sniffed at upload), Content-Length, ETag (the SHA-256) and Content-Disposition: attachment */
+            /** @description The bytes, with the Content-Type sniffed at upload (application/octet-stream when nothing was recognised), Content-Length, ETag (the SHA-256) and Content-Disposition: attachment */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "*/*": string;
                 };
             };
             /** @description The requested range, with Content-Range */
@@ -21588,7 +21637,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "*/*": string;
                 };
             };
             /**
