@@ -68,7 +68,7 @@ export class SendNotificationRequest {
 
 /**
  * Where a notification's delivery stands, as `notification.notifications.status` stores it (its
- * check constraint allows exactly these; apps/notification/test/vocabulary.store.int-spec.ts).
+ * check constraint allows exactly these; apps/run/test/vocabularies.store.int-spec.ts).
  */
 export const NOTIFICATION_STATUSES = ['queued', 'sending', 'retrying', 'delivered', 'failed', 'rate_limited'] as const;
 export type NotificationStatus = (typeof NOTIFICATION_STATUSES)[number];

@@ -47,7 +47,7 @@ export type TriggerType = (typeof TRIGGER_TYPES)[number];
 
 /**
  * An execution's status, as `run.executions.status` stores it (its check constraint allows exactly
- * these; apps/run/test/vocabulary.store.int-spec.ts holds the two together).
+ * these; apps/run/test/vocabularies.store.int-spec.ts holds the two together).
  */
 export const EXECUTION_STATUSES = ['queued', 'running', 'waiting', 'succeeded', 'failed', 'cancelled', 'timed_out'] as const;
 export type ExecutionStatus = (typeof EXECUTION_STATUSES)[number];

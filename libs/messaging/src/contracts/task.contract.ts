@@ -20,7 +20,7 @@ export const TaskSubjects = {
 
 export const HUMAN_TASK_TYPES = ['approval', 'form'] as const;
 export type HumanTaskType = (typeof HUMAN_TASK_TYPES)[number];
-/** A task's decision, as `task.tasks.decision` stores it (its check constraint allows exactly these; apps/task/test/vocabulary.store.int-spec.ts). */
+/** A task's decision, as `task.tasks.decision` stores it (its check constraint allows exactly these; apps/run/test/vocabularies.store.int-spec.ts). */
 export const TASK_DECISIONS = ['approve', 'reject', 'submit'] as const;
 export type TaskDecision = (typeof TASK_DECISIONS)[number];
 /** A task's status, as `task.tasks.status` stores it (held to its check constraint by the same test). */

@@ -15,7 +15,7 @@ export type TriggerEvents = Record<never, never>;
 
 /**
  * What became of one firing of a trigger, as `trigger.executions.status` stores it (its check
- * constraint allows exactly these; apps/trigger/test/vocabulary.store.int-spec.ts): `pending` until
+ * constraint allows exactly these; apps/run/test/vocabularies.store.int-spec.ts): `pending` until
  * its run is started, then `started`, `skipped` (a missed schedule slot under the `skip` policy)
  * or `failed` (the run could not be started).
  */

@@ -13,7 +13,7 @@ export const WebhookSubjects = {
 
 /**
  * What became of one delivery to a webhook, as `webhook.deliveries.outcome` stores it (its check
- * constraint allows exactly these; apps/webhook/test/vocabulary.store.int-spec.ts).
+ * constraint allows exactly these; apps/run/test/vocabularies.store.int-spec.ts).
  */
 export const WEBHOOK_DELIVERY_OUTCOMES = ['accepted', 'duplicate', 'rejected'] as const;
 export type WebhookDeliveryOutcome = (typeof WEBHOOK_DELIVERY_OUTCOMES)[number];
