@@ -1,7 +1,6 @@
 -- Commits step records (p_steps: a JSON array in the order they ran; a pure step's record waits
 -- for the next commit) with their logs while p_worker holds the execution's lease (false
--- otherwise). A step's success is recorded once (the partial unique index): a redelivered
--- duplicate is dropped, and the logs with it when no record was new. p_settle, when given, ends
+-- otherwise), through record_steps (a redelivered duplicate is dropped). p_settle, when given, ends
 -- or parks the execution in the same transaction: {status, output, error, wake_at}.
 -- A tenant function (libs/db tenant-functions.ts): its first four parameters are the context and
 -- its first statement enters it, so a call is one round trip under row-level security.
@@ -12,7 +11,6 @@ create or replace function run.commit_step(
   language plpgsql
 as $$
   declare
-    v_recorded boolean := true;
     v_owner text;
   begin
     perform run.enter_tenant(p_tenant, p_env, p_scope, p_async);
@@ -35,18 +33,7 @@ as $$
         return false;
       end if;
     end if;
-    if jsonb_array_length(coalesce(p_steps, '[]'::jsonb)) > 0 then
-      insert into run.execution_steps (tenant_id, environment_id, id, scope_id, execution_id, path, step_id, type, status, attempt, input, output, error, wake_at, started_at, finished_at)
-      select p_tenant, p_env, s.id, p_scope, p_execution, s.path, s.step_id, s.type, s.status, s.attempt, s.input, s.output, s.error, s.wake_at, s.started_at, s.finished_at
-        from jsonb_populate_recordset(null::run.execution_steps, p_steps) s
-      on conflict (tenant_id, execution_id, path) where status in ('succeeded', 'skipped') do nothing;
-      v_recorded := found;
-    end if;
-    if v_recorded and jsonb_array_length(coalesce(p_logs, '[]'::jsonb)) > 0 then
-      insert into run.execution_logs (tenant_id, environment_id, scope_id, execution_id, id, step_id, level, message, data, created_at)
-      select p_tenant, p_env, p_scope, p_execution, l.id, l.step_id, l.level, l.message, l.data, l.created_at
-        from jsonb_populate_recordset(null::run.execution_logs, p_logs) l;
-    end if;
+    perform run.record_steps(p_tenant, p_env, p_scope, p_execution, p_steps, p_logs);
     return true;
   end
 $$;
