@@ -84,6 +84,35 @@ describe('event triggers end to end', () => {
     expect(handlerRuns).toHaveLength(1);
   });
 
+  it('hears a trigger as soon as it is created, disabled or enabled, after events that found no listener (listeners kept per tenant)', async () => {
+    const c = await createTenant(env.gatewayUrl, env.adminToken, 'events-c');
+    const failing = await createWorkflow(c, [{ id: 'boom', type: 'fail', input: { message: 'no luck', code: 'late' } }]);
+    const handler = await createWorkflow(c, [{ id: 'note', type: 'transform', input: {} }]);
+    // The trigger service learns that nothing of tenant C listens.
+    await runToEnd(c, failing);
+    await sleep(300);
+    const created = await gw('/triggers', {
+      headers: withKey(c.test_key),
+      body: { name: 'late', workflow_id: handler, type: 'event', event: { type: 'run.execution.failed', filter: `workflow_id = "${failing}"` } },
+    });
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    const firings = async () => ((await gw(`/triggers/${id}/executions`, { headers: withKey(c.test_key) })).body.data ?? []).length;
+
+    await runToEnd(c, failing);
+    await handlerRun(c, id);
+    expect(await firings()).toBe(1);
+
+    expect((await gw(`/triggers/${id}/disable`, { method: 'PUT', headers: withKey(c.test_key) })).status).toBe(200);
+    await runToEnd(c, failing);
+    await sleep(1000);
+    expect(await firings()).toBe(1);
+
+    expect((await gw(`/triggers/${id}/enable`, { method: 'PUT', headers: withKey(c.test_key) })).status).toBe(200);
+    await runToEnd(c, failing);
+    await eventually('the second firing', async () => ((await firings()) === 2 ? true : undefined));
+  });
+
   it('gives the filter and the input one document: the event itself, with trigger (and event, as before) beside it', async () => {
     const failing = await createWorkflow(a, [{ id: 'boom', type: 'fail', input: { message: 'no luck', code: 'worse' } }]);
     const handler = await createWorkflow(a, [{ id: 'note', type: 'transform', input: {} }]);

@@ -6,8 +6,8 @@ import type { TriggerRow } from '../src/triggers/trigger.record.js';
 import { executionsRepository, triggersRepository, type NewExecution, type TriggerFields } from '../src/triggers/triggers.repository.js';
 
 /**
- * The trigger service's state in PostgreSQL, as the application role: `trigger.has_listener` (the
- * ListenerLookup migration), which every run that ends and every delivery announced asks first, and
+ * The trigger service's state in PostgreSQL, as the application role: `trigger.listeners` (what a
+ * tenant's triggers listen for, which the event consumer keeps in memory per tenant), and
  * the firing claims (`trigger.executions`): unique per trigger and fire key, then recorded started
  * or failed, and failed at the latest after counted failures or too long pending.
  */
@@ -49,9 +49,12 @@ function trigger(ctx: TenantContext, f: Partial<TriggerFields>, scopeId: string 
 }
 
 const WEBHOOK = randomUUID();
-const listen = (ctx: TenantContext, on: { eventType: string } | { webhookId: string }) => triggersRepository.hasListener(h.tenantDb, ctx, on);
+const listen = async (ctx: TenantContext, on: { eventType: string } | { webhookId: string }) => {
+  const listeners = await triggersRepository.listeners(h.tenantDb, ctx);
+  return listeners.some((l) => ('webhookId' in on ? l.webhook_id === on.webhookId : l.event_type === on.eventType));
+};
 
-describe('trigger.has_listener: the triggers of a tenant environment × what happened → whether anyone listens', () => {
+describe('trigger.listeners: the triggers of a tenant environment × what happened → whether anyone listens', () => {
   it.each<{ triggers: string; arrange: (ctx: TenantContext) => Promise<unknown>; event: { eventType: string } | { webhookId: string }; listening: boolean }>([
     { triggers: 'none', arrange: () => Promise.resolve(), event: { eventType: 'run.failed' }, listening: false },
     {

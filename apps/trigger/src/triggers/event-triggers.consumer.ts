@@ -14,6 +14,7 @@ import {
   type TenantMessageContext,
 } from '@platform/messaging';
 import { eventDocument, filterMatches, mapInput } from './input-mapper.js';
+import { ListenerCache } from './listener.cache.js';
 import { readPlatformEvent, type PlatformEvent } from './platform-events.js';
 import type { TriggerExecutionRow, TriggerRow } from './trigger.record.js';
 import { TriggerRuns } from './trigger-runs.js';
@@ -29,6 +30,7 @@ export class EventTriggersConsumer implements OnApplicationBootstrap, OnModuleDe
   constructor(
     private readonly db: TenantDb,
     private readonly runs: TriggerRuns,
+    private readonly listeners: ListenerCache,
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
   ) {}
 
@@ -75,14 +77,8 @@ export class EventTriggersConsumer implements OnApplicationBootstrap, OnModuleDe
   private async evaluate(msg: JsMsg, context: TenantMessageContext, event: PlatformEvent): Promise<void> {
     try {
       const tenant = { tenantId: context.tenantId, environmentId: context.environmentId };
-      // Most events have no trigger listening: one round trip says so, without a transaction.
-      if (
-        !(await triggersRepository.hasListener(
-          this.db,
-          { ...tenant, scopeId: null },
-          event.kind === 'event' ? { eventType: event.type } : { webhookId: event.webhookId },
-        ))
-      ) {
+      // Most events have no trigger listening: the tenant's listeners, kept in memory, say so.
+      if (!(await this.listeners.listening(tenant, event.kind === 'event' ? { eventType: event.type } : { webhookId: event.webhookId }))) {
         msg.ack();
         return;
       }

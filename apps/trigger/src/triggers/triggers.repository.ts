@@ -64,14 +64,12 @@ const fieldValues = (f: TriggerFields) => [
 ];
 
 /** Every query on trigger.triggers and trigger.executions; TenantDb managers unless a method says SystemDb. */
-const HAS_LISTENER = prepared('trigger.has_listener', `select trigger.has_listener($1, $2, $3, $4, $5, $6) as listening`);
+const LISTENERS = prepared('trigger.listeners', `select event_type, webhook_id from trigger.listeners($1, $2, $3, $4)`);
 
 export const triggersRepository = {
-  /** Whether an enabled trigger listens for this event type or this webhook's deliveries: one round trip (ListenerLookup migration). */
-  async hasListener(db: TenantDb, ctx: TenantContext, on: { eventType: string } | { webhookId: string }): Promise<boolean> {
-    const values = 'webhookId' in on ? [null, on.webhookId] : [on.eventType, null];
-    const [row] = await db.call<{ listening: boolean }>(ctx, HAS_LISTENER, values);
-    return row?.listening === true;
+  /** The event types and webhooks the tenant's enabled triggers listen for: one round trip (sql/listeners.sql). */
+  async listeners(db: TenantDb, ctx: TenantContext): Promise<Array<{ event_type: string | null; webhook_id: string | null }>> {
+    return db.call<{ event_type: string | null; webhook_id: string | null }>(ctx, LISTENERS, []);
   },
 
   async insert(

@@ -4,6 +4,7 @@ import { decodeCursor, newId, toPage, type FieldError, type Page } from '@platfo
 import { TenantDb } from '@platform/db';
 import { Bus, linkWebhook, resolveWorkflow } from '@platform/messaging';
 import { expressionProblem } from './input-mapper.js';
+import { ListenerCache } from './listener.cache.js';
 import { cronProblem, isTimeZone, nextFireAfter } from './schedule.js';
 import { scheduleOf, toExecutionResponse, toTriggerResponse, type TriggerExecutionResponse, type TriggerResponse, type TriggerRow } from './trigger.record.js';
 import { TriggerErrors } from './triggers.errors.js';
@@ -17,6 +18,7 @@ export class TriggersService {
   constructor(
     private readonly db: TenantDb,
     private readonly bus: Bus,
+    private readonly listeners: ListenerCache,
   ) {}
 
   async create(p: Principal, dto: CreateTriggerRequestDto): Promise<TriggerResponse> {
@@ -26,6 +28,7 @@ export class TriggersService {
     const row = await this.db.run(p, (m) =>
       triggersRepository.insert(m, { tenantId: p.tenantId, environmentId: p.environmentId, scopeId: p.scopeId ?? null, id: newId() }, fields),
     );
+    this.listeners.changed(p);
     return toTriggerResponse(row);
   }
 
@@ -45,7 +48,7 @@ export class TriggersService {
   }
 
   async update(p: Principal, id: string, dto: UpdateTriggerRequestDto): Promise<TriggerResponse> {
-    return this.db.run(p, async (m) => {
+    const updated = await this.db.run(p, async (m) => {
       const existing = await triggersRepository.get(m, id, true);
       if (!existing) throw TriggerErrors.notFound();
       const fields = this.fields(dto, existing, new Date());
@@ -54,11 +57,13 @@ export class TriggersService {
       if (!row) throw TriggerErrors.notFound();
       return toTriggerResponse(row);
     });
+    this.listeners.changed(p);
+    return updated;
   }
 
   /** Takes the row lock the scheduler's claim takes: once this commits, no replica fires it. */
   async setEnabled(p: Principal, id: string, enabled: boolean): Promise<TriggerResponse> {
-    return this.db.run(p, async (m) => {
+    const changed = await this.db.run(p, async (m) => {
       const existing = await triggersRepository.get(m, id, true);
       if (!existing) throw TriggerErrors.notFound();
       if (existing.enabled === enabled) return toTriggerResponse(existing);
@@ -67,11 +72,14 @@ export class TriggersService {
       if (!row) throw TriggerErrors.notFound();
       return toTriggerResponse(row);
     });
+    this.listeners.changed(p);
+    return changed;
   }
 
   async delete(p: Principal, id: string): Promise<void> {
     const deleted = await this.db.run(p, (m) => triggersRepository.delete(m, id));
     if (!deleted) throw TriggerErrors.notFound();
+    this.listeners.changed(p);
   }
 
   async executions(p: Principal, id: string, q: ListTriggerExecutionsQueryDto): Promise<Page<TriggerExecutionResponse>> {

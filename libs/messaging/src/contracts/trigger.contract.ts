@@ -1,3 +1,4 @@
+import { IsUUID } from 'class-validator';
 import type { WorkQueueSpec } from '../jetstream/work-queue.js';
 import { RunSubjects } from './run.contract.js';
 import { StorageSubjects } from './storage.contract.js';
@@ -5,13 +6,28 @@ import { TaskSubjects } from './task.contract.js';
 import { WebhookSubjects } from './webhook.contract.js';
 
 /** Subjects the trigger service answers or emits. Added here as its features are built. */
-export const TriggerSubjects = {} as const;
+export const TriggerSubjects = {
+  /**
+   * Event, fanned out to every trigger replica: a tenant's triggers changed (created, updated,
+   * enabled, disabled, deleted); drop what is cached of what they listen for.
+   */
+  listenersChanged: 'trigger.listeners.changed',
+} as const;
+
+export class ListenersChangedEvent {
+  @IsUUID()
+  tenantId!: string;
+
+  @IsUUID()
+  environmentId!: string;
+}
 
 /** None yet: added here as the service's features are built. */
 export type TriggerRequests = Record<never, never>;
 
-/** None yet: added here as the service's features are built. */
-export type TriggerEvents = Record<never, never>;
+export interface TriggerEvents {
+  [TriggerSubjects.listenersChanged]: ListenersChangedEvent;
+}
 
 /**
  * What became of one firing of a trigger, as `trigger.executions.status` stores it (its check
