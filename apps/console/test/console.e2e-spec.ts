@@ -63,7 +63,7 @@ describe('the console in a real browser (Debian chromium, playwright-core), agai
     await browser?.close();
   });
 
-  it('signs in with a key, manages keys, builds and runs a workflow with an approval, approves it, and toggles a trigger', async () => {
+  it('signs in with a key, creates, rotates and revokes a key, builds and runs a workflow with an approval, approves it, and toggles a trigger', async () => {
     // Sign in: the key is checked, kept in session storage only.
     await page.goto(`${env.gatewayUrl}/console/`);
     await page.getByLabel('API key').waitFor();
@@ -90,11 +90,25 @@ describe('the console in a real browser (Debian chromium, playwright-core), agai
     await page.getByRole('button', { name: 'I have saved it' }).click();
     await secret.waitFor({ state: 'detached' });
     expect(await page.content()).not.toContain(value);
-    await page.getByRole('button', { name: 'Revoke e2e-reader' }).click();
+    // Rotated: the successor's value is shown once too, and works; the old one is `rotated`.
+    await page.getByRole('button', { name: 'Rotate e2e-reader' }).click();
+    await page.getByRole('group', { name: 'Rotate e2e-reader' }).getByRole('spinbutton').fill('0');
+    await page.getByRole('button', { name: 'Rotate key' }).click();
+    await secret.waitFor();
+    const successor = (await secret.textContent())!;
+    expect(successor).toMatch(/^sv_test_/);
+    expect(successor).not.toBe(value);
+    await look('keys-rotated');
+    expect((await call(env.gatewayUrl, '/run/executions', { headers: withKey(successor) })).status).toBe(200);
+    await page.getByRole('button', { name: 'I have saved it' }).click();
+    await page.locator('tr', { hasText: 'e2e-reader' }).getByText('rotated').waitFor();
+    // Revoked after a confirmation: the API refuses the key at once.
+    const active = page.locator('tr', { hasText: 'e2e-reader' }).filter({ hasText: 'active' });
+    await active.getByRole('button', { name: 'Revoke e2e-reader' }).click();
     await page.getByRole('button', { name: 'Yes, revoke' }).click();
-    await page.locator('tr', { hasText: 'e2e-reader' }).getByText('revoked').waitFor();
+    await active.waitFor({ state: 'detached' });
     await look('keys');
-    expect((await call(env.gatewayUrl, '/run/executions', { headers: withKey(value) })).status).toBe(401);
+    expect((await call(env.gatewayUrl, '/run/executions', { headers: withKey(successor) })).status).toBe(401);
 
     // A three-step workflow with an approval, built on the graph side, named on the JSON side.
     await page.getByRole('link', { name: 'Workflows', exact: true }).click();
