@@ -1,7 +1,9 @@
-// Type-aware lint for every TypeScript file of the apps and libs (tests included), and the
-// plain rules for the repository's own scripts. `npm test` runs it with --max-warnings 0.
+// Type-aware lint for every TypeScript file of the apps and libs (tests included), the rules of
+// hooks for the console's React components, and the plain rules for the repository's own scripts.
+// `npm test` runs it with --max-warnings 0.
 import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
+import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
@@ -9,7 +11,7 @@ export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', '**/.turbo/**', 'clients/typescript/src/schema.ts'] },
   { linterOptions: { reportUnusedDisableDirectives: 'error' } },
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     extends: [js.configs.recommended, ...tseslint.configs.recommendedTypeChecked],
     languageOptions: {
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
@@ -29,6 +31,12 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // The console (React): hooks called unconditionally and with complete dependency lists.
+    files: ['apps/console/src/**/*.{ts,tsx}'],
+    extends: [reactHooks.configs.flat.recommended],
+    languageOptions: { globals: { ...globals.browser } },
   },
   {
     files: ['**/*.js'],

@@ -5,6 +5,7 @@ import { withPlatform } from './harness.js';
 import * as auth from './suites/auth.js';
 import * as cli from './suites/cli.js';
 import * as connectors from './suites/connectors.js';
+import * as consoleApp from './suites/console.js';
 import * as dataQuery from './suites/data-query.js';
 import * as engine from './suites/engine.js';
 import * as gateway from './suites/gateway.js';
@@ -15,7 +16,7 @@ import * as subscription from './suites/subscription.js';
 import * as tasks from './suites/tasks.js';
 import * as triggers from './suites/triggers.js';
 
-const SUITES = [gateway, auth, engine, dataQuery, triggers, tasks, notifications, subscription, portal, connectors, kb, cli];
+const SUITES = [gateway, auth, engine, dataQuery, triggers, tasks, notifications, subscription, portal, connectors, kb, cli, consoleApp];
 
 const args = process.argv.slice(2);
 const option = (key, fallback) => Number(args.find((a) => a.startsWith(`--${key}=`))?.split('=')[1] ?? fallback);

@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 echo "==> checking for import cycles"
-npx dpdm --no-warning --no-tree --progress false --exit-code circular:1 'apps/*/src/**/*.ts' 'libs/*/src/**/*.ts' 'apps/*/test/**/*.ts' 'libs/*/test/**/*.ts' 'clients/*/src/**/*.ts' 'clients/*/test/**/*.ts'
+npx dpdm --no-warning --no-tree --progress false --exit-code circular:1 'apps/*/src/**/*.ts' 'apps/*/src/**/*.tsx' 'libs/*/src/**/*.ts' 'apps/*/test/**/*.ts' 'libs/*/test/**/*.ts' 'clients/*/src/**/*.ts' 'clients/*/test/**/*.ts'
 echo "==> checking that feature folders depend one way"
 node scripts/check-feature-deps.js
 echo "==> checking that database functions live in their feature's sql/ folder, not in migrations"
@@ -15,4 +15,4 @@ node scripts/check-functions.js
 echo "==> linting"
 npx eslint . --max-warnings 0
 echo "==> checking formatting"
-npx prettier --check --log-level warn '**/*.{ts,js,mjs}'
+npx prettier --check --log-level warn '**/*.{ts,tsx,js,mjs,css}'

@@ -3,6 +3,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { Logger } from 'pino';
 import { SERVICE_NAMES, errorBody, ioCountersHandler, resolveRequestId, runInRequestContext, type ServiceName } from '@platform/common';
 import type { GatewayConfig } from './config/gateway.config.js';
+import { CONSOLE_PATH, consoleDir, consoleRoutes } from './console/console.routes.js';
 import { docsRoutes } from './docs/docs.routes.js';
 import { aggregateHealth } from './health/aggregate-health.js';
 import { createProxy, type GatewayRequest } from './proxy/proxy.js';
@@ -68,6 +69,7 @@ export function createGatewayApp({ config, upstreams, logger }: GatewayDeps) {
   // Tests only (PLATFORM_IO_COUNTERS): the gateway's Redis commands, NATS requests and forwarded requests, per request.
   if (config.PLATFORM_IO_COUNTERS) app.get('/actuator/io-counters', ioCountersHandler);
   app.use(docsRoutes(upstreams, config.HEALTH_TIMEOUT_MS * 2));
+  app.use(consoleRoutes(consoleDir(config.CONSOLE_DIR)));
   app.get('/v3/api-docs/:service', (req, res, next) => {
     const service = req.params.service as ServiceName;
     if (!SERVICE_NAMES.includes(service)) return next();
@@ -118,7 +120,8 @@ export function createGatewayApp({ config, upstreams, logger }: GatewayDeps) {
         proxy.forward(request, res, health);
         return;
       }
-      if (GATEWAY_HEALTH.test(url) || (countingIo && IO_COUNTERS.test(url))) {
+      // The console's static files are not rate limited: no upstream, and a year in the browser's cache.
+      if (GATEWAY_HEALTH.test(url) || CONSOLE_PATH.test(url) || (countingIo && IO_COUNTERS.test(url))) {
         app(req as Request, res as Response);
         return;
       }

@@ -1,5 +1,5 @@
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsInt, Matches, Max, Min } from 'class-validator';
+import { IsBoolean, IsInt, IsString, Matches, Max, Min } from 'class-validator';
 import { ConfigError, ProcessConfig, SERVICE_NAMES, SERVICE_TIME_LIMITS, SERVICES, envStem, loadConfig, toBoolean, type ServiceName } from '@platform/common';
 
 /** Gateway settings; the upstream of each service comes from `<NAME>_URL` (see upstreamUrls). */
@@ -110,6 +110,10 @@ export class GatewayConfig extends ProcessConfig {
   /** Start of every counter's Redis key; tests use one per run so runs never share counters. */
   @Matches(/^[A-Za-z0-9_.:-]+$/, { message: 'must be letters, digits, _ . : or -' })
   RATE_LIMIT_KEY_PREFIX: string = 'rl';
+
+  /** The web console's built files (index.html, assets/), served at /console; empty: apps/console/dist/app of this checkout. */
+  @IsString()
+  CONSOLE_DIR: string = '';
 }
 
 export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {

@@ -1,0 +1,99 @@
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { Navigate, NavLink, Route, Routes } from 'react-router';
+import { ExecutionDetailPage } from './executions/execution-detail.page';
+import { ExecutionsPage } from './executions/executions.page';
+import { KeysPage } from './keys/keys.page';
+import { describeError } from './shell/errors';
+import { ErrorMessage, Loading } from './shell/list-state';
+import { signIn, signOut, storedKey, type Session } from './shell/session';
+import { SessionContext } from './shell/session-context';
+import { SignInPage } from './shell/sign-in.page';
+import { TasksPage } from './tasks/tasks.page';
+import { TriggersPage } from './triggers/triggers.page';
+import { WorkflowsPage } from './workflows/workflows.page';
+
+// The editor brings React Flow and dagre: loaded only when a workflow is opened.
+const WorkflowEditorPage = lazy(() => import('./workflows/workflow-editor.page').then((m) => ({ default: m.WorkflowEditorPage })));
+
+type Boot = { state: 'checking' } | { state: 'signed-out'; error?: string } | { state: 'signed-in'; session: Session };
+
+export function App() {
+  const [boot, setBoot] = useState<Boot>(() => (storedKey() ? { state: 'checking' } : { state: 'signed-out' }));
+
+  // A key kept from earlier in this tab is checked again (it may have been revoked since).
+  useEffect(() => {
+    const key = storedKey();
+    if (!key) return;
+    signIn(key).then(
+      (session) => setBoot({ state: 'signed-in', session }),
+      (e: unknown) => {
+        signOut();
+        setBoot({ state: 'signed-out', error: describeError(e) });
+      },
+    );
+  }, []);
+
+  if (boot.state === 'checking') return <Loading label="Signing in…" />;
+  if (boot.state === 'signed-out') return <SignInPage initialError={boot.error} onSignedIn={(session) => setBoot({ state: 'signed-in', session })} />;
+  const leave = () => {
+    signOut();
+    setBoot({ state: 'signed-out' });
+  };
+  return (
+    <SessionContext.Provider value={boot.session}>
+      <Layout session={boot.session} onSignOut={leave}>
+        <Suspense fallback={<Loading />}>
+          <Routes>
+            <Route path="/" element={<Navigate to="/workflows" replace />} />
+            <Route path="/keys" element={<KeysPage />} />
+            <Route path="/workflows" element={<WorkflowsPage />} />
+            <Route path="/workflows/new" element={<WorkflowEditorPage />} />
+            <Route path="/workflows/:id" element={<WorkflowEditorPage />} />
+            <Route path="/executions" element={<ExecutionsPage />} />
+            <Route path="/executions/:id" element={<ExecutionDetailPage />} />
+            <Route path="/tasks" element={<TasksPage />} />
+            <Route path="/triggers" element={<TriggersPage />} />
+            <Route path="*" element={<ErrorMessage message="No such page in the console." />} />
+          </Routes>
+        </Suspense>
+      </Layout>
+    </SessionContext.Provider>
+  );
+}
+
+const PAGES = [
+  ['/workflows', 'Workflows'],
+  ['/executions', 'Executions'],
+  ['/tasks', 'Tasks'],
+  ['/triggers', 'Triggers'],
+  ['/keys', 'API keys'],
+] as const;
+
+function Layout({ session, onSignOut, children }: { session: Session; onSignOut: () => void; children: React.ReactNode }) {
+  return (
+    <div className="layout">
+      <a className="skip" href="#main">
+        Skip to content
+      </a>
+      <header>
+        <span className="brand">Platform console</span>
+        <nav aria-label="Sections">
+          {PAGES.map(([to, label]) => (
+            <NavLink key={to} to={to}>
+              {label}
+            </NavLink>
+          ))}
+        </nav>
+        <span className="who" title={`tenant ${session.me.tenant_id}`}>
+          {session.me.name ?? session.me.key_id ?? session.me.type} · {session.me.mode ?? ''}
+        </span>
+        <button type="button" className="secondary" onClick={onSignOut}>
+          Sign out
+        </button>
+      </header>
+      <main id="main" tabIndex={-1}>
+        {children}
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,196 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { REPO_ROOT, call, createTenant, e2eEnvironment, eventually, withKey, type TestTenant } from '@platform/testing';
+
+const CHROMIUM = '/usr/bin/chromium';
+/** Kept after the run (gitignored): a screenshot of every page the test saw. */
+const SCREENSHOTS = join(REPO_ROOT, 'apps/console/screenshots');
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const env = e2eEnvironment();
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/**
+ * axe-core on the page as it is. The console's CSP forbids inline scripts, so axe is not added
+ * as a script tag (the browser would refuse it, as it should): it is evaluated through the
+ * DevTools protocol, which the page's CSP does not govern.
+ */
+async function seriousViolations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
+    return (await axe.run(document, { resultTypes: ['violations'] })).violations;
+  });
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+describe('the console in a real browser (Debian chromium, playwright-core), against the platform', () => {
+  let browser: Browser;
+  let page: Page;
+  let t: TestTenant;
+  const cspViolations: string[] = [];
+  const a11y: Record<string, string[]> = {};
+
+  /** Every page the test visits: a screenshot, and axe's serious and critical findings. */
+  const look = async (name: string): Promise<void> => {
+    await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+    a11y[name] = await seriousViolations(page);
+  };
+
+  beforeAll(async () => {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    t = await createTenant(env.gatewayUrl, env.adminToken, 'console');
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-background-networking'] });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.gatewayUrl });
+    page = await context.newPage();
+    page.on('console', (message) => {
+      if (message.text().includes('Content Security Policy')) cspViolations.push(message.text());
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('signs in with a key, creates, rotates and revokes a key, builds and runs a workflow with an approval, approves it, and toggles a trigger', async () => {
+    // Sign in: the key is checked, kept in session storage only.
+    await page.goto(`${env.gatewayUrl}/console/`);
+    await page.getByLabel('API key').waitFor();
+    await look('sign-in');
+    await page.getByLabel('API key').fill(t.test_key);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Workflows' }).waitFor();
+    expect(await page.evaluate(() => [sessionStorage.length, localStorage.length, document.cookie])).toEqual([1, 0, '']);
+    await look('workflows-empty');
+
+    // API keys: created, its value shown once, then revoked after a confirmation.
+    await page.getByRole('link', { name: 'API keys', exact: true }).click();
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.getByLabel('Name').fill('e2e-reader');
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    const secret = page.getByTestId('secret-value');
+    await secret.waitFor();
+    const value = (await secret.textContent())!;
+    expect(value).toMatch(/^sv_test_/);
+    await page.getByRole('button', { name: 'Copy' }).click();
+    await page.getByText('Copied').waitFor();
+    await look('keys-created');
+    expect((await call(env.gatewayUrl, '/run/executions', { headers: withKey(value) })).status).toBe(200);
+    await page.getByRole('button', { name: 'I have saved it' }).click();
+    await secret.waitFor({ state: 'detached' });
+    expect(await page.content()).not.toContain(value);
+    // Rotated: the successor's value is shown once too, and works; the old one is `rotated`.
+    await page.getByRole('button', { name: 'Rotate e2e-reader' }).click();
+    await page.getByRole('group', { name: 'Rotate e2e-reader' }).getByRole('spinbutton').fill('0');
+    await page.getByRole('button', { name: 'Rotate key' }).click();
+    await secret.waitFor();
+    const successor = (await secret.textContent())!;
+    expect(successor).toMatch(/^sv_test_/);
+    expect(successor).not.toBe(value);
+    await look('keys-rotated');
+    expect((await call(env.gatewayUrl, '/run/executions', { headers: withKey(successor) })).status).toBe(200);
+    await page.getByRole('button', { name: 'I have saved it' }).click();
+    await page.locator('tr', { hasText: 'e2e-reader' }).getByText('rotated').waitFor();
+    // Revoked after a confirmation: the API refuses the key at once.
+    const active = page.locator('tr', { hasText: 'e2e-reader' }).filter({ hasText: 'active' });
+    await active.getByRole('button', { name: 'Revoke e2e-reader' }).click();
+    await page.getByRole('button', { name: 'Yes, revoke' }).click();
+    await active.waitFor({ state: 'detached' });
+    await look('keys');
+    expect((await call(env.gatewayUrl, '/run/executions', { headers: withKey(successor) })).status).toBe(401);
+
+    // A three-step workflow with an approval, built on the graph side, named on the JSON side.
+    await page.getByRole('link', { name: 'Workflows', exact: true }).click();
+    await page.getByRole('link', { name: 'New workflow' }).click();
+    await page.getByLabel('New step type').selectOption('approval');
+    await page.getByRole('button', { name: 'Add step' }).click();
+    await page.getByLabel('New step type').selectOption('transform');
+    await page.getByRole('button', { name: 'Add step' }).click();
+    await expect(page.locator('.react-flow__node').count()).resolves.toBe(3);
+    const json = page.getByLabel('Definition (JSON)');
+    const name = `refund-${Date.now()}`;
+    await json.fill((await json.inputValue()).replace('"New workflow"', JSON.stringify(name)));
+    const definition = JSON.parse(await json.inputValue()) as { steps: { id: string; type: string }[] };
+    expect(definition.steps.map((s) => s.type)).toEqual(['transform', 'approval', 'transform']);
+    await page.getByRole('button', { name: 'Validate and save' }).click();
+    await page.getByText('Saved version 1').waitFor();
+    await page.waitForURL(/\/console\/workflows\/[0-9a-f-]{36}$/);
+    await look('workflow-editor');
+    await page.getByLabel('Run input (JSON)').fill('{"amount": 12}');
+    await page.getByRole('button', { name: 'Run saved version' }).click();
+    await page.waitForURL(/\/console\/executions\/[0-9a-f-]{36}$/);
+    const executionUrl = page.url();
+    await page.getByTestId('execution-status').getByText('waiting').waitFor({ timeout: 20_000 });
+    await look('execution-waiting');
+
+    // The inbox: approve with a comment.
+    await page.getByRole('link', { name: 'Tasks', exact: true }).click();
+    await page.getByRole('heading', { name: 'Approve?' }).waitFor();
+    await look('tasks');
+    await page.getByLabel('Comment').fill('Fine by me');
+    await page.getByRole('button', { name: 'Approve', exact: true }).click();
+    await page.getByText('Nothing waits for a decision.').waitFor();
+
+    // The run goes on and succeeds; the detail (polled live) shows each step's output.
+    await page.goto(executionUrl);
+    await page.getByTestId('execution-status').getByText('succeeded').waitFor({ timeout: 20_000 });
+    await expect(page.locator('.timeline > li').count()).resolves.toBe(3);
+    await page.getByLabel('Output of transform').waitFor();
+    await look('execution-succeeded');
+    await page.getByRole('link', { name: 'Executions', exact: true }).click();
+    await page.locator('tbody .status-succeeded').first().waitFor();
+    await look('executions');
+
+    // A schedule trigger, created disabled, then enabled and disabled again.
+    await page.getByRole('link', { name: 'Triggers', exact: true }).click();
+    await page.getByText('No triggers yet.').waitFor();
+    await page.getByRole('button', { name: 'Create trigger' }).click();
+    await page.getByLabel('Name').fill('hourly');
+    await page.getByLabel('Workflow', { exact: true }).selectOption({ label: name });
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    const status = page.getByTestId('trigger-status-hourly');
+    await status.getByText('disabled').waitFor();
+    await page.getByRole('button', { name: 'Enable hourly' }).click();
+    await status.getByText('enabled').waitFor();
+    await look('triggers');
+    const listed = async () =>
+      (await call<{ data: { name: string; status: string }[] }>(env.gatewayUrl, '/triggers', { headers: withKey(t.test_key) })).body.data;
+    expect((await listed()).find((x) => x.name === 'hourly')?.status).toBe('enabled');
+    await page.getByRole('button', { name: 'Disable hourly' }).click();
+    await status.getByText('disabled').waitFor();
+    await eventually('trigger disabled', async () => ((await listed()).find((x) => x.name === 'hourly')?.status === 'disabled' ? true : undefined), 5_000, 100);
+
+    // Sign out: the key is gone from the tab.
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('API key').waitFor();
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+
+    expect(cspViolations).toEqual([]);
+    expect(a11y).toEqual(Object.fromEntries(Object.keys(a11y).map((k) => [k, []])));
+  }, 100_000);
+
+  it('answers a deep link with the app, narrow screens included', async () => {
+    const narrow = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    try {
+      await narrow.goto(`${env.gatewayUrl}/console/executions?status=failed`);
+      await narrow.getByLabel('API key').fill(t.test_key);
+      await narrow.getByRole('button', { name: 'Sign in' }).click();
+      await narrow.getByText('No executions match.').waitFor();
+      expect(new URL(narrow.url()).search).toBe('?status=failed');
+      await narrow.screenshot({ path: join(SCREENSHOTS, 'executions-390.png'), fullPage: true });
+    } finally {
+      await narrow.close();
+    }
+  }, 30_000);
+});
