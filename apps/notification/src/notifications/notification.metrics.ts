@@ -3,7 +3,7 @@ import type { NotificationAttemptResult } from '@platform/messaging';
 
 const attempts = counter({
   name: 'notification_deliveries_total',
-  help: 'Delivery attempts, by kind (email, slack, teams, webhook, …) and outcome: delivered, retry (a transient failure, tried again), failed (for good)',
+  help: 'Delivery attempts, by channel kind (email, slack, teams) and outcome: delivered, retry (a transient failure, tried again), failed (for good)',
   labelNames: ['kind', 'outcome'] as const,
 });
 
