@@ -102,6 +102,12 @@ export async function registryLabelProblems(registry: Registry = metricsRegistry
   return [...problems];
 }
 
+/** Every label name every declared series has (touched or not), checked against the rule: a unit test per layer calls it. */
+export function declaredLabelProblems(registry: Registry = metricsRegistry): string[] {
+  const families = registry.getMetricsAsArray() as unknown as { name: string; labelNames?: string[] }[];
+  return families.flatMap((f) => (f.labelNames ?? []).flatMap((name) => labelProblems(name, 'word').map((p) => `${f.name}: ${p}`)));
+}
+
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
 /** A request method as a label: the standard ones, and OTHER for anything a client made up. */
