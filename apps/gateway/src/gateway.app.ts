@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
-import { SERVICE_NAMES, errorBody, ioCountersHandler, resolveRequestId, runInRequestContext, type ServiceName } from '@platform/common';
+import { SERVICE_NAMES, errorBody, ioCountersHandler, metricsEnabled, resolveRequestId, runInRequestContext, type ServiceName } from '@platform/common';
 import type { GatewayConfig } from './config/gateway.config.js';
 import { CONSOLE_PATH, consoleDir, consoleRoutes } from './console/console.routes.js';
 import { docsRoutes } from './docs/docs.routes.js';
@@ -11,6 +11,7 @@ import { RouteTimeouts } from './proxy/route-timeouts.js';
 import { natsPlanChannel } from './plan-limits/plan-channel.js';
 import { PlanDirectory } from './plan-limits/plan-directory.js';
 import { QuotaGate, quotaExceeded } from './plan-limits/quotas.js';
+import { observeRequest } from './metrics/gateway.metrics.js';
 import { identifyCaller } from './rate-limit/caller.js';
 import { createRateLimiter } from './rate-limit/rate-limiter.js';
 import { RouteTable, type RouteMatch } from './routing/route-table.js';
@@ -113,6 +114,7 @@ export function createGatewayApp({ config, upstreams, logger }: GatewayDeps) {
       });
     }
     const route = routes.match(url);
+    if (metricsEnabled()) observeRequest(res, route?.service ?? 'gateway', req.method, started);
     if (route === undefined) {
       // Health is never limited: probes and the benchmark call it.
       const health = serviceHealth(url);

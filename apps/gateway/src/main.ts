@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, createServer } from 'node:http';
-import { ConfigError, createLogger, enableIoCounters, errorBody } from '@platform/common';
+import { ConfigError, createLogger, enableIoCounters, errorBody, startProcessMetrics } from '@platform/common';
 import { loadGatewayConfig, upstreamUrls } from './config/gateway.config.js';
 import { createGatewayApp } from './gateway.app.js';
 
@@ -17,6 +17,8 @@ try {
 
 if (config.PLATFORM_IO_COUNTERS) enableIoCounters();
 const logger = createLogger('gateway', config.LOG_LEVEL);
+// Before the app: its series exist only while metrics are on. /metrics is on the metrics port only; the public port answers 404.
+const metrics = startProcessMetrics('gateway', config, config.GATEWAY_PORT, logger);
 const { handle, close } = createGatewayApp({ config, upstreams, logger });
 const server = createServer(handle);
 server.listen(config.GATEWAY_PORT, config.HOST, () => {
@@ -49,6 +51,7 @@ const shutdown = () => {
   timer.unref();
   server.close(() => {
     close();
+    metrics?.close();
     logger.info('stopped');
     process.exit(0);
   });

@@ -26,3 +26,5 @@ export * from './outbound/address-policy.js';
 export * from './outbound/send-request.js';
 export * from './outbound/public-fetch.js';
 export * from './secrets/secret-redactor.js';
+export * from './metrics/metrics.js';
+export * from './metrics/metrics.server.js';

@@ -2,6 +2,7 @@ import { DataSource, type DataSourceOptions, type MixedList, type EntitySchema }
 import { ioCountersEnabled } from '@platform/common';
 import type { ConnectionSettings } from './database.config.js';
 import { CountingClient } from './counting-client.js';
+import { watchPool, type PoolLabel } from './pool.metrics.js';
 
 /** An entity or migration class, as TypeORM takes them. */
 export type ClassType = new (...args: never[]) => unknown;
@@ -17,6 +18,8 @@ export interface DataSourceParams {
   poolSize?: number;
   /** Connection attempts give up after this long so start-up fails fast with a clear message. */
   connectTimeoutMs?: number;
+  /** Names the pool in the `db_pool_*` metrics; `app` unless it is SystemDb's. */
+  pool?: PoolLabel;
 }
 
 export function createDataSource(params: DataSourceParams): DataSource {
@@ -46,5 +49,7 @@ export function createDataSource(params: DataSourceParams): DataSource {
       ...(ioCountersEnabled() ? { Client: CountingClient } : {}),
     },
   };
-  return new DataSource(options);
+  const dataSource = new DataSource(options);
+  watchPool(dataSource, params.pool ?? 'app');
+  return dataSource;
 }

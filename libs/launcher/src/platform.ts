@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { SERVICE_NAMES, SERVICES, envStem, type ServiceName } from '@platform/common';
+import { METRICS_PORT_OFFSET, SERVICE_NAMES, SERVICES, envStem, type ServiceName } from '@platform/common';
 import { freePort } from './ports.js';
 import { startProcess, type ManagedProcess } from './process.js';
 import { REPO_ROOT } from './repo-root.js';
@@ -23,6 +23,8 @@ export interface RunningPlatform {
   serviceUrls: Record<ServiceName, string>;
   /** Environment each service was started with, to restart one the same way. */
   serviceEnv: Record<ServiceName, Record<string, string>>;
+  /** Each process's Prometheus endpoint (`…/metrics` on its metrics port, which the gateway never routes). */
+  metricsUrls: Record<ServiceName | 'gateway', string>;
   processes: Map<string, ManagedProcess>;
   stop(): Promise<void>;
 }
@@ -42,10 +44,15 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
   const serviceUrls = {} as Record<ServiceName, string>;
   const serviceEnv = {} as Record<ServiceName, Record<string, string>>;
   const common = { DATABASE_URL: options.databaseUrl, ...(options.env ?? {}) };
+  const metricsUrls = {} as Record<ServiceName | 'gateway', string>;
+  // Fixed ports: each metrics port is the default, the process's port + METRICS_PORT_OFFSET; free ports: one more free port each.
+  const metricsPort = async (port: number) => (options.fixedPorts ? port + METRICS_PORT_OFFSET : await freePort());
   for (const name of names) {
     const port = options.fixedPorts ? SERVICES[name].port : await freePort();
+    const metrics = await metricsPort(port);
     serviceUrls[name] = `http://127.0.0.1:${port}`;
-    serviceEnv[name] = { ...common, PORT: String(port), HOST: '127.0.0.1' };
+    metricsUrls[name] = `http://127.0.0.1:${metrics}/metrics`;
+    serviceEnv[name] = { ...common, PORT: String(port), METRICS_PORT: String(metrics), HOST: '127.0.0.1' };
   }
   const stop = async () => {
     await Promise.all([...processes.values()].reverse().map((p) => p.stop()));
@@ -73,15 +80,17 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     await Promise.all([lane(), lane()]);
     const gatewayPort = options.gatewayPort ?? (options.fixedPorts ? 8080 : await freePort());
     const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+    const gatewayMetrics = await metricsPort(gatewayPort);
+    metricsUrls.gateway = `http://127.0.0.1:${gatewayMetrics}/metrics`;
     const upstreams = Object.fromEntries(names.map((n) => [`${envStem(n)}_URL`, serviceUrls[n]]));
     await start(
       'gateway',
       serviceEntry('gateway'),
-      { ...common, ...upstreams, GATEWAY_PORT: String(gatewayPort), HOST: '127.0.0.1' },
+      { ...common, ...upstreams, GATEWAY_PORT: String(gatewayPort), METRICS_PORT: String(gatewayMetrics), HOST: '127.0.0.1' },
       gatewayUrl,
       '/actuator/health/liveness',
     );
-    return { gatewayUrl, serviceUrls, serviceEnv, processes, stop };
+    return { gatewayUrl, serviceUrls, serviceEnv, metricsUrls, processes, stop };
   } catch (error) {
     await stop();
     throw error;

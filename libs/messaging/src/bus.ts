@@ -6,6 +6,7 @@ import { BusError, isRemoteError } from './bus.errors.js';
 import { envelope, type Envelope, type MessageContext } from './envelope.js';
 import { namespaced } from './namespace.js';
 import { NoReplierError, ReplyTimeoutError, publishDurably, request } from './reply-inbox.js';
+import { natsRequestDone, requestOutcome } from './messaging.metrics.js';
 
 export interface RequestOptions {
   timeoutMs?: number;
@@ -34,19 +35,25 @@ export class Bus {
   ): Promise<RequestMap[S]['response']> {
     const packet = JSON.stringify({ pattern: subject, data: envelope(context, data), id: randomUUID() });
     const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const started = performance.now();
     let reply;
     try {
       reply = await request(this.connection, namespaced(subject), packet, timeout, undefined, context.requestId);
     } catch (error) {
-      throw this.transportError(subject, error, timeout);
+      const failure = this.transportError(subject, error, timeout);
+      natsRequestDone(subject, failure.code, started);
+      throw failure;
     }
     const body = JSON.parse(this.decoder.decode(reply.data)) as { err?: unknown; response?: unknown };
     if (body.err !== undefined && body.err !== null) {
       const remote = isRemoteError(body.err)
         ? body.err
         : { code: 'internal', status: 500, message: typeof body.err === 'string' ? body.err : 'Remote handler failed' };
-      throw new BusError('remote', subject, remote.message, remote);
+      const failure = new BusError('remote', subject, remote.message, remote);
+      natsRequestDone(subject, requestOutcome(failure), started);
+      throw failure;
     }
+    natsRequestDone(subject, 'ok', started);
     return body.response as RequestMap[S]['response'];
   }
 

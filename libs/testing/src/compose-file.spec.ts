@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { parse } from 'yaml';
-import { SERVICE_NAMES } from '@platform/common';
+import { METRICS_PORT_OFFSET, SERVICE_NAMES, SERVICES } from '@platform/common';
 import { REPO_ROOT } from '@platform/launcher';
 import { secretsReadBy } from './service-secrets.js';
 
@@ -20,6 +20,7 @@ interface ComposeService {
   build?: unknown;
   profiles?: string[];
   ports?: string[];
+  expose?: string[];
   environment?: Record<string, string | null>;
   depends_on?: Record<string, { condition: string }>;
   volumes?: string[];
@@ -117,6 +118,15 @@ describe('docker-compose.yml', () => {
     }
     for (const name of SERVICE_NAMES)
       expect({ name, gateway: services.gateway.depends_on?.[name] }).toEqual({ name, gateway: { condition: 'service_healthy' } });
+  });
+
+  it("exposes each process's metrics port (its port + 1000) to the compose network, and publishes none on the host", () => {
+    const ports = { gateway: 8080, ...Object.fromEntries(SERVICE_NAMES.map((name) => [name, SERVICES[name].port])) };
+    for (const [name, port] of Object.entries(ports)) {
+      const metrics = String(port + METRICS_PORT_OFFSET);
+      expect({ name, expose: services[name].expose }).toEqual({ name, expose: [metrics] });
+      expect({ name, published: (services[name].ports ?? []).filter((p) => p.endsWith(`:${metrics}`)) }).toEqual({ name, published: [] });
+    }
   });
 
   it('gives the master key to no process by default: each installation makes its own, and only the services that read it mount it', () => {

@@ -7,6 +7,8 @@ export interface E2eEnvironment {
   databaseName: string;
   serviceUrls: Record<ServiceName, string>;
   serviceEnv: Record<ServiceName, Record<string, string>>;
+  /** Each process's `/metrics` URL on its metrics port. */
+  metricsUrls: Record<ServiceName | 'gateway', string>;
   pidDir: string;
   /** Where every platform process's output is written, one `<name>.log` each. */
   logDir: string;

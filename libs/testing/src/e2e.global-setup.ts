@@ -76,6 +76,7 @@ export default async function setup(): Promise<void> {
     databaseName: database.name,
     serviceUrls: platform.serviceUrls,
     serviceEnv: platform.serviceEnv,
+    metricsUrls: platform.metricsUrls,
     pidDir,
     logDir,
     adminToken,

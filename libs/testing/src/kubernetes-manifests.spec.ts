@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { parseAllDocuments } from 'yaml';
-import { SERVICE_NAMES } from '@platform/common';
+import { METRICS_PORT_OFFSET, SERVICE_NAMES } from '@platform/common';
 import { REPO_ROOT } from '@platform/launcher';
 import { KB_INDEX_QUEUE, NOTIFICATION_DELIVERY_QUEUE, RUN_WORK_QUEUE, type WorkQueueSpec } from '@platform/messaging';
 import { SYSTEM_POOL_SIZE } from '@platform/service';
@@ -22,7 +22,8 @@ import { MIGRATE_SECRETS, secretsReadBy, type SecretSetting } from './service-se
 interface Spec {
   replicas?: number;
   selector: { matchLabels: Record<string, string> };
-  template: { metadata: { labels: Record<string, string> }; spec: PodSpec };
+  template: { metadata: { labels: Record<string, string>; annotations?: Record<string, string> }; spec: PodSpec };
+  ports?: { name: string; port: number; targetPort: string | number }[];
   scaleTargetRef: { name: string };
   minReplicas?: number;
   maxReplicas?: number;
@@ -49,6 +50,7 @@ interface Container {
   envFrom?: { configMapRef?: { name: string }; secretRef?: { name: string } }[];
   volumeMounts?: { name: string; mountPath: string }[];
   resources?: { requests?: { cpu: string; memory: string } };
+  ports?: { name: string; containerPort: number }[];
 }
 
 interface PodSpec {
@@ -178,6 +180,19 @@ const JETSTREAM_TRIGGER_KEYS = ['natsServerMonitoringEndpoint', 'account', 'stre
         .sort(),
     ).toEqual([...PROCESSES].sort());
     expect(ofKind('Job').map((j) => j.metadata.name)).toEqual(['platform-migrate']);
+  });
+
+  it.each(PROCESSES)('%s: exposes its metrics port (public port + 1000) to the cluster, announced for scraping', (name) => {
+    const deployment = deployments.find((d) => d.metadata.name === name)!;
+    const ports = Object.fromEntries((deployment.spec.template.spec.containers[0].ports ?? []).map((p) => [p.name, p.containerPort]));
+    expect(ports.metrics).toBe(ports.http + METRICS_PORT_OFFSET);
+    expect(deployment.spec.template.metadata.annotations).toMatchObject({
+      'prometheus.io/scrape': 'true',
+      'prometheus.io/port': String(ports.metrics),
+      'prometheus.io/path': '/metrics',
+    });
+    const service = ofKind('Service').find((s) => s.metadata.name === name)!;
+    expect(service.spec.ports).toContainEqual(expect.objectContaining({ name: 'metrics', port: ports.metrics, targetPort: 'metrics' }));
   });
 
   it('every Kubernetes object is valid against the Kubernetes schemas', async () => {

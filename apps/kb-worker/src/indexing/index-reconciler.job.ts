@@ -27,6 +27,7 @@ export class IndexReconcilerJob extends PeriodicJob {
     if (!stale.length) return;
     const max = this.config.KB_INDEX_MAX_REQUEUES;
     const exhausted = stale.filter((row) => row.requeues >= max);
+    this.repaired('given_up', exhausted.length);
     if (exhausted.length) {
       const error = `Indexing made no progress after ${max} attempts; re-index the document to try again`;
       await this.system.run('kb reconciler: give up', (m) => documentIndexing.giveUp(m, exhausted, error), 'debug');
@@ -37,6 +38,7 @@ export class IndexReconcilerJob extends PeriodicJob {
     for (const row of retried) {
       await this.documents.enqueue({ tenantId: row.tenant_id, environmentId: row.environment_id, scopeId: row.scope_id }, row.id, row.generation, Date.now());
     }
+    this.repaired('requeued', retried.length);
     await this.system.run('kb reconciler: mark re-queued', (m) => documentIndexing.touch(m, retried), 'debug');
   }
 }

@@ -30,6 +30,7 @@ export class DeliveryReconcilerJob extends PeriodicJob {
     if (!stale.length) return;
     const max = this.config.NOTIFICATION_MAX_REQUEUES;
     const exhausted = stale.filter((row) => row.requeues >= max);
+    this.repaired('given_up', exhausted.length);
     if (exhausted.length) {
       const error = `Delivery made no progress after ${max} attempts to queue it`;
       await this.system.run('notification reconciler: give up', (m) => notificationsRepository.giveUp(m, exhausted, error), 'debug');
@@ -40,6 +41,7 @@ export class DeliveryReconcilerJob extends PeriodicJob {
       const ctx = { tenantId: row.tenant_id, environmentId: row.environment_id, scopeId: row.scope_id };
       if (await this.notifications.enqueue(ctx, [row.id], `${row.id}:${row.attempt_count}:${Date.now()}`)) queued.push(row);
     }
+    this.repaired('requeued', queued.length);
     await this.system.run('notification reconciler: mark re-queued', (m) => notificationsRepository.touch(m, queued), 'debug');
   }
 }

@@ -17,6 +17,7 @@ import { NOTIFICATION_CONFIG, type NotificationConfig } from '../config/notifica
 import type { AttemptOutcome } from '../delivery/outcome.js';
 import { Senders, type Destination } from '../delivery/senders.js';
 import type { Attempt } from './notification.record.js';
+import { deliveryAttempted } from './notification.metrics.js';
 import { notificationsRepository, type AttemptRecord, type ClaimedNotification } from './notifications.repository.js';
 
 /**
@@ -90,11 +91,11 @@ export class DeliveryWorker extends QueueConsumer<NotificationDeliveryItem> {
     const attemptNo = row.attempt_count + 1;
     const at = new Date().toISOString();
     if (outcome.outcome === 'delivered') {
-      await this.record(ctx, row.id, { attempt: attemptNo, at, outcome: 'delivered', status_code: outcome.statusCode, error: null }, 'delivered', null);
+      await this.record(ctx, row, { attempt: attemptNo, at, outcome: 'delivered', status_code: outcome.statusCode, error: null }, 'delivered', null);
       return null;
     }
     if (outcome.outcome === 'permanent' || attemptNo >= this.config.NOTIFICATION_MAX_ATTEMPTS) {
-      await this.record(ctx, row.id, { attempt: attemptNo, at, outcome: 'failed', status_code: outcome.statusCode, error: outcome.error }, 'failed', null);
+      await this.record(ctx, row, { attempt: attemptNo, at, outcome: 'failed', status_code: outcome.statusCode, error: outcome.error }, 'failed', null);
       return null;
     }
     const backoff = retryDelayMs(attemptNo, this.config.NOTIFICATION_RETRY_BASE_MS, this.config.NOTIFICATION_RETRY_MAX_MS);
@@ -108,7 +109,7 @@ export class DeliveryWorker extends QueueConsumer<NotificationDeliveryItem> {
       error: outcome.error,
       retry_at: retryAt.toISOString(),
     };
-    await this.record(ctx, row.id, attempt, 'retrying', retryAt);
+    await this.record(ctx, row, attempt, 'retrying', retryAt);
     return delay;
   }
 
@@ -135,7 +136,15 @@ export class DeliveryWorker extends QueueConsumer<NotificationDeliveryItem> {
     return { kind: row.kind, url, recipients };
   }
 
-  private record(ctx: TenantContext, id: string, attempt: Attempt, status: 'delivered' | 'failed' | 'retrying', next: Date | null): Promise<undefined> {
+  private record(
+    ctx: TenantContext,
+    row: ClaimedNotification,
+    attempt: Attempt,
+    status: 'delivered' | 'failed' | 'retrying',
+    next: Date | null,
+  ): Promise<undefined> {
+    deliveryAttempted(row.kind, attempt.outcome);
+    const id = row.id;
     return this.records.submit(ctx, { id, attempt, status, nextAttemptAt: next });
   }
 }

@@ -8,6 +8,7 @@ import {
   type ExecutionStatusEvent,
   type FinishedExecutionStatus,
 } from '@platform/messaging';
+import { executionFinished, executionStarted } from './engine.metrics.js';
 import { runContext, type ExecutionRow } from './execution.records.js';
 
 type StatusSubject =
@@ -35,6 +36,7 @@ export class ExecutionEvents {
   constructor(private readonly bus: Bus) {}
 
   emit(subject: StatusSubject, execution: Announced, status: ExecutionStatus): void {
+    if (subject === RunSubjects.executionStarted) executionStarted();
     const event: ExecutionStatusEvent = {
       executionId: execution.id,
       workflowId: execution.workflow_id,
@@ -50,7 +52,9 @@ export class ExecutionEvents {
     );
   }
 
-  finished(execution: Announced & Pick<ExecutionRow, 'status'>): void {
-    if (isFinished(execution.status)) this.emit(BY_STATUS[execution.status], execution, execution.status);
+  finished(execution: Announced & Pick<ExecutionRow, 'status'> & Partial<Pick<ExecutionRow, 'created_at'>>): void {
+    if (!isFinished(execution.status)) return;
+    executionFinished(execution);
+    this.emit(BY_STATUS[execution.status], execution, execution.status);
   }
 }

@@ -27,5 +27,6 @@ export class OutboxReconcilerJob extends PeriodicJob {
       'debug',
     );
     for (const row of rows) await this.publisher.deliver(row);
+    this.repaired('outcome_republished', rows.length);
   }
 }

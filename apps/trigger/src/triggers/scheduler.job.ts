@@ -106,6 +106,7 @@ export class SchedulerJob extends PeriodicJob {
       (m) => executionsRepository.giveUpPending(m, maxAge, `run not started within ${duration(maxAge)}: the start did not get through to the run service`),
       'debug',
     );
+    this.repaired('given_up', given);
     if (given) this.logger.warn(`${given} trigger firings recorded as failed: their runs did not start within TRIGGER_PENDING_GIVE_UP_MS`);
     const stale = await this.system.run(
       'scheduler: start claimed ticks left pending',
@@ -113,5 +114,6 @@ export class SchedulerJob extends PeriodicJob {
       'debug',
     );
     await Promise.all(stale.map((e) => this.runs.start(e, e.fire_key.startsWith('event:') ? 'event' : 'schedule')));
+    this.repaired('start_retried', stale.length);
   }
 }

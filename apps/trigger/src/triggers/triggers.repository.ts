@@ -202,13 +202,14 @@ export const executionsRepository = {
 
   /** SystemDb: claims pending for `maxAgeMs` are recorded as failed (the reconciler stops trying them). Answers how many. */
   async giveUpPending(m: EntityManager, maxAgeMs: number, reason: string): Promise<number> {
-    const rows = await m.query<{ id: string }[]>(
+    // TypeORM answers an UPDATE with [rows, count], not the rows: rows.length was always 2.
+    const [, count] = await m.query<[{ id: string }[], number]>(
       `update trigger.executions set status = 'failed', error = $2
         where status = 'pending' and fired_at < now() - make_interval(secs => $1::float8 / 1000)
         returning id`,
       [maxAgeMs, reason],
     );
-    return rows.length;
+    return count;
   },
 
   /** SystemDb: claims whose run was not started (a crash after the claim, the run service down). */

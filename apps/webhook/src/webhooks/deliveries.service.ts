@@ -14,6 +14,7 @@ import type { RecordedDelivery } from './receiving.repository.js';
 import { DeliveryWriter } from './delivery-writer.js';
 import { deliveriesRepository, webhooksRepository } from './webhooks.repository.js';
 import { SyncWaiter } from './sync-waiter.js';
+import { deliveryReceived } from './webhook.metrics.js';
 
 /** What the receiving route got: the raw bytes as sent and what the framework parsed. */
 export interface IncomingDelivery {
@@ -71,6 +72,7 @@ export class DeliveriesService {
         this.cache.forget(id);
         continue;
       }
+      deliveryReceived(intake.kind);
       if (intake.kind === 'rejected') throw WebhookErrors.unauthorized();
       if (intake.kind === 'too_large') throw WebhookErrors.runInputTooLarge(intake.bytes, this.config.RUN_INPUT_LIMIT_BYTES);
       if (intake.kind === 'duplicate') return this.answerDuplicate(hook, intake.first);
@@ -78,6 +80,7 @@ export class DeliveriesService {
       this.starter.accepted(intake.delivery);
       return { status: 202, body: { run_id: intake.delivery.run_id, delivery_id: intake.delivery.id } };
     }
+    deliveryReceived('unknown_webhook');
     throw WebhookErrors.notFound();
   }
 

@@ -32,6 +32,7 @@ export class DeliveryReconcilerJob extends PeriodicJob {
       (m) => deliveriesRepository.giveUpUnstarted(m, maxAge, `run not started within ${duration(maxAge)}: the start did not get through to the run service`),
       'debug',
     );
+    this.repaired('given_up', given);
     if (given) this.logger.warn(`${given} accepted deliveries recorded as failed: their runs did not start within WEBHOOK_START_GIVE_UP_MS`);
     const pending = await this.system.run(
       'webhook reconciler: accepted deliveries without a run',
@@ -39,6 +40,8 @@ export class DeliveryReconcilerJob extends PeriodicJob {
       'debug',
     );
     // This replica's own queue is draining already.
-    for (const delivery of pending) if (!this.starter.isHeld(delivery.id)) this.starter.enqueue(delivery);
+    const retried = pending.filter((delivery) => !this.starter.isHeld(delivery.id));
+    for (const delivery of retried) this.starter.enqueue(delivery);
+    this.repaired('start_retried', retried.length);
   }
 }

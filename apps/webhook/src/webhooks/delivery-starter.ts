@@ -6,6 +6,7 @@ import { IntakeRate } from './intake-rate.js';
 import { receivingRepository } from './receiving.repository.js';
 import { RunStarter, type StartOutcome } from './run-starter.js';
 import type { DeliveryRow } from './webhook.record.js';
+import { runStartsDone } from './webhook.metrics.js';
 
 export type StartableDelivery = Pick<
   DeliveryRow,
@@ -114,6 +115,7 @@ export class DeliveryStarter implements OnApplicationShutdown {
 
   private async startAll(batch: StartableDelivery[]): Promise<StartOutcome[]> {
     const outcomes = await Promise.all(batch.map((d) => this.startAndAnnounce(d)));
+    runStartsDone(outcomes);
     const byTenant = new Map<string, TenantResults>();
     batch.forEach((d, i) => {
       const outcome = outcomes[i];

@@ -223,12 +223,13 @@ export const deliveriesRepository = {
    * along) are recorded as failed: the reconciler stops trying them. Answers how many.
    */
   async giveUpUnstarted(m: EntityManager, maxAgeMs: number, reason: string): Promise<number> {
-    const rows = await m.query<{ id: string }[]>(
+    // TypeORM answers an UPDATE with [rows, count], not the rows: rows.length was always 2.
+    const [, count] = await m.query<[{ id: string }[], number]>(
       `update webhook.deliveries set start_error = $2
         where outcome = 'accepted' and started_at is null and start_error is null and received_at < now() - make_interval(secs => $1::float8 / 1000)
         returning id`,
       [maxAgeMs, reason],
     );
-    return rows.length;
+    return count;
   },
 };

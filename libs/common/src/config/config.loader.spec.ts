@@ -33,6 +33,8 @@ describe('loadConfig with ServiceConfig', () => {
       DATABASE_POOL_SIZE: 10,
       NODE_ENV: 'development',
       PLATFORM_IO_COUNTERS: false,
+      METRICS_ENABLED: true,
+      METRICS_PORT: 0,
       JWT_JWKS_URL: '',
       JWT_ISSUER: '',
       JWT_AUDIENCE: '',

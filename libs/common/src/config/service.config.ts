@@ -52,6 +52,17 @@ export class ProcessConfig {
     },
   })
   PLATFORM_IO_COUNTERS: boolean = false;
+
+  /** Prometheus metrics at `/metrics` on METRICS_PORT (docs/operations.md); false: no series, no server, no collectors. */
+  @Transform(toBoolean)
+  @IsBoolean()
+  METRICS_ENABLED: boolean = true;
+
+  /** The metrics port, never the public one; 0: the process's own port + 1000 (services 9101–9113, the gateway 9080). */
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  METRICS_PORT: number = 0;
 }
 
 /** Settings every service reads, on top of every process's. */

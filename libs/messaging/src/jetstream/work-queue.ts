@@ -18,6 +18,7 @@ import { currentNamespace, namespaced, streamPrefix } from '../namespace.js';
 import { validatePayload } from '../validate-payload.js';
 import { publishDurably } from '../reply-inbox.js';
 import { streamSettings } from './stream-settings.js';
+import { queueLabel, watchConsumer, workItemDone } from '../messaging.metrics.js';
 
 export interface WorkQueueSpec {
   /** Stream name, e.g. `RUN_WORK`. */
@@ -198,6 +199,8 @@ export async function startWorker<T>(
   const maxDeliver = spec.maxDeliver ?? DEFAULTS.maxDeliver;
   const js = jetstream(nc);
   const consumer = await js.consumers.get(spec.stream, spec.consumer);
+  const label = queueLabel(spec.stream);
+  const unwatch = watchConsumer(label, consumer);
   const messages = await consumer.consume({ max_messages: options.concurrency ?? 16 });
   const inFlight = new Set<Promise<void>>();
   const decoder = new TextDecoder();
@@ -214,13 +217,16 @@ export async function startWorker<T>(
         handler({ subject: msg.subject, data, context, deliveryCount, working: () => msg.working() }),
       );
       countIo('js.acks', 1, requestId);
+      workItemDone(label, 'ack' in result ? 'ack' : 'retry', deliveryCount);
       if ('ack' in result) msg.ack();
       else msg.nak(result.retryInMs);
     } catch (error) {
       if (requestId === undefined) countIo('js.deliveries');
       countIo('js.acks', 1, requestId);
       options.onError?.(error, msg.subject);
-      if (deliveryCount >= maxDeliver || error instanceof PoisonItem) {
+      const final = deliveryCount >= maxDeliver || error instanceof PoisonItem;
+      workItemDone(label, final ? 'dead_letter' : 'retry', deliveryCount);
+      if (final) {
         // Moved, not dropped: the dead letter stream confirms the copy before the item leaves the
         // queue (a work-queue stream keeps a terminated message, so it is acked instead).
         const reason = String((error as Error)?.message ?? error);
@@ -249,6 +255,7 @@ export async function startWorker<T>(
 
   return {
     async stop() {
+      unwatch();
       await messages.close();
       await loop.catch(() => undefined);
       await Promise.allSettled([...inFlight]);

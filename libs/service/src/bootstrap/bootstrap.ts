@@ -30,6 +30,7 @@ import {
 import type { Logger as PinoLogger } from 'pino';
 import { createValidationPipe } from '../errors/validation.pipe.js';
 import { PinoNestLogger } from '../logging/nest-logger.js';
+import { startServiceMetrics } from '../metrics/service.metrics.js';
 import { loadStatementParser, type ClassType } from '@platform/db';
 
 export interface BootstrapOptions<C extends ServiceConfig = ServiceConfig> {
@@ -130,6 +131,7 @@ export async function bootstrapService<C extends ServiceConfig>(options: Bootstr
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');
   // Tests only: this process's round trips and messages, per request (the round-trip budget test).
   if (config.PLATFORM_IO_COUNTERS) app.use('/actuator/io-counters', ioCountersHandler);
+  const stopMetrics = startServiceMetrics(app, definition.name, config, logger);
   app.use(requestIdMiddleware);
   app.use(accessLogMiddleware(logger));
   app.use(jsonBodyParser(config.BODY_LIMIT_BYTES));
@@ -160,6 +162,7 @@ export async function bootstrapService<C extends ServiceConfig>(options: Bootstr
       // close), then the microservice, then runs shutdown hooks (NATS drain, pools closed).
       await app.close();
       await infrastructure.nats.close().catch(() => undefined);
+      stopMetrics();
       clearTimeout(timer);
       logger.info('stopped');
     })();

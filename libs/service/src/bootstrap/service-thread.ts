@@ -3,14 +3,14 @@ import { Worker, parentPort, threadId } from 'node:worker_threads';
 import type { Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { Logger } from 'pino';
-import type { ServiceName } from '@platform/common';
+import { addMetricsSource, enableMetrics, metricsEnabled, metricsJson, type MetricsSource, type ServiceName } from '@platform/common';
 import { PinoNestLogger } from '../logging/nest-logger.js';
 import { PlatformModule } from '../platform/platform.module.js';
 import { prepareService } from './bootstrap.js';
 
-/** Messages between a service and its thread. */
-type ToThread = 'stop';
-type FromThread = 'ready';
+/** Messages between a service and its thread; the service asks for the thread's series at each scrape. */
+type ToThread = 'stop' | { metrics: number };
+type FromThread = 'ready' | { metrics: number; series: Awaited<ReturnType<MetricsSource>> };
 
 export interface ServiceThreadOptions {
   service: ServiceName;
@@ -31,12 +31,18 @@ export async function runServiceThread(options: ServiceThreadOptions): Promise<v
   const prepared = await prepareService(options.service);
   const { definition, config, infrastructure } = prepared;
   const logger = prepared.logger.child({ thread: options.name });
+  // The thread's series are summed into the service's /metrics (threadMetrics); the process's own (CPU, memory) are the service's.
+  if (config.METRICS_ENABLED) enableMetrics(definition.name, { defaults: false });
   const app = await NestFactory.createApplicationContext(
     PlatformModule.forService({ definition, config, logger, dataSource: infrastructure.dataSource, nats: infrastructure.nats, module: options.module }),
     { logger: new PinoNestLogger(logger), abortOnError: false },
   );
   await app.init();
   port.on('message', (message: ToThread) => {
+    if (typeof message === 'object') {
+      void metricsJson().then((series) => port.postMessage({ metrics: message.metrics, series } satisfies FromThread));
+      return;
+    }
     if (message !== 'stop') return;
     void (async () => {
       await app.close();
@@ -57,6 +63,8 @@ export async function runServiceThread(options: ServiceThreadOptions): Promise<v
 export class ServiceThread {
   private worker?: Worker;
   private stopping = false;
+  private stopMetrics?: () => void;
+  private scrapes = 0;
 
   constructor(
     private readonly entry: URL,
@@ -72,6 +80,7 @@ export class ServiceThread {
       worker.on('message', (message: FromThread) => {
         if (message === 'ready') {
           ready = true;
+          if (metricsEnabled()) this.stopMetrics = addMetricsSource(() => this.threadMetrics());
           resolve();
         }
       });
@@ -89,11 +98,31 @@ export class ServiceThread {
     });
   }
 
+  /** The thread's series, for the service's scrape; none when it does not answer within 2 s. */
+  private threadMetrics(): ReturnType<MetricsSource> {
+    const worker = this.worker!;
+    const id = ++this.scrapes;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => done([]), 2000);
+      const onMessage = (message: FromThread) => {
+        if (typeof message === 'object' && message.metrics === id) done(message.series);
+      };
+      const done = (series: Awaited<ReturnType<MetricsSource>>) => {
+        clearTimeout(timer);
+        worker.off('message', onMessage);
+        resolve(series);
+      };
+      worker.on('message', onMessage);
+      worker.postMessage({ metrics: id } satisfies ToThread);
+    });
+  }
+
   /** Asks the thread to finish what it is doing and close; ends it after `timeoutMs` regardless. */
   async stop(timeoutMs: number): Promise<void> {
     const worker = this.worker;
     if (!worker || this.stopping) return;
     this.stopping = true;
+    this.stopMetrics?.();
     const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
     worker.postMessage('stop' satisfies ToThread);
     const timer = setTimeout(() => {

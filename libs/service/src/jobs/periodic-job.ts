@@ -1,4 +1,5 @@
 import { Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { observedPass, recordRepairs } from '../metrics/jobs.metrics.js';
 
 export interface PeriodicSchedule {
   /** Shown in logs. */
@@ -42,7 +43,12 @@ export abstract class PeriodicJob implements OnApplicationBootstrap, OnModuleDes
 
   /** Runs a pass now; a pass already under way is joined rather than started twice. */
   runOnce(): Promise<unknown> {
-    this.running ??= this.pass().finally(() => (this.running = undefined));
+    this.running ??= observedPass(this.schedule.name, () => this.pass()).finally(() => (this.running = undefined));
     return this.running;
+  }
+
+  /** Counts what a pass repaired in `reconciler_repairs_total` (see docs/operations.md#metrics). */
+  protected repaired(repair: string, count: number): void {
+    recordRepairs(this.schedule.name, repair, count);
   }
 }

@@ -31,6 +31,14 @@ export const usageOutboxRepository = {
     );
   },
 
+  /** SystemDb: how many facts wait and the oldest one's age in seconds (the metrics' scrape). */
+  async backlog(m: EntityManager, schema: string): Promise<{ facts: number; oldestSeconds: number }> {
+    const [row] = await m.query<{ facts: number; oldest_seconds: number }[]>(
+      `select count(*)::int as facts, coalesce(extract(epoch from now() - min(created_at)), 0)::float8 as oldest_seconds from ${schema}.usage_outbox`,
+    );
+    return { facts: row?.facts ?? 0, oldestSeconds: row?.oldest_seconds ?? 0 };
+  },
+
   /** SystemDb: the facts JetStream has stored. */
   async remove(m: EntityManager, schema: string, facts: PendingUsage[]): Promise<void> {
     if (!facts.length) return;

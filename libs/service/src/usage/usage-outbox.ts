@@ -4,6 +4,7 @@ import { SystemDb, TenantDb } from '@platform/db';
 import { UsageMeter, type ContextOptions, type TenantRef, type UsageRecord } from '@platform/messaging';
 import { fromOutboxRow, pendingUsage, usageContext, type PendingUsage } from './pending-usage.js';
 import { usageOutboxRepository as outbox } from './usage-outbox.repository.js';
+import { watchOutboxBacklog } from '../metrics/outbox.metrics.js';
 
 export interface UsageOutboxOptions {
   /** The service's own schema, whose `usage_outbox` table (usageOutboxMigration) holds its facts. */
@@ -48,7 +49,9 @@ export class UsageOutbox implements OnModuleDestroy {
     private readonly db: TenantDb,
     private readonly system: SystemDb,
     @Inject(USAGE_OUTBOX_OPTIONS) private readonly options: UsageOutboxOptions,
-  ) {}
+  ) {
+    watchOutboxBacklog(() => this.system.statement('usage outbox: backlog for the metrics', (m) => outbox.backlog(m, options.schema), 'debug'));
+  }
 
   /** The fact to `add` and then `publish`, built in the request it belongs to. */
   fact(tenant: TenantRef, usage: UsageRecord, context: ContextOptions = {}): PendingUsage {

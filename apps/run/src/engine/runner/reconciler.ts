@@ -3,7 +3,11 @@ import { PeriodicJob } from '@platform/service';
 import { RUN_CONFIG, type RunConfig } from '../../config/run.config.js';
 import { EXECUTION_STORE, type ExecutionStore } from '../engine.ports.js';
 import { ExecutionEvents } from '../execution.events.js';
+import type { DueExecution } from '../execution.records.js';
 import { ExecutionQueue } from './execution.queue.js';
+
+/** Why an execution was re-sent, as `reconciler_repairs_total`'s repair: a delay or retry due, a wake-up lost, a lease expired. */
+const REASONS: readonly DueExecution['reason'][] = ['wake', 'lost', 'lease'];
 
 /**
  * JetStream only wakes workers; this makes sure every execution is woken. It re-sends executions
@@ -23,8 +27,11 @@ export class Reconciler extends PeriodicJob {
   }
 
   protected async pass(): Promise<void> {
-    for (const timedOut of await this.store.timeOutOverdue()) this.events.finished(timedOut);
+    const overdue = await this.store.timeOutOverdue();
+    for (const timedOut of overdue) this.events.finished(timedOut);
+    this.repaired('timed_out', overdue.length);
     const due = await this.store.due();
+    for (const reason of REASONS) this.repaired(reason, due.filter((d) => d.reason === reason).length);
     // The token changes every interval, so a re-send is not dropped as a duplicate of the last one.
     const slot = Math.floor(Date.now() / this.config.RUN_RECONCILE_INTERVAL_MS);
     await Promise.all(due.map((d) => this.queue.enqueue(d, `reconcile:${slot}`)));

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { SecretRedactor, newId } from '@platform/common';
 import { RUN_CONFIG, type RunConfig } from '../../config/run.config.js';
 import { EXECUTION_STORE, type ExecutionStore } from '../engine.ports.js';
+import { stepRecorded } from '../engine.metrics.js';
 import { runContext, tenantOf, type ClaimedExecution, type LogLine, type NewStepRecord } from '../execution.records.js';
 import { Interpreter, type InterpreterHost, type Outcome } from '../interpreter/interpreter.js';
 import { AbortRun } from '../interpreter/signals.js';
@@ -96,6 +97,7 @@ export class RunInterpreter {
       signal,
       redactor,
       record: async (record, last) => {
+        stepRecorded(record);
         if (ahead || last || pure(record)) held.push(record);
         else await commitHeld(record);
       },

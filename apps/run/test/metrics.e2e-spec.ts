@@ -1,0 +1,96 @@
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { labelProblems } from '@platform/common';
+import { createTenant, type TestTenant } from '@platform/testing';
+import { env, runToEnd } from './engine-helpers.js';
+
+/** Sum of the samples of `name` whose labels include `labels`, in Prometheus's text format. */
+function sample(text: string, name: string, labels: Record<string, string> = {}): number {
+  let sum = 0;
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
+    const wanted = Object.entries(labels).every(([k, v]) => line.includes(`${k}="${v}"`));
+    if (wanted) sum += Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  return sum;
+}
+
+/** Every label name and value of a scrape. */
+function labelsOf(text: string): [string, string][] {
+  const labels: [string, string][] = [];
+  for (const line of text.split('\n')) {
+    if (line.startsWith('#')) continue;
+    for (const m of line.matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)) labels.push([m[1], m[2]]);
+  }
+  return labels;
+}
+
+async function scrape(url: string): Promise<string> {
+  const res = await fetch(url);
+  expect(res.status).toBe(200);
+  return res.text();
+}
+
+/**
+ * Metrics on their own port: one workflow run through the gateway moves the run service's request
+ * and runs-finished counters and the gateway's request counter; the public ports refuse /metrics;
+ * no label of any scrape carries an id.
+ */
+describe('metrics', () => {
+  let tenant: TestTenant;
+
+  beforeAll(async () => {
+    tenant = await createTenant(env.gatewayUrl, env.adminToken, 'metrics');
+  });
+
+  it('count a run in the run service and the gateway, on the metrics ports', async () => {
+    const runBefore = await scrape(env.metricsUrls.run);
+    const gatewayBefore = await scrape(env.metricsUrls.gateway);
+
+    const execution = await runToEnd(tenant, [{ id: 'double', type: 'transform', input: { value: '{% input.x * 2 %}' } }], { x: 21 });
+    expect(execution.status).toBe('succeeded');
+
+    const started = { route: '/v1/automations/run', method: 'POST', status: '202' };
+    const finished = { status: 'succeeded' };
+    const routed = { upstream: 'run', method: 'POST', status: '202' };
+    // The run's own answer is sent before its request is observed: poll the scrape briefly.
+    const deadline = Date.now() + 10_000;
+    let runAfter = await scrape(env.metricsUrls.run);
+    let gatewayAfter = await scrape(env.metricsUrls.gateway);
+    while (
+      Date.now() < deadline &&
+      sample(gatewayAfter, 'gateway_request_duration_seconds_count', routed) <= sample(gatewayBefore, 'gateway_request_duration_seconds_count', routed)
+    ) {
+      await new Promise((r) => setTimeout(r, 100));
+      runAfter = await scrape(env.metricsUrls.run);
+      gatewayAfter = await scrape(env.metricsUrls.gateway);
+    }
+    expect(sample(runAfter, 'http_request_duration_seconds_count', started)).toBeGreaterThan(sample(runBefore, 'http_request_duration_seconds_count', started));
+    expect(sample(runAfter, 'run_execution_duration_seconds_count', finished)).toBeGreaterThan(
+      sample(runBefore, 'run_execution_duration_seconds_count', finished),
+    );
+    expect(sample(runAfter, 'run_step_duration_seconds_count', { type: 'transform', status: 'succeeded' })).toBeGreaterThan(0);
+    expect(sample(gatewayAfter, 'gateway_request_duration_seconds_count', routed)).toBeGreaterThan(
+      sample(gatewayBefore, 'gateway_request_duration_seconds_count', routed),
+    );
+    // The series of the other layers are there too: event-loop lag, the database pool, NATS.
+    expect(runAfter).toContain('nodejs_eventloop_lag_p99_seconds');
+    expect(sample(runAfter, 'db_pool_max', { pool: 'app' })).toBeGreaterThan(0);
+    expect(runAfter).toContain('jetstream_consumer_pending{');
+  });
+
+  it('refuses /metrics on the public ports: the gateway and a service', async () => {
+    for (const base of [env.gatewayUrl, env.serviceUrls.run]) {
+      const res = await fetch(`${base}/metrics`);
+      expect(res.status).toBe(404);
+      expect(await res.text()).not.toContain('# TYPE');
+    }
+  });
+
+  it('keeps ids, tenants and free text out of every label of every process', async () => {
+    const problems: string[] = [];
+    for (const [name, url] of Object.entries(env.metricsUrls)) {
+      for (const [label, value] of labelsOf(await scrape(url))) for (const p of labelProblems(label, value)) problems.push(`${name}: ${p}`);
+    }
+    expect([...new Set(problems)]).toEqual([]);
+  });
+});

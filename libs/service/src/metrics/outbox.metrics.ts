@@ -1,0 +1,41 @@
+import { gauge } from '@platform/common';
+
+export interface OutboxBacklog {
+  facts: number;
+  oldestSeconds: number;
+}
+
+/** The service's usage outbox, read at each scrape (one small query); one per process. */
+let reader: (() => Promise<OutboxBacklog>) | undefined;
+let reading: Promise<OutboxBacklog | undefined> | undefined;
+
+/** One query per scrape, whichever gauge asks first. */
+function backlog(): Promise<OutboxBacklog | undefined> {
+  reading ??= (reader ? reader().catch(() => undefined) : Promise.resolve(undefined)).finally(() => setTimeout(() => (reading = undefined), 100).unref());
+  return reading;
+}
+
+gauge({
+  name: 'usage_outbox_backlog',
+  help: "Usage facts in the service's outbox not yet published to the subscription service (normally a handful, each for a few ms)",
+  aggregator: 'max',
+  async collect() {
+    const now = await backlog();
+    if (now) this.set(now.facts);
+  },
+});
+
+gauge({
+  name: 'usage_outbox_oldest_seconds',
+  help: 'Age of the oldest fact in the usage outbox; above USAGE_OUTBOX_GRACE_MS plus a relay interval, publishing is failing (NATS, JetStream)',
+  aggregator: 'max',
+  async collect() {
+    const now = await backlog();
+    if (now) this.set(now.oldestSeconds);
+  },
+});
+
+/** The usage outbox reports its backlog in `usage_outbox_*`. */
+export function watchOutboxBacklog(read: () => Promise<OutboxBacklog>): void {
+  reader = read;
+}
