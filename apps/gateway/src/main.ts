@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, createServer } from 'node:http';
-import { ConfigError, createLogger, enableIoCounters, errorBody } from '@platform/common';
+import { ConfigError, createLogger, enableIoCounters, errorBody, startTracing, stopTracing } from '@platform/common';
 import { loadGatewayConfig, upstreamUrls } from './config/gateway.config.js';
 import { createGatewayApp } from './gateway.app.js';
 
@@ -17,6 +17,8 @@ try {
 
 if (config.PLATFORM_IO_COUNTERS) enableIoCounters();
 const logger = createLogger('gateway', config.LOG_LEVEL);
+// Off without OTEL_EXPORTER_OTLP_ENDPOINT. The proxy passes the trace on itself (no undici spans), and the gateway has no database.
+await startTracing('gateway', { undici: false, pg: false });
 const { handle, close } = createGatewayApp({ config, upstreams, logger });
 const server = createServer(handle);
 server.listen(config.GATEWAY_PORT, config.HOST, () => {
@@ -49,8 +51,10 @@ const shutdown = () => {
   timer.unref();
   server.close(() => {
     close();
-    logger.info('stopped');
-    process.exit(0);
+    void stopTracing().finally(() => {
+      logger.info('stopped');
+      process.exit(0);
+    });
   });
   server.closeIdleConnections();
 };
