@@ -5,6 +5,7 @@ import {
   SERVICE_NAMES,
   SpanKind,
   SpanStatusCode,
+  currentTraceIds,
   errorBody,
   extractTraceContext,
   ioCountersHandler,
@@ -133,9 +134,10 @@ export function createGatewayApp({ config, upstreams, logger }: GatewayDeps) {
     res.setHeader('x-request-id', request.id);
     const url = req.url ?? '/';
     if (logger.isLevelEnabled('info')) {
+      const trace = currentTraceIds();
       res.once('finish', () => {
         logger.info(
-          { request_id: request.id, method: req.method, url, status: res.statusCode, ms: Math.round((performance.now() - started) * 100) / 100 },
+          { request_id: request.id, ...trace, method: req.method, url, status: res.statusCode, ms: Math.round((performance.now() - started) * 100) / 100 },
           'request',
         );
       });

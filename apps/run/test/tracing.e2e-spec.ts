@@ -34,6 +34,7 @@ describe('one trace from the gateway to the notification a step sent', () => {
   let receiver: OtlpReceiver;
   let platform: RunningPlatform;
   let tenant: TestTenant;
+  const lines: { name: string; line: string }[] = [];
   const namespace = `e2e-trace-${randomBytes(3).toString('hex')}`;
   const gw = (path: string, request?: Parameters<typeof call>[2]) => call<Json>(platform.gatewayUrl, path, request);
 
@@ -50,7 +51,9 @@ describe('one trace from the gateway to the notification a step sent', () => {
         OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
         OTEL_BSP_SCHEDULE_DELAY: '100',
         RUN_INLINE_CONCURRENCY: '0',
+        LOG_LEVEL: 'info',
       },
+      onLine: (name, line) => lines.push({ name, line }),
     });
     tenant = await createTenant(platform.gatewayUrl, env.adminToken, 'tracing');
   }, 120_000);
@@ -123,6 +126,15 @@ describe('one trace from the gateway to the notification a step sent', () => {
     // The delivery itself carries the trace on to the webhook.
     const card = await eventually('the card at the webhook', () => Promise.resolve(receiver.requests.find((r) => r.path === '/teams')), 30_000);
     expect(card.headers.traceparent).toContain(traceId);
+    // Log lines name the trace: the run's own lines, written by the worker, and the access lines.
+    const logged = (name: string, msg: string) =>
+      lines.filter((l) => l.name === name && l.line.includes(msg)).map((l) => JSON.parse(l.line) as Record<string, unknown>);
+    const runId = started.body.run_id as string;
+    expect(logged('run', '"run started"').filter((l) => l.execution_id === runId)).toEqual([
+      expect.objectContaining({ trace_id: traceId, request_id: expect.any(String), workflow_id: wf.body.id, tenant_id: expect.any(String) }),
+    ]);
+    expect(logged('run', '"run succeeded"').filter((l) => l.execution_id === runId)).toEqual([expect.objectContaining({ trace_id: traceId })]);
+    expect(logged('gateway', '/v1/automations/run')).toEqual([expect.objectContaining({ trace_id: traceId, request_id: expect.any(String) })]);
     // Queries are spans of the trace too (pg instrumentation).
     expect(trace.some((s) => s.service === 'run' && (s.attributes['db.system'] ?? s.attributes['db.system.name']) === 'postgresql')).toBe(true);
   });

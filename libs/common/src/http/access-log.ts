@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { RequestWithId } from './request-id.js';
+import { currentTraceIds } from '../telemetry/tracing.js';
 
 type Level = 'info' | 'warn' | 'error';
 
@@ -17,8 +18,11 @@ export function accessLogMiddleware(logger: Logger) {
   return (req: RequestWithId, res: ServerResponse, next: () => void): void => {
     if (req.url?.startsWith('/actuator/health')) return next();
     const started = performance.now();
+    // Read now, inside the request's span: the response's close event fires outside it.
+    const trace = currentTraceIds();
     const line = (status: number) => ({
       request_id: req.id,
+      ...trace,
       req: { method: req.method, url: req.url },
       res: { status },
       responseTime: Math.round((performance.now() - started) * 1000) / 1000,
