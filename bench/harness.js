@@ -2,7 +2,7 @@
 // separate process. Nothing here is timed by tests; numbers are printed, never asserted.
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
-import { call, createTestDatabase, removeNatsNamespace, startPlatform } from '@platform/testing';
+import { call, createTestDatabase, removeNatsNamespace, startOtlpReceiver, startPlatform } from '@platform/testing';
 
 const LOAD = resolve(import.meta.dirname, 'load.js');
 const LATENCY = resolve(import.meta.dirname, 'latency.js');
@@ -62,21 +62,46 @@ export function progress(message) {
 }
 
 /**
+ * `--telemetry`: every platform runs with traces exported to an OTLP receiver the benchmark starts
+ * (every span kept by the SDK and sent, as to a collector) and metrics at their default (on).
+ * Without it, both are off (METRICS_ENABLED=false, no OTEL_EXPORTER_OTLP_ENDPOINT): the two runs
+ * side by side are the cost of telemetry.
+ */
+const telemetry = { on: false, exports: 0, bytes: 0 };
+
+export function useTelemetry(on) {
+  telemetry.on = on;
+}
+
+export function telemetryReport() {
+  return telemetry.on
+    ? `telemetry on: traces to a local OTLP receiver (${telemetry.exports} exports, ${(telemetry.bytes / 1e6).toFixed(1)} MB of spans), metrics on`
+    : 'telemetry off: METRICS_ENABLED=false, no OTEL_EXPORTER_OTLP_ENDPOINT';
+}
+
+/**
  * A platform of its own for `use`: a fresh database, a NATS namespace `namespace` and the given
  * services, stopped and removed afterwards whatever happens.
  */
 export async function withPlatform({ services, namespace, env = {} }, use) {
   const database = await createTestDatabase('bench');
+  const receiver = telemetry.on ? await startOtlpReceiver({ keepSpans: false }) : undefined;
+  const telemetryEnv = receiver ? { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url } : { METRICS_ENABLED: 'false' };
   let platform;
   try {
     platform = await startPlatform({
       databaseUrl: database.url,
       services,
-      env: { LOG_LEVEL: 'warn', NATS_NAMESPACE: namespace, RATE_LIMIT_KEY_PREFIX: `rl-${namespace}`, ...env },
+      env: { LOG_LEVEL: 'warn', NATS_NAMESPACE: namespace, RATE_LIMIT_KEY_PREFIX: `rl-${namespace}`, ...telemetryEnv, ...env },
     });
     return await use(platform, database);
   } finally {
     await platform?.stop();
+    if (receiver) {
+      telemetry.exports += receiver.exports.count;
+      telemetry.bytes += receiver.exports.bytes;
+      await receiver.stop();
+    }
     await database.drop();
     await removeNatsNamespace(namespace);
   }

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-// `npm run bench [-- suite ...] [--duration=S] [--connections=N]`: starts what each suite needs
-// against a database of its own, runs the load from a separate process and prints the figures.
-import { withPlatform } from './harness.js';
+// `npm run bench [-- suite ...] [--duration=S] [--connections=N] [--telemetry]`: starts what each
+// suite needs against a database of its own, runs the load from a separate process and prints the
+// figures. `--telemetry` runs the services with traces (to a local OTLP receiver) and metrics on;
+// without it both are off, so the two runs compare (harness.js).
+import { telemetryReport, useTelemetry, withPlatform } from './harness.js';
 import * as auth from './suites/auth.js';
 import * as cli from './suites/cli.js';
 import * as connectors from './suites/connectors.js';
@@ -22,6 +24,7 @@ const args = process.argv.slice(2);
 const option = (key, fallback) => Number(args.find((a) => a.startsWith(`--${key}=`))?.split('=')[1] ?? fallback);
 const chosen = args.filter((a) => !a.startsWith('--'));
 const duration = option('duration', 10);
+useTelemetry(args.includes('--telemetry'));
 const connections = option('connections', 50);
 const suites = chosen.length ? SUITES.filter((s) => chosen.includes(s.name)) : SUITES;
 if (!suites.length) {
@@ -40,3 +43,4 @@ for (const suite of suites) {
 }
 console.log(`\nResults (${duration} s per measurement, ${connections} connections, ${(await import('node:os')).cpus().length} cores):\n`);
 console.log(report.join('\n'));
+console.log(telemetryReport());

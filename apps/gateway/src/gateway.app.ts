@@ -1,7 +1,22 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
-import { SERVICE_NAMES, errorBody, ioCountersHandler, metricsEnabled, resolveRequestId, runInRequestContext, type ServiceName } from '@platform/common';
+import {
+  SERVICE_NAMES,
+  SpanKind,
+  SpanStatusCode,
+  currentTraceIds,
+  errorBody,
+  extractTraceContext,
+  ioCountersHandler,
+  metricsEnabled,
+  resolveRequestId,
+  runInRequestContext,
+  startSpan,
+  traceContext,
+  tracingEnabled,
+  type ServiceName,
+} from '@platform/common';
 import type { GatewayConfig } from './config/gateway.config.js';
 import { CONSOLE_PATH, consoleDir, consoleRoutes } from './console/console.routes.js';
 import { docsRoutes } from './docs/docs.routes.js';
@@ -96,8 +111,25 @@ export function createGatewayApp({ config, upstreams, logger }: GatewayDeps) {
     const request = req as GatewayRequest;
     request.id = resolveRequestId(req.headers['x-request-id']);
     // Counting IO per request needs the request's context; without the counters, no context is made.
-    if (countingIo) runInRequestContext({ requestId: request.id }, () => serve(request, res));
+    if (tracingEnabled()) traced(request, res);
+    else if (countingIo) runInRequestContext({ requestId: request.id }, () => serve(request, res));
     else serve(request, res);
+  };
+
+  /** With tracing on: the request in a server span (continuing the caller's trace), its log lines naming it. */
+  const traced = (request: GatewayRequest, res: ServerResponse): void => {
+    const method = request.method ?? 'GET';
+    // Named by the service it goes to: paths carry ids, and span names should be few.
+    const service = routes.match(request.url ?? '/')?.service;
+    const attributes = { 'http.request.method': method, 'url.path': (request.url ?? '/').split('?')[0], ...(service ? { 'platform.service': service } : {}) };
+    const { span, context } = startSpan(service ? `${method} ${service}` : method, SpanKind.SERVER, attributes, extractTraceContext(request.headers));
+    request.traceContext = context;
+    res.once('close', () => {
+      span.setAttribute('http.response.status_code', res.statusCode);
+      if (res.statusCode >= 500 || !res.writableFinished) span.setStatus({ code: SpanStatusCode.ERROR });
+      span.end();
+    });
+    traceContext.with(context, () => runInRequestContext({ requestId: request.id }, () => serve(request, res)));
   };
 
   const serve = (request: GatewayRequest, res: ServerResponse): void => {
@@ -106,9 +138,10 @@ export function createGatewayApp({ config, upstreams, logger }: GatewayDeps) {
     res.setHeader('x-request-id', request.id);
     const url = req.url ?? '/';
     if (logger.isLevelEnabled('info')) {
+      const trace = currentTraceIds();
       res.once('finish', () => {
         logger.info(
-          { req_id: request.id, method: req.method, url, status: res.statusCode, ms: Math.round((performance.now() - started) * 100) / 100 },
+          { request_id: request.id, ...trace, method: req.method, url, status: res.statusCode, ms: Math.round((performance.now() - started) * 100) / 100 },
           'request',
         );
       });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, createServer } from 'node:http';
-import { ConfigError, createLogger, enableIoCounters, errorBody, startProcessMetrics } from '@platform/common';
+import { ConfigError, createLogger, enableIoCounters, errorBody, startProcessMetrics, startTracing, stopTracing } from '@platform/common';
 import { loadGatewayConfig, upstreamUrls } from './config/gateway.config.js';
 import { createGatewayApp } from './gateway.app.js';
 
@@ -19,6 +19,8 @@ if (config.PLATFORM_IO_COUNTERS) enableIoCounters();
 const logger = createLogger('gateway', config.LOG_LEVEL);
 // Before the app: its series exist only while metrics are on. /metrics is on the metrics port only; the public port answers 404.
 const metrics = startProcessMetrics('gateway', config, config.GATEWAY_PORT, logger);
+// Off without OTEL_EXPORTER_OTLP_ENDPOINT. The proxy passes the trace on itself (no undici spans), and the gateway has no database.
+await startTracing('gateway', { undici: false, pg: false });
 const { handle, close } = createGatewayApp({ config, upstreams, logger });
 const server = createServer(handle);
 server.listen(config.GATEWAY_PORT, config.HOST, () => {
@@ -52,8 +54,10 @@ const shutdown = () => {
   server.close(() => {
     close();
     metrics?.close();
-    logger.info('stopped');
-    process.exit(0);
+    void stopTracing().finally(() => {
+      logger.info('stopped');
+      process.exit(0);
+    });
   });
   server.closeIdleConnections();
 };

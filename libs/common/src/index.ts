@@ -14,6 +14,8 @@ export * from './errors/error-body.js';
 export * from './errors/app.errors.js';
 export * from './errors/validation.js';
 export * from './logging/logger.js';
+export * from './telemetry/tracing.js';
+export * from './telemetry/http-spans.js';
 export * from './http/request-id.js';
 export * from './http/access-log.js';
 export * from './pagination/pagination.js';

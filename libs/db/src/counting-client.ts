@@ -12,13 +12,14 @@ type Query = (this: pg.Client, ...args: unknown[]) => unknown;
  */
 export class CountingClient extends pg.Client {}
 
-const query = Object.getOwnPropertyDescriptor(pg.Client.prototype, 'query')?.value as Query;
+// Looked up at each call, not kept: the pg instrumentation (tracing) wraps pg.Client's `query` after this module is loaded.
+const query = (): Query => Object.getOwnPropertyDescriptor(pg.Client.prototype, 'query')?.value as Query;
 // Defined on the subclass's prototype rather than declared as an override: `query` has a dozen overloads.
 Object.defineProperty(CountingClient.prototype, 'query', {
   value: function (this: pg.Client, ...args: unknown[]): unknown {
     countIo('db.roundTrips');
     countIo('db.statements', statementCount(args[0], args[1]));
-    return query.apply(this, args);
+    return query().apply(this, args);
   },
   writable: true,
   configurable: true,

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
-import { countIo } from '@platform/common';
+import { SpanKind, countIo, inSpan, tracingEnabled } from '@platform/common';
 import type { EventMap, EventSubject, RequestMap, RequestSubject } from './contracts/index.js';
 import { BusError, isRemoteError } from './bus.errors.js';
 import { envelope, type Envelope, type MessageContext } from './envelope.js';
 import { namespaced } from './namespace.js';
 import { NoReplierError, ReplyTimeoutError, publishDurably, request } from './reply-inbox.js';
 import { natsRequestDone, requestOutcome } from './messaging.metrics.js';
+import { withTraceHeaders } from './trace-headers.js';
 
 export interface RequestOptions {
   timeoutMs?: number;
@@ -27,18 +28,29 @@ export class Bus {
 
   constructor(readonly connection: NatsConnection) {}
 
-  async request<S extends RequestSubject>(
+  request<S extends RequestSubject>(
     subject: S,
     data: RequestMap[S]['request'],
     context: MessageContext,
     options: RequestOptions = {},
+  ): Promise<RequestMap[S]['response']> {
+    if (!tracingEnabled()) return this.send(subject, data, context, options);
+    const attributes = { 'messaging.system': 'nats', 'messaging.destination.name': subject, 'messaging.operation.type': 'send' };
+    return inSpan(`${subject} request`, SpanKind.CLIENT, attributes, () => this.send(subject, data, context, options));
+  }
+
+  private async send<S extends RequestSubject>(
+    subject: S,
+    data: RequestMap[S]['request'],
+    context: MessageContext,
+    options: RequestOptions,
   ): Promise<RequestMap[S]['response']> {
     const packet = JSON.stringify({ pattern: subject, data: envelope(context, data), id: randomUUID() });
     const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const started = performance.now();
     let reply;
     try {
-      reply = await request(this.connection, namespaced(subject), packet, timeout, undefined, context.requestId);
+      reply = await request(this.connection, namespaced(subject), packet, timeout, withTraceHeaders(), context.requestId);
     } catch (error) {
       const failure = this.transportError(subject, error, timeout);
       natsRequestDone(subject, failure.code, started);
@@ -60,7 +72,8 @@ export class Bus {
   /** Fire-and-forget event; handlers in a queue group get it once per service. */
   emit<S extends EventSubject>(subject: S, data: EventMap[S], context: MessageContext): void {
     countIo('nats.publishes', 1, context.requestId);
-    this.connection.publish(namespaced(subject), JSON.stringify({ pattern: subject, data: envelope(context, data) }));
+    const hdrs = withTraceHeaders();
+    this.connection.publish(namespaced(subject), JSON.stringify({ pattern: subject, data: envelope(context, data) }), hdrs ? { headers: hdrs } : undefined);
   }
 
   /**

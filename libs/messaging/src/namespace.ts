@@ -1,4 +1,7 @@
+import type { Msg } from '@nats-io/transport-node';
 import { ServerNats } from '@nestjs/microservices';
+import { SpanKind, inSpan, tracingEnabled } from '@platform/common';
+import { traceContextOf } from './trace-headers.js';
 
 /**
  * Several platforms may share one NATS server (parallel test runs, a developer's platform beside
@@ -29,9 +32,20 @@ export function streamPrefix(namespace: string): string {
   return `${namespace.toUpperCase().replace(/-/g, '_')}_`;
 }
 
-/** The NestJS NATS server with its subscriptions in the namespace; handlers keep their plain patterns. */
+/**
+ * The NestJS NATS server with its subscriptions in the namespace; handlers keep their plain
+ * patterns. With tracing on, each message is handled in a span continuing the sender's trace.
+ */
 export class NamespacedServerNats extends ServerNats {
   override normalizePattern(pattern: Parameters<ServerNats['normalizePattern']>[0]): string {
     return namespaced(super.normalizePattern(pattern));
+  }
+
+  override handleMessage(channel: string, natsMsg: Msg): Promise<unknown> {
+    if (!tracingEnabled()) return super.handleMessage(channel, natsMsg);
+    const subject = current && channel.startsWith(`${current}.`) ? channel.slice(current.length + 1) : channel;
+    const kind = natsMsg.reply ? SpanKind.SERVER : SpanKind.CONSUMER;
+    const attributes = { 'messaging.system': 'nats', 'messaging.destination.name': subject, 'messaging.operation.type': 'process' };
+    return inSpan(`${subject} process`, kind, attributes, () => super.handleMessage(channel, natsMsg), traceContextOf(natsMsg.headers));
   }
 }

@@ -1,5 +1,6 @@
 import { createInbox, headers, type Msg, type MsgHdrs, type NatsConnection, type Subscription } from '@nats-io/transport-node';
 import { countIo } from '@platform/common';
+import { withTraceHeaders } from './trace-headers.js';
 
 /** Nobody subscribes to the subject (the server's 503 status reply). */
 export class NoReplierError extends Error {
@@ -121,7 +122,8 @@ const decoder = new TextDecoder();
 /**
  * A JetStream publish: resolved once a stream capturing the subject has stored the message (its
  * ack), refused when none does or the stream says no. `msgId` (Nats-Msg-Id) makes a repeat within
- * the stream's duplicate window a no-op. `requestId` as for `request`.
+ * the stream's duplicate window a no-op. `requestId` as for `request`. With tracing on, the
+ * message carries the trace context, so whoever consumes it continues the trace.
  */
 export async function publishDurably(nc: NatsConnection, subject: string, payload: string, msgId?: string, requestId?: string): Promise<void> {
   let hdrs: MsgHdrs | undefined;
@@ -129,6 +131,7 @@ export async function publishDurably(nc: NatsConnection, subject: string, payloa
     hdrs = headers();
     hdrs.set('Nats-Msg-Id', msgId);
   }
+  hdrs = withTraceHeaders(hdrs);
   let reply: Msg;
   countIo('js.publishes', 1, requestId);
   try {

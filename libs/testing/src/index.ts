@@ -13,3 +13,4 @@ export * from './io-counters.js';
 export * from './store-harness.js';
 export * from './column-vocabulary.js';
 export * from './error-answers.js';
+export * from './otlp-receiver.js';

@@ -32,7 +32,8 @@ export function validateDefinition(value: unknown): DefinitionProblem[] {
     ids.add(op.id);
     for (const key of ['input_schema', 'output_schema'] as const) {
       try {
-        new Ajv({ strict: false }).compile(op[key]);
+        // Only whether it compiles: formats are not checked here (and not warned about on stderr).
+        new Ajv({ strict: false, validateFormats: false }).compile(op[key]);
       } catch (error) {
         problems.push({ field: `operations[${i}].${key}`, message: `is not a valid JSON Schema: ${(error as Error).message}` });
       }

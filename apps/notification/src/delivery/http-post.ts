@@ -2,6 +2,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
+import { clientHttpSpan } from '@platform/common';
 import { BlockedAddressError, isBlocked } from './address-guard.js';
 
 export interface HttpAnswer {
@@ -42,8 +43,15 @@ function agentFor(https: boolean, allowPrivate: boolean): HttpAgent {
   return agent;
 }
 
-/** POSTs JSON without following redirects; answers the status, headers and the first 64 KiB of the body. */
+/**
+ * POSTs JSON without following redirects; answers the status, headers and the first 64 KiB of the
+ * body. With tracing on, in a client span whose `traceparent` goes along.
+ */
 export function postJson(url: URL, payload: unknown, headers: Record<string, string>, timeoutMs: number, allowPrivate: boolean): Promise<HttpAnswer> {
+  return clientHttpSpan('POST', url, headers, (sent) => post(url, payload, sent, timeoutMs, allowPrivate));
+}
+
+function post(url: URL, payload: unknown, headers: Record<string, string>, timeoutMs: number, allowPrivate: boolean): Promise<HttpAnswer> {
   // An address literal is connected to without a lookup: check it here.
   const literal = url.hostname.replace(/^\[|\]$/g, '');
   if (!allowPrivate && isIP(literal) && isBlocked(literal, isIP(literal))) {

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import {
   Bus,
   isFinished,
@@ -30,13 +30,18 @@ type Announced = Pick<ExecutionRow, 'id' | 'workflow_id' | 'scope_id' | 'tenant_
 /**
  * `run.execution.started|completed|failed|cancelled|timed_out`, for triggers, webhooks, portal and
  * notifications; in the run's context, whoever announces it (a worker, a cancel, the reconciler).
+ * Every run passes here once when it starts and once when it ends, so this is also where its
+ * start, end and failure are logged, each once, with its ids.
  */
 @Injectable()
 export class ExecutionEvents {
+  private readonly logger = new Logger('Executions');
+
   constructor(private readonly bus: Bus) {}
 
   emit(subject: StatusSubject, execution: Announced, status: ExecutionStatus): void {
     if (subject === RunSubjects.executionStarted) executionStarted();
+    this.log(execution, status);
     const event: ExecutionStatusEvent = {
       executionId: execution.id,
       workflowId: execution.workflow_id,
@@ -56,5 +61,19 @@ export class ExecutionEvents {
     if (!isFinished(execution.status)) return;
     executionFinished(execution);
     this.emit(BY_STATUS[execution.status], execution, execution.status);
+  }
+
+  private log(execution: Announced, status: ExecutionStatus): void {
+    const line = {
+      msg: status === 'running' ? 'run started' : `run ${status}`,
+      execution_id: execution.id,
+      workflow_id: execution.workflow_id,
+      tenant_id: execution.tenant_id,
+      environment_id: execution.environment_id,
+      request_id: execution.request_id,
+      status,
+    };
+    if (status === 'failed' || status === 'timed_out') this.logger.warn({ ...line, error: execution.error });
+    else this.logger.log(line);
   }
 }

@@ -60,7 +60,7 @@ describe('accessLogMiddleware', () => {
       [40, 'request completed', 'GET', 404],
       [50, 'request completed', 'GET', 503],
     ]);
-    expect(lines[0]).toMatchObject({ req: { id: 'req-1', url: '/things?status=201' }, responseTime: expect.any(Number) });
+    expect(lines[0]).toMatchObject({ request_id: 'req-1', req: { url: '/things?status=201' }, responseTime: expect.any(Number) });
   });
 
   it('skips health checks, and what the level filters out', async () => {

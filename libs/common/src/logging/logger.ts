@@ -1,5 +1,6 @@
 import { pino, type Logger as PinoLogger } from 'pino';
 import { currentRequestContext } from '../context/request-context.js';
+import { currentTraceIds } from '../telemetry/tracing.js';
 
 /**
  * One JSON logger per process. Credentials and secret values are redacted wherever they appear
@@ -12,10 +13,13 @@ export function createLogger(service: string, level: string): PinoLogger {
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
     // Every line written while a request or message is handled names it, so one request can be
-    // followed from the gateway into every service and worker it reached.
+    // followed from the gateway into every service and worker it reached; with tracing on, the
+    // line names its trace and span too.
     mixin: () => {
       const context = currentRequestContext();
-      return context ? { request_id: context.requestId } : {};
+      const ids = currentTraceIds();
+      if (!ids) return context ? { request_id: context.requestId } : {};
+      return context ? { request_id: context.requestId, ...ids } : ids;
     },
     redact: {
       paths: [

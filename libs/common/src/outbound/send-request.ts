@@ -5,6 +5,7 @@ import type { LookupFunction, Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { AddressPolicy, ResolvedAddress } from './address-policy.js';
+import { clientHttpSpan } from '../telemetry/tracing.js';
 
 export interface Exchange {
   method: string;
@@ -51,6 +52,10 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
  * on a second, different DNS answer (rebinding). Redirects are returned, not followed.
  */
 export function sendRequest(exchange: Exchange): Promise<RawResponse> {
+  return clientHttpSpan(exchange.method, exchange.url, exchange.headers, (headers) => send({ ...exchange, headers }));
+}
+
+function send(exchange: Exchange): Promise<RawResponse> {
   const { url, signal } = exchange;
   const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
 

@@ -12,13 +12,14 @@ import {
   type JsMsg,
 } from '@nats-io/jetstream';
 import type { ClassConstructor } from 'class-transformer';
-import { countIo, runInRequestContext } from '@platform/common';
+import { SpanKind, countIo, inSpan, runInRequestContext, tracingEnabled } from '@platform/common';
 import { messageContext, type Envelope, type MessageContext } from '../envelope.js';
 import { currentNamespace, namespaced, streamPrefix } from '../namespace.js';
 import { validatePayload } from '../validate-payload.js';
 import { publishDurably } from '../reply-inbox.js';
 import { streamSettings } from './stream-settings.js';
 import { queueLabel, watchConsumer, workItemDone } from '../messaging.metrics.js';
+import { traceContextOf } from '../trace-headers.js';
 
 export interface WorkQueueSpec {
   /** Stream name, e.g. `RUN_WORK`. */
@@ -156,7 +157,10 @@ export async function enqueueWork(
   context: MessageContext = messageContext(),
 ): Promise<void> {
   const item: Envelope<unknown> = { context, data };
-  await publishDurably(nc, namespaced(subject), JSON.stringify(item), msgId, context.requestId);
+  const publish = () => publishDurably(nc, namespaced(subject), JSON.stringify(item), msgId, context.requestId);
+  if (!tracingEnabled()) return publish();
+  // The item carries this span's context in its headers: the worker that takes it continues the trace.
+  await inSpan(`${subject} publish`, SpanKind.PRODUCER, { 'messaging.system': 'nats', 'messaging.destination.name': subject }, publish);
 }
 
 /** A malformed item is dead-lettered at once: redelivering it cannot make it valid. */
@@ -213,9 +217,25 @@ export async function startWorker<T>(
       const { context, data } = readItem<T>(decoder.decode(msg.data), spec);
       requestId = context.requestId;
       countIo('js.deliveries', 1, requestId);
-      const result = await runInRequestContext({ requestId: context.requestId, actor: context.actor }, () =>
-        handler({ subject: msg.subject, data, context, deliveryCount, working: () => msg.working() }),
-      );
+      const handle = () =>
+        runInRequestContext({ requestId: context.requestId, actor: context.actor }, () =>
+          handler({ subject: msg.subject, data, context, deliveryCount, working: () => msg.working() }),
+        );
+      // With tracing on, the item is handled in a span continuing the trace that enqueued it.
+      const result = tracingEnabled()
+        ? await inSpan(
+            `${queue.consumer} process`,
+            SpanKind.CONSUMER,
+            {
+              'messaging.system': 'nats',
+              'messaging.destination.name': msg.subject,
+              'messaging.consumer.group.name': queue.consumer,
+              'messaging.delivery_count': deliveryCount,
+            },
+            handle,
+            traceContextOf(msg.headers),
+          )
+        : await handle();
       countIo('js.acks', 1, requestId);
       workItemDone(label, 'ack' in result ? 'ack' : 'retry', deliveryCount);
       if ('ack' in result) msg.ack();

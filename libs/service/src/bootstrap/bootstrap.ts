@@ -18,6 +18,7 @@ import {
   ConfigError,
   createLogger,
   enableIoCounters,
+  httpServerSpans,
   ioCountersHandler,
   loadConfig,
   type PlannedRoute,
@@ -26,6 +27,9 @@ import {
   type ServiceDefinition,
   type ServiceName,
   SERVICES,
+  startTracing,
+  stopTracing,
+  tracingEnabled,
 } from '@platform/common';
 import type { Logger as PinoLogger } from 'pino';
 import { createValidationPipe } from '../errors/validation.pipe.js';
@@ -94,6 +98,8 @@ export async function prepareService<C extends ServiceConfig>(
     await loadStatementParser();
   }
   const logger = createLogger(definition.name, config.LOG_LEVEL);
+  // Before the database is connected (the pg instrumentation sees pg loaded); off without OTEL_EXPORTER_OTLP_ENDPOINT.
+  await startTracing(definition.name);
   try {
     return { definition, config, logger, infrastructure: await connectInfrastructure(definition, config, entities) };
   } catch (error) {
@@ -132,6 +138,7 @@ export async function bootstrapService<C extends ServiceConfig>(options: Bootstr
   // Tests only: this process's round trips and messages, per request (the round-trip budget test).
   if (config.PLATFORM_IO_COUNTERS) app.use('/actuator/io-counters', ioCountersHandler);
   const stopMetrics = startServiceMetrics(app, definition.name, config, logger);
+  if (tracingEnabled()) app.use(httpServerSpans);
   app.use(requestIdMiddleware);
   app.use(accessLogMiddleware(logger));
   app.use(jsonBodyParser(config.BODY_LIMIT_BYTES));
@@ -163,6 +170,7 @@ export async function bootstrapService<C extends ServiceConfig>(options: Bootstr
       await app.close();
       await infrastructure.nats.close().catch(() => undefined);
       stopMetrics();
+      await stopTracing();
       clearTimeout(timer);
       logger.info('stopped');
     })();

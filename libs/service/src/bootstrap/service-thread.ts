@@ -3,7 +3,7 @@ import { Worker, parentPort, threadId } from 'node:worker_threads';
 import type { Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { Logger } from 'pino';
-import { addMetricsSource, enableMetrics, metricsEnabled, metricsJson, type MetricsSource, type ServiceName } from '@platform/common';
+import { addMetricsSource, enableMetrics, metricsEnabled, metricsJson, stopTracing, type MetricsSource, type ServiceName } from '@platform/common';
 import { PinoNestLogger } from '../logging/nest-logger.js';
 import { PlatformModule } from '../platform/platform.module.js';
 import { prepareService } from './bootstrap.js';
@@ -47,6 +47,7 @@ export async function runServiceThread(options: ServiceThreadOptions): Promise<v
     void (async () => {
       await app.close();
       await infrastructure.nats.close().catch(() => undefined);
+      await stopTracing();
       // The service waits for the thread's exit: with its port closed, nothing keeps it alive.
       port.close();
     })();

@@ -227,7 +227,7 @@ describe('AllExceptionsFilter over HTTP', () => {
     });
     expect(logger.at('error')).toHaveLength(1);
     const [entry, context] = logger.at('error')[0];
-    expect(entry).toMatchObject({ req_id: 'req-7', method: 'POST', url: '/runs', err: { message: 'db exploded' } });
+    expect(entry).toMatchObject({ request_id: 'req-7', method: 'POST', url: '/runs', err: { message: 'db exploded' } });
     expect(context).toBe('ExceptionFilter');
   });
 

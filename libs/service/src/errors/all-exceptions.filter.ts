@@ -98,7 +98,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
       this.logger.error(
         {
           msg: 'request failed',
-          req_id: request.id,
+          request_id: request.id,
           method: request.method,
           url: request.originalUrl,
           err: exception instanceof Error ? { message: exception.message, stack: exception.stack } : exception,

@@ -1,0 +1,149 @@
+import { context, propagation, trace, SpanKind, SpanStatusCode, type Attributes, type Context, type Span, type TextMapGetter } from '@opentelemetry/api';
+
+/**
+ * OpenTelemetry traces, off unless `OTEL_EXPORTER_OTLP_ENDPOINT` (or
+ * `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`) is set. Off, no SDK module is even loaded: the
+ * `@opentelemetry/api` calls our layers make find no provider and cost a property read, and
+ * `tracingEnabled()` lets the hot paths skip them altogether.
+ *
+ * Spans are made by our own layers (the HTTP edge of every process, the gateway's proxy, NATS
+ * requests, events and JetStream work items in @platform/messaging), plus the undici (outbound
+ * HTTP, fetch) and pg instrumentations. Our layers do it by hand because the services are ES
+ * modules: the auto-instrumentations of http and express patch what `require` returns, which an
+ * ES module's `import` never goes through, whereas undici reports through diagnostics channels
+ * and pg is loaded by TypeORM with `require` after tracing starts.
+ */
+let enabled = false;
+let shutdown: (() => Promise<void>) | undefined;
+
+export interface TracingOptions {
+  /** The undici instrumentation (outbound HTTP and fetch); the gateway's proxy propagates by itself. */
+  undici?: boolean;
+  /** The pg instrumentation (one span per query). */
+  pg?: boolean;
+}
+
+export function tracingConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
+  if (env.OTEL_SDK_DISABLED === 'true') return false;
+  return Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
+}
+
+export function tracingEnabled(): boolean {
+  return enabled;
+}
+
+/**
+ * Starts the tracer provider of this process (or worker thread) when an OTLP endpoint is set:
+ * OTLP over HTTP (JSON) with a batch processor, W3C trace context, and the standard OTEL_*
+ * settings (OTEL_SERVICE_NAME, OTEL_RESOURCE_ATTRIBUTES, OTEL_TRACES_SAMPLER(_ARG), OTEL_BSP_*,
+ * OTEL_EXPORTER_OTLP_HEADERS, …). Called before the database and NATS connections are made.
+ */
+export async function startTracing(service: string, options: TracingOptions = {}): Promise<boolean> {
+  if (enabled || !tracingConfigured()) return enabled;
+  const [sdk, exporter, resources, instrumentation] = await Promise.all([
+    import('@opentelemetry/sdk-trace-node'),
+    import('@opentelemetry/exporter-trace-otlp-http'),
+    import('@opentelemetry/resources'),
+    import('@opentelemetry/instrumentation'),
+  ]);
+  const resource = resources
+    .defaultResource()
+    .merge(resources.resourceFromAttributes({ 'service.name': service, 'service.namespace': 'platform' }))
+    .merge(resources.detectResources({ detectors: [resources.envDetector] }));
+  const provider = new sdk.NodeTracerProvider({
+    resource,
+    spanProcessors: [new sdk.BatchSpanProcessor(new exporter.OTLPTraceExporter())],
+  });
+  provider.register();
+  const instrumentations = [];
+  if (options.undici ?? true) {
+    const { UndiciInstrumentation } = await import('@opentelemetry/instrumentation-undici');
+    instrumentations.push(new UndiciInstrumentation());
+  }
+  if (options.pg ?? true) {
+    const { PgInstrumentation } = await import('@opentelemetry/instrumentation-pg');
+    instrumentations.push(new PgInstrumentation({ requireParentSpan: true }));
+  }
+  instrumentation.registerInstrumentations({ tracerProvider: provider, instrumentations });
+  shutdown = () => provider.shutdown();
+  enabled = true;
+  return true;
+}
+
+/** Sends the spans still buffered; at shutdown. */
+export async function stopTracing(): Promise<void> {
+  await shutdown?.().catch(() => undefined);
+}
+
+const tracer = () => trace.getTracer('@platform');
+
+/** The ids for a log line, when a span is active. */
+export function currentTraceIds(): { trace_id: string; span_id: string } | undefined {
+  if (!enabled) return undefined;
+  const span = trace.getSpan(context.active());
+  if (!span) return undefined;
+  const { traceId, spanId } = span.spanContext();
+  return { trace_id: traceId, span_id: spanId };
+}
+
+/**
+ * Runs `fn` in a new span that ends when the promise `fn` returns settles (an error marks it
+ * failed). `parent` is the context the span belongs to: by default the active one.
+ */
+export async function inSpan<T>(
+  name: string,
+  kind: SpanKind,
+  attributes: Attributes,
+  fn: (span: Span) => T | Promise<T>,
+  parent: Context = context.active(),
+): Promise<T> {
+  const span = tracer().startSpan(name, { kind, attributes }, parent);
+  try {
+    return await context.with(trace.setSpan(parent, span), () => fn(span));
+  } catch (error) {
+    span.recordException(error as Error);
+    span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error)?.message });
+    throw error;
+  } finally {
+    span.end();
+  }
+}
+
+/**
+ * An outbound HTTP exchange of our own clients (node:http, which no instrumentation sees from an
+ * ES module): in a client span when tracing is on, its `traceparent` sent along.
+ */
+export function clientHttpSpan<R extends { status: number }>(
+  method: string,
+  url: URL,
+  headers: Record<string, string>,
+  send: (headers: Record<string, string>) => Promise<R>,
+): Promise<R> {
+  if (!enabled) return send(headers);
+  const attributes = { 'http.request.method': method, 'server.address': url.hostname, 'url.scheme': url.protocol.slice(0, -1) };
+  return inSpan(method, SpanKind.CLIENT, attributes, async (span) => {
+    const carrier = { ...headers };
+    injectTraceContext(carrier);
+    const response = await send(carrier);
+    span.setAttribute('http.response.status_code', response.status);
+    return response;
+  });
+}
+
+/** Starts a span without making it active; the caller ends it. */
+export function startSpan(name: string, kind: SpanKind, attributes: Attributes, parent: Context = context.active()): { span: Span; context: Context } {
+  const span = tracer().startSpan(name, { kind, attributes }, parent);
+  return { span, context: trace.setSpan(parent, span) };
+}
+
+/** Writes the active trace context into a carrier (`traceparent`, `tracestate`). */
+export function injectTraceContext(carrier: Record<string, string>, from: Context = context.active()): void {
+  propagation.inject(from, carrier);
+}
+
+/** The context a carrier's `traceparent` names (the active one when it names none). */
+export function extractTraceContext<C>(carrier: C, getter?: TextMapGetter<C>): Context {
+  return getter ? propagation.extract(context.active(), carrier, getter) : propagation.extract(context.active(), carrier);
+}
+
+export { SpanKind, SpanStatusCode, context as traceContext, type Span };
