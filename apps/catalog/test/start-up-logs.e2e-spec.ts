@@ -14,13 +14,13 @@ describe('start-up logging', () => {
   });
 
   it('says little at info before a service serves: its own lines, not a line per module and route', async () => {
-    const port = await freePort();
+    const [port, metricsPort] = [await freePort(), await freePort()];
     const lines: string[] = [];
     // A second catalog replica of the suite's platform, at the default level.
     service = await startProcess({
       name: 'catalog-start-up-logs',
       entry: serviceEntry('catalog'),
-      env: { ...env.serviceEnv.catalog, PORT: String(port), LOG_LEVEL: 'info' },
+      env: { ...env.serviceEnv.catalog, PORT: String(port), METRICS_PORT: String(metricsPort), LOG_LEVEL: 'info' },
       healthUrl: `http://127.0.0.1:${port}/actuator/health`,
       pidDir: env.pidDir,
       onLine: (line) => lines.push(line),
