@@ -7,5 +7,6 @@ cd "$(dirname "$0")/.."
 bash scripts/install-and-build.sh
 bash scripts/check.sh
 bash scripts/ensure-browser.sh
+bash scripts/ensure-pgbouncer.sh
 echo "==> running tests"
 NODE_OPTIONS="--experimental-vm-modules --disable-warning=ExperimentalWarning ${NODE_OPTIONS:-}" exec npx jest "$@"

@@ -2,6 +2,7 @@ import { DataSource, type DataSourceOptions, type MixedList, type EntitySchema }
 import { ioCountersEnabled } from '@platform/common';
 import type { ConnectionSettings } from './database.config.js';
 import { CountingClient } from './counting-client.js';
+import { withoutStatementNames } from './unnamed-statements.js';
 
 /** An entity or migration class, as TypeORM takes them. */
 export type ClassType = new (...args: never[]) => unknown;
@@ -17,6 +18,11 @@ export interface DataSourceParams {
   poolSize?: number;
   /** Connection attempts give up after this long so start-up fails fast with a clear message. */
   connectTimeoutMs?: number;
+  /**
+   * False behind a pooler in transaction mode without prepared-statement support (PgBouncer
+   * before 1.21): prepared statements are then sent unnamed (DATABASE_PREPARED_STATEMENTS).
+   */
+  preparedStatements?: boolean;
 }
 
 export function createDataSource(params: DataSourceParams): DataSource {
@@ -42,9 +48,15 @@ export function createDataSource(params: DataSourceParams): DataSource {
       // search_path keeps unqualified names inside the service's schema.
       options: `-c search_path=${params.schema}`,
       idleTimeoutMillis: 30_000,
-      // Tests only (PLATFORM_IO_COUNTERS): a client that counts each query; otherwise pg's own, untouched.
-      ...(ioCountersEnabled() ? { Client: CountingClient } : {}),
+      // pg's own client, untouched, unless tests count each query (PLATFORM_IO_COUNTERS) or a
+      // transaction-mode pooler needs statements unnamed (DATABASE_PREPARED_STATEMENTS=false).
+      ...clientClass(ioCountersEnabled(), params.preparedStatements ?? true),
     },
   };
   return new DataSource(options);
+}
+
+function clientClass(counting: boolean, preparedStatements: boolean): { Client?: typeof CountingClient } {
+  if (preparedStatements) return counting ? { Client: CountingClient } : {};
+  return { Client: withoutStatementNames(counting ? CountingClient : undefined) };
 }

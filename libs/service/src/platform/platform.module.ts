@@ -90,6 +90,7 @@ export class PlatformModule {
           applicationName: `platform-${definition.name}-system`,
           entities: dataSource.options.entities as DataSourceParams['entities'],
           poolSize: SYSTEM_POOL_SIZE,
+          preparedStatements: config.DATABASE_PREPARED_STATEMENTS,
         }),
       (message, fields, level) => logger[level]({ ...fields, db_role: 'system' }, message),
     );
