@@ -16,10 +16,12 @@ export function dependencies(env: NodeJS.ProcessEnv): Dependency[] {
     const u = new URL(url);
     return { service, host: u.hostname || '127.0.0.1', port: u.port ? Number(u.port) : port };
   };
+  const redis = env.REDIS_URL || 'redis://127.0.0.1:6379';
   return [
     at('postgres', env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/platform', 5432),
     at('nats', env.NATS_URL || 'nats://127.0.0.1:4222', 4222),
-    at('redis', env.REDIS_URL || 'redis://127.0.0.1:6379', 6379),
+    // Redis behind sentinels (redis+sentinel://…) is not one port to probe, nor compose's to start.
+    ...(redis.startsWith('redis+sentinel:') ? [] : [at('redis', redis, 6379)]),
   ];
 }
 
