@@ -1,10 +1,13 @@
 #!/usr/bin/env node
 // Sets the database up and runs the gateway and every service in the foreground, with their logs
 // prefixed by name. Ctrl-C stops them all (each drains its in-flight requests first).
+// With --with-deps (`npm start -- --with-deps`), PostgreSQL, NATS and Redis are started with
+// `docker compose up -d postgres nats redis` when unreachable and Docker is on PATH.
+import { spawn } from 'node:child_process';
 import { SERVICES } from '@platform/common';
 import { databaseSettings, setupDatabase } from '@platform/db';
 import { connectNats } from '@platform/messaging';
-import { serviceMigrations, startPlatform } from '@platform/launcher';
+import { dependencies, ensureDependencies, onPath, reachable, serviceMigrations, startPlatform } from '@platform/launcher';
 
 const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/platform';
 const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
@@ -14,6 +17,25 @@ const width = Math.max(...Object.keys(SERVICES).map((n) => n.length), 'gateway'.
 function die(message) {
   console.error(`\n[platform] cannot start:\n  ${message.split('\n').join('\n  ')}\n`);
   process.exit(1);
+}
+
+// `npm start --with-deps` (without `--`) reaches here as npm's own setting, in the environment.
+const withDeps = process.argv.includes('--with-deps') || process.env.npm_config_with_deps === 'true';
+
+try {
+  await ensureDependencies(dependencies({ ...process.env, DATABASE_URL: databaseUrl, NATS_URL: natsUrl }), withDeps, {
+    probe: (d) => reachable(d),
+    docker: () => onPath('docker'),
+    run: (argv) =>
+      new Promise((resolve) =>
+        spawn(argv[0], argv.slice(1), { stdio: 'inherit' })
+          .on('close', (code) => resolve(code ?? 1))
+          .on('error', () => resolve(1)),
+      ),
+    log: (line) => console.log(line),
+  });
+} catch (error) {
+  die(error.message);
 }
 
 try {

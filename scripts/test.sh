@@ -7,6 +7,7 @@ cd "$(dirname "$0")/.."
 bash scripts/install-and-build.sh
 bash scripts/check.sh
 bash scripts/ensure-browser.sh
+bash scripts/ensure-pgbouncer.sh
 echo "==> console component tests (Vitest)"
 npm run test --workspace @platform/console --silent
 echo "==> running tests"

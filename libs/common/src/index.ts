@@ -20,6 +20,7 @@ export * from './http/request-id.js';
 export * from './http/access-log.js';
 export * from './pagination/pagination.js';
 export * from './counters/refreshing-cache.js';
+export * from './counters/redis-url.js';
 export * from './io/io-counters.js';
 export * from './json/json-depth.js';
 export * from './json/storable-text.js';

@@ -3,6 +3,7 @@ import { ioCountersEnabled } from '@platform/common';
 import type { ConnectionSettings } from './database.config.js';
 import { CountingClient } from './counting-client.js';
 import { watchPool, type PoolLabel } from './pool.metrics.js';
+import { withoutStatementNames } from './unnamed-statements.js';
 
 /** An entity or migration class, as TypeORM takes them. */
 export type ClassType = new (...args: never[]) => unknown;
@@ -20,6 +21,11 @@ export interface DataSourceParams {
   connectTimeoutMs?: number;
   /** Names the pool in the `db_pool_*` metrics; `app` unless it is SystemDb's. */
   pool?: PoolLabel;
+  /**
+   * False behind a pooler in transaction mode without prepared-statement support (PgBouncer
+   * before 1.21): prepared statements are then sent unnamed (DATABASE_PREPARED_STATEMENTS).
+   */
+  preparedStatements?: boolean;
 }
 
 export function createDataSource(params: DataSourceParams): DataSource {
@@ -45,11 +51,17 @@ export function createDataSource(params: DataSourceParams): DataSource {
       // search_path keeps unqualified names inside the service's schema.
       options: `-c search_path=${params.schema}`,
       idleTimeoutMillis: 30_000,
-      // Tests only (PLATFORM_IO_COUNTERS): a client that counts each query; otherwise pg's own, untouched.
-      ...(ioCountersEnabled() ? { Client: CountingClient } : {}),
+      // pg's own client, untouched, unless tests count each query (PLATFORM_IO_COUNTERS) or a
+      // transaction-mode pooler needs statements unnamed (DATABASE_PREPARED_STATEMENTS=false).
+      ...clientClass(ioCountersEnabled(), params.preparedStatements ?? true),
     },
   };
   const dataSource = new DataSource(options);
   watchPool(dataSource, params.pool ?? 'app');
   return dataSource;
+}
+
+function clientClass(counting: boolean, preparedStatements: boolean): { Client?: typeof CountingClient } {
+  if (preparedStatements) return counting ? { Client: CountingClient } : {};
+  return { Client: withoutStatementNames(counting ? CountingClient : undefined) };
 }

@@ -5,3 +5,4 @@ export * from './ports.js';
 export * from './process.js';
 export * from './platform.js';
 export * from './migrations.registry.js';
+export * from './dependencies.js';

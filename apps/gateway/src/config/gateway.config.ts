@@ -1,6 +1,17 @@
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsInt, IsString, Matches, Max, Min } from 'class-validator';
-import { ConfigError, ProcessConfig, SERVICE_NAMES, SERVICE_TIME_LIMITS, SERVICES, envStem, loadConfig, toBoolean, type ServiceName } from '@platform/common';
+import {
+  IsRedisUrl,
+  ConfigError,
+  ProcessConfig,
+  SERVICE_NAMES,
+  SERVICE_TIME_LIMITS,
+  SERVICES,
+  envStem,
+  loadConfig,
+  toBoolean,
+  type ServiceName,
+} from '@platform/common';
 
 /** Gateway settings; the upstream of each service comes from `<NAME>_URL` (see upstreamUrls). */
 export class GatewayConfig extends ProcessConfig {
@@ -43,7 +54,7 @@ export class GatewayConfig extends ProcessConfig {
   UPLOAD_LIMIT_BYTES: number = 100 * 1024 * 1024;
 
   /** Rate-limit counters, shared by every gateway replica. */
-  @Matches(/^rediss?:\/\/\S+$/, { message: 'must be a redis:// or rediss:// URL' })
+  @IsRedisUrl()
   REDIS_URL: string = 'redis://127.0.0.1:6379';
 
   @Transform(toBoolean)

@@ -36,6 +36,11 @@ describe('rate-limit settings', () => {
     expect(config.RATE_LIMIT_WINDOW_SECONDS).toBe(10);
   });
 
+  it('takes the master a set of sentinels names, and refuses sentinels without a master name', () => {
+    expect(loadGatewayConfig({ REDIS_URL: 'redis+sentinel://s1:26379,s2:26379/mymaster' }).REDIS_URL).toBe('redis+sentinel://s1:26379,s2:26379/mymaster');
+    expect(() => loadGatewayConfig({ REDIS_URL: 'redis+sentinel://s1:26379,s2:26379' })).toThrow(/REDIS_URL: must be .*redis\+sentinel:\/\/host1:26379/);
+  });
+
   it('refuses invalid values, naming each', () => {
     const env = {
       RATE_LIMIT_ENABLED: 'maybe',

@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsInt, IsString, Max, Min } from 'class-validator';
-import { loadConfig, toBoolean } from '@platform/common';
+import { IsRedisUrl, loadConfig, toBoolean } from '@platform/common';
 
 /** The notification service's own settings (environment variables). */
 export class NotificationConfig {
@@ -70,7 +70,7 @@ export class NotificationConfig {
   NOTIFICATION_SLACK_API_URL: string = 'https://slack.com/api';
 
   /** Redis for the sending-limit counters (shared by every replica). */
-  @IsString()
+  @IsRedisUrl()
   REDIS_URL: string = 'redis://127.0.0.1:6379';
 
   /** A queued or retrying notification with no progress for this long is queued again by the reconciler. */

@@ -1,10 +1,10 @@
-import { IsInt, IsString, Max, Min } from 'class-validator';
-import { loadConfig } from '@platform/common';
+import { IsInt, Max, Min } from 'class-validator';
+import { IsRedisUrl, loadConfig } from '@platform/common';
 
 /** The portal service's own settings (environment variables). */
 export class PortalConfig {
   /** Redis for the public forms' submission limits (shared by every replica). */
-  @IsString()
+  @IsRedisUrl()
   REDIS_URL: string = 'redis://127.0.0.1:6379';
 
   /** A signing key signs embed tokens for this many days, then the next one takes over; it keeps verifying until the longest token it signed has expired. */

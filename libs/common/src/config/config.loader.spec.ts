@@ -31,6 +31,7 @@ describe('loadConfig with ServiceConfig', () => {
       SHUTDOWN_TIMEOUT_MS: 10_000,
       BODY_LIMIT_BYTES: 10 * 1024 * 1024,
       DATABASE_POOL_SIZE: 10,
+      DATABASE_PREPARED_STATEMENTS: true,
       NODE_ENV: 'development',
       PLATFORM_IO_COUNTERS: false,
       METRICS_ENABLED: true,
@@ -58,6 +59,11 @@ describe('loadConfig with ServiceConfig', () => {
     });
     const error = configError({ NATS_STREAM_REPLICAS: '7', NATS_STREAM_MAX_BYTES: '0' }, { PORT: 3000 });
     expect(error.problems.map((p) => p.split(':')[0]).sort()).toEqual(['NATS_STREAM_MAX_BYTES', 'NATS_STREAM_REPLICAS']);
+  });
+
+  it('sends prepared statements unnamed behind a pooler that cannot keep them', () => {
+    expect(loadConfig(ServiceConfig, { DATABASE_PREPARED_STATEMENTS: 'false' }, { PORT: 3000 }).DATABASE_PREPARED_STATEMENTS).toBe(false);
+    expect(configError({ DATABASE_PREPARED_STATEMENTS: 'off' }).problems[0]).toMatch(/^DATABASE_PREPARED_STATEMENTS: /);
   });
 
   it('refuses a short admin token and a JWKS URL that is not http(s)', () => {

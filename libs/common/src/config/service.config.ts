@@ -111,6 +111,15 @@ export class ServiceConfig extends ProcessConfig {
   @Max(200)
   DATABASE_POOL_SIZE: number = 10;
 
+  /**
+   * False when DATABASE_URL points at a pooler in transaction mode that cannot keep prepared
+   * statements (PgBouncer before 1.21): the services' prepared statements are then sent unnamed,
+   * parsed on every call. True (the default) prepares them once per connection.
+   */
+  @Transform(toBoolean)
+  @IsBoolean()
+  DATABASE_PREPARED_STATEMENTS: boolean = true;
+
   /** Identity provider for bearer JWTs: a JWKS URL, or an issuer whose OIDC discovery names one. */
   @ValidateIf((c: ServiceConfig) => c.JWT_JWKS_URL !== '')
   @IsUrl({ require_tld: false, protocols: ['http', 'https'] }, { message: 'must be an http(s) URL' })

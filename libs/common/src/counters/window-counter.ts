@@ -1,4 +1,5 @@
-import { Redis } from 'ioredis';
+import { Redis, type RedisOptions } from 'ioredis';
+import { redisConnection } from './redis-url.js';
 import { countIo } from '../io/io-counters.js';
 
 /**
@@ -55,7 +56,7 @@ export class WindowCounter {
   private readonly groups = new Map<string, KeyGroup>();
 
   constructor(options: WindowCounterOptions) {
-    this.redis = new Redis(options.url, {
+    const client: RedisOptions = {
       lazyConnect: true,
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
@@ -63,7 +64,10 @@ export class WindowCounter {
       connectTimeout: 1000,
       ...(options.socketTimeoutMs ? { socketTimeout: options.socketTimeoutMs } : {}),
       retryStrategy: (attempt) => Math.min(attempt * 100, 1000),
-    }) as CountingRedis;
+    };
+    // One server, or the master a set of sentinels names (REDIS_URL=redis+sentinel://…).
+    const at = redisConnection(options.url);
+    this.redis = ('url' in at ? new Redis(at.url, client) : new Redis({ ...at.options, ...client })) as CountingRedis;
     this.redis.defineCommand('windowHit', { lua: HIT_SCRIPT });
     this.redis.on('error', (error: Error) => options.onError?.(error));
     if (options.onClose) this.redis.on('close', options.onClose);

@@ -22,6 +22,7 @@ export async function connectInfrastructure(definition: ServiceDefinition, confi
     applicationName: `platform-${definition.name}`,
     entities,
     poolSize: config.DATABASE_POOL_SIZE,
+    preparedStatements: config.DATABASE_PREPARED_STATEMENTS,
     connectTimeoutMs: 3000,
   });
   const [db, nats] = await Promise.allSettled([

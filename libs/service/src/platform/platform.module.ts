@@ -91,6 +91,7 @@ export class PlatformModule {
           entities: dataSource.options.entities as DataSourceParams['entities'],
           poolSize: SYSTEM_POOL_SIZE,
           pool: 'system',
+          preparedStatements: config.DATABASE_PREPARED_STATEMENTS,
         }),
       (message, fields, level) => logger[level]({ ...fields, db_role: 'system' }, message),
     );
