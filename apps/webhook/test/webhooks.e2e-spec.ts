@@ -141,6 +141,9 @@ describe('webhooks end to end', () => {
     expect(text.body.details).toEqual([{ field: 'body', message: 'must not contain NUL (\\u0000)' }]);
     const fine = await gw(url, signed(hook.secret as string, '{"note":"\\ud83d\\ude00"}'));
     expect(fine.status).toBe(202);
+    // The run starts behind the answer (DeliveryStarter): the one delivery that passed starts one.
+    await eventually('the accepted delivery’s run', async () => ((await executionsOf(a, workflowId)).length === 1 ? true : undefined));
+    await sleep(300);
     expect(await executionsOf(a, workflowId)).toHaveLength(1);
   });
 
@@ -153,6 +156,7 @@ describe('webhooks end to end', () => {
     expect(first.status).toBe(202);
     expect(second.status).toBe(200);
     expect(second.body).toEqual({ run_id: first.body.run_id, delivery_id: first.body.delivery_id, duplicate: true });
+    await eventually('the first delivery’s run', async () => ((await executionsOf(a, workflowId)).length === 1 ? true : undefined));
     await sleep(500);
     expect(await executionsOf(a, workflowId)).toHaveLength(1);
     const dup = await gw(`/webhooks/${hook.id as string}/logs?outcome=duplicate`, { headers: withKey(a.test_key) });
