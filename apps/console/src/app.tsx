@@ -14,6 +14,9 @@ import { WorkflowsPage } from './workflows/workflows.page';
 
 // The editor brings React Flow and dagre: loaded only when a workflow is opened.
 const WorkflowEditorPage = lazy(() => import('./workflows/workflow-editor.page').then((m) => ({ default: m.WorkflowEditorPage })));
+// The pages added after the first pass are loaded when first opened, to keep the first load small.
+const WebhooksPage = lazy(() => import('./webhooks/webhooks.page').then((m) => ({ default: m.WebhooksPage })));
+const WebhookDetailPage = lazy(() => import('./webhooks/webhook-detail.page').then((m) => ({ default: m.WebhookDetailPage })));
 
 type Boot = { state: 'checking' } | { state: 'signed-out'; error?: string } | { state: 'signed-in'; session: Session };
 
@@ -53,6 +56,8 @@ export function App() {
             <Route path="/executions/:id" element={<ExecutionDetailPage />} />
             <Route path="/tasks" element={<TasksPage />} />
             <Route path="/triggers" element={<TriggersPage />} />
+            <Route path="/webhooks" element={<WebhooksPage />} />
+            <Route path="/webhooks/:id" element={<WebhookDetailPage />} />
             <Route path="*" element={<ErrorMessage message="No such page in the console." />} />
           </Routes>
         </Suspense>
@@ -66,6 +71,7 @@ const PAGES = [
   ['/executions', 'Executions'],
   ['/tasks', 'Tasks'],
   ['/triggers', 'Triggers'],
+  ['/webhooks', 'Webhooks'],
   ['/keys', 'API keys'],
 ] as const;
 

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -147,10 +148,17 @@ describe('the console in a real browser (Debian chromium, playwright-core), agai
     await page.getByTestId('execution-status').getByText('succeeded').waitFor({ timeout: 20_000 });
     await expect(page.locator('.timeline > li').count()).resolves.toBe(3);
     await page.getByLabel('Output of transform').waitFor();
+    await page.getByLabel('Log lines').locator('li').first().waitFor();
     await look('execution-succeeded');
     await page.getByRole('link', { name: 'Executions', exact: true }).click();
     await page.locator('tbody .status-succeeded').first().waitFor();
     await look('executions');
+    // Filtered by trigger type, in the address: the run started through the API, none by a webhook yet.
+    await page.getByLabel('Trigger').selectOption('api');
+    await page.waitForURL(/trigger_type=api/);
+    await page.locator('tbody .status-succeeded').first().waitFor();
+    await page.getByLabel('Trigger').selectOption('webhook');
+    await page.getByText('No executions match.').waitFor();
 
     // A schedule trigger, created disabled, then enabled and disabled again.
     await page.getByRole('link', { name: 'Triggers', exact: true }).click();
@@ -170,6 +178,54 @@ describe('the console in a real browser (Debian chromium, playwright-core), agai
     await page.getByRole('button', { name: 'Disable hourly' }).click();
     await status.getByText('disabled').waitFor();
     await eventually('trigger disabled', async () => ((await listed()).find((x) => x.name === 'hourly')?.status === 'disabled' ? true : undefined), 5_000, 100);
+
+    // An event trigger: listed with its event type and filter.
+    await page.getByRole('button', { name: 'Create trigger' }).click();
+    await page.getByLabel('Platform event').check();
+    await page.getByLabel('Name').fill('on-failure');
+    await page.getByLabel('Event type').selectOption('run.execution.failed');
+    await page.getByLabel('Filter (JSONata, optional)').fill('$exists(execution_id)');
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    await page.locator('tr', { hasText: 'on-failure' }).getByText('run.execution.failed where $exists(execution_id)').waitFor();
+
+    // A webhook: its signing secret shown once; a signed delivery runs the workflow, shows in the log, and is replayed.
+    await page.getByRole('link', { name: 'Webhooks', exact: true }).click();
+    await page.getByText('No webhooks yet.').waitFor();
+    await look('webhooks-empty');
+    await page.getByRole('button', { name: 'Create webhook' }).click();
+    await page.getByLabel('Name').fill('e2e-hook');
+    await page.getByLabel('Workflow', { exact: true }).selectOption({ label: name });
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    await secret.waitFor();
+    const signingSecret = (await secret.textContent())!;
+    expect(signingSecret).toMatch(/^whsec_/);
+    await page.getByTestId('webhook-status-e2e-hook').getByText('enabled').waitFor();
+    await look('webhooks');
+    await page.getByRole('button', { name: 'I have saved it' }).click();
+    await secret.waitFor({ state: 'detached' });
+    const hooks = (await call<{ data: { name: string; url: string }[] }>(env.gatewayUrl, '/webhooks', { headers: withKey(t.test_key) })).body.data;
+    const hookUrl = hooks.find((h) => h.name === 'e2e-hook')!.url;
+    const body = JSON.stringify({ amount: 7 });
+    const [msgId, timestamp] = [`msg_${Date.now()}`, String(Math.floor(Date.now() / 1000))];
+    const signature = createHmac('sha256', Buffer.from(signingSecret.slice('whsec_'.length), 'base64'))
+      .update(`${msgId}.${timestamp}.${body}`)
+      .digest('base64');
+    const delivered = await call(env.gatewayUrl, hookUrl, {
+      body,
+      headers: { 'webhook-id': msgId, 'webhook-timestamp': timestamp, 'webhook-signature': `v1,${signature}` },
+    });
+    expect(delivered.status).toBe(202);
+    await page.getByRole('link', { name: 'e2e-hook' }).click();
+    const deliveries = page.getByTestId('delivery');
+    await deliveries.first().getByText('accepted').waitFor();
+    await deliveries
+      .first()
+      .getByRole('button', { name: /^Replay delivery/ })
+      .click();
+    await page.getByText('Replayed:').waitFor();
+    await deliveries.nth(1).waitFor();
+    await expect(deliveries.count()).resolves.toBe(2);
+    await look('webhook-deliveries');
 
     // Sign out: the key is gone from the tab.
     await page.getByRole('button', { name: 'Sign out' }).click();

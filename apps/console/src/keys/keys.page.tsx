@@ -5,7 +5,7 @@ import { useClient } from '../shell/session-context';
 import { useAction } from '../shell/use-async';
 import { onePage, PAGE_SIZE, usePaged } from '../shell/use-paged';
 import { CreateKeyForm } from './create-key.form';
-import { SecretOnce } from './secret-once';
+import { SecretOnce } from '../shell/secret-once';
 
 export function KeysPage() {
   const client = useClient();
