@@ -15,6 +15,7 @@ import { WorkflowsPage } from './workflows/workflows.page';
 // The editor brings React Flow and dagre: loaded only when a workflow is opened.
 const WorkflowEditorPage = lazy(() => import('./workflows/workflow-editor.page').then((m) => ({ default: m.WorkflowEditorPage })));
 // The pages added after the first pass are loaded when first opened, to keep the first load small.
+const KeyDetailPage = lazy(() => import('./keys/key-detail.page').then((m) => ({ default: m.KeyDetailPage })));
 const WebhooksPage = lazy(() => import('./webhooks/webhooks.page').then((m) => ({ default: m.WebhooksPage })));
 const WebhookDetailPage = lazy(() => import('./webhooks/webhook-detail.page').then((m) => ({ default: m.WebhookDetailPage })));
 
@@ -49,6 +50,7 @@ export function App() {
           <Routes>
             <Route path="/" element={<Navigate to="/workflows" replace />} />
             <Route path="/keys" element={<KeysPage />} />
+            <Route path="/keys/:id" element={<KeyDetailPage />} />
             <Route path="/workflows" element={<WorkflowsPage />} />
             <Route path="/workflows/new" element={<WorkflowEditorPage />} />
             <Route path="/workflows/:id" element={<WorkflowEditorPage />} />

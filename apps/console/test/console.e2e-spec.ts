@@ -110,6 +110,22 @@ describe('the console in a real browser (Debian chromium, playwright-core), agai
     await active.waitFor({ state: 'detached' });
     await look('keys');
     expect((await call(env.gatewayUrl, '/run/executions', { headers: withKey(successor) })).status).toBe(401);
+    // The key's page: its usage and audit log (recorded asynchronously, so waited for through the API first).
+    await eventually(
+      'audit entries of e2e-reader',
+      async () => {
+        const audit = await call<{ data: unknown[] }>(env.gatewayUrl, '/account/audit-logs?key_name=e2e-reader', { headers: withKey(t.test_key) });
+        return audit.body.data.length >= 2 ? true : undefined;
+      },
+      10_000,
+      200,
+    );
+    await page.getByRole('link', { name: 'e2e-reader' }).first().click();
+    await page.getByRole('heading', { name: 'API key e2e-reader' }).waitFor();
+    await page.getByRole('table', { name: 'Audit log' }).getByText('GET /run/executions').first().waitFor();
+    await page.getByRole('table', { name: 'Requests per endpoint' }).waitFor();
+    await look('key-usage');
+    await page.getByRole('link', { name: 'All API keys' }).click();
 
     // A three-step workflow with an approval, built on the graph side, named on the JSON side.
     await page.getByRole('link', { name: 'Workflows', exact: true }).click();
