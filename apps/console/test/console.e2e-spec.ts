@@ -155,6 +155,13 @@ describe('the console in a real browser (Debian chromium, playwright-core), agai
     await page.getByRole('link', { name: 'Tasks', exact: true }).click();
     await page.getByRole('heading', { name: 'Approve?' }).waitFor();
     await look('tasks');
+    // Given to the tenant's owner first (the people come from the tenant's team members).
+    await page.locator('.card').getByText('unassigned').waitFor();
+    await page.getByLabel('Assign to').selectOption({ value: `user:${t.user_id}` });
+    await page.getByRole('button', { name: 'Assign', exact: true }).click();
+    await page.locator('.card').getByText('unassigned').waitFor({ state: 'detached' });
+    const pending = await call<{ data: { assignee: { user_id?: string } | null }[] }>(env.gatewayUrl, '/tasks', { headers: withKey(t.test_key) });
+    expect(pending.body.data[0]?.assignee?.user_id).toBe(t.user_id);
     await page.getByLabel('Comment').fill('Fine by me');
     await page.getByRole('button', { name: 'Approve', exact: true }).click();
     await page.getByText('Nothing waits for a decision.').waitFor();
