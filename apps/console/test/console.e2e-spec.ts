@@ -144,6 +144,16 @@ describe('the console in a real browser (Debian chromium, playwright-core), agai
     await page.getByText('Saved version 1').waitFor();
     await page.waitForURL(/\/console\/workflows\/[0-9a-f-]{36}$/);
     await look('workflow-editor');
+    // A second version (an input schema added), and the diff between the two.
+    await json.fill(JSON.stringify({ ...(JSON.parse(await json.inputValue()) as object), input_schema: { type: 'object' } }, null, 2));
+    await page.getByRole('button', { name: 'Validate and save' }).click();
+    await page.getByText('Saved version 2').waitFor();
+    await page.getByRole('link', { name: 'Versions' }).click();
+    await page.locator('.diff-removed', { hasText: '"input_schema": null' }).waitFor();
+    await page.locator('.diff-added', { hasText: '"type": "object"' }).waitFor();
+    await page.getByText(/^Version 1 → version 2 .*: \d+ lines changed/).waitFor();
+    await look('workflow-versions');
+    await page.getByRole('link', { name: 'Back to the editor' }).click();
     await page.getByLabel('Run input (JSON)').fill('{"amount": 12}');
     await page.getByRole('button', { name: 'Run saved version' }).click();
     await page.waitForURL(/\/console\/executions\/[0-9a-f-]{36}$/);
@@ -249,6 +259,18 @@ describe('the console in a real browser (Debian chromium, playwright-core), agai
     await deliveries.nth(1).waitFor();
     await expect(deliveries.count()).resolves.toBe(2);
     await look('webhook-deliveries');
+
+    // The read-mostly pages: each one's empty state, and axe on it.
+    await page.getByRole('link', { name: 'Connections', exact: true }).click();
+    await page.getByText('No connections yet.').waitFor();
+    await look('connections');
+    await page.getByRole('link', { name: 'Usage', exact: true }).click();
+    await page.getByRole('table', { name: 'Use in this period' }).waitFor();
+    await page.getByText('No invoice issued yet', { exact: false }).waitFor();
+    await look('usage');
+    await page.getByRole('link', { name: 'Customers', exact: true }).click();
+    await page.getByText('No customers match.', { exact: false }).waitFor();
+    await look('customers');
 
     // Sign out: the key is gone from the tab.
     await page.getByRole('button', { name: 'Sign out' }).click();
