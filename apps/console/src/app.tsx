@@ -14,6 +14,14 @@ import { WorkflowsPage } from './workflows/workflows.page';
 
 // The editor brings React Flow and dagre: loaded only when a workflow is opened.
 const WorkflowEditorPage = lazy(() => import('./workflows/workflow-editor.page').then((m) => ({ default: m.WorkflowEditorPage })));
+// The pages added after the first pass are loaded when first opened, to keep the first load small.
+const KeyDetailPage = lazy(() => import('./keys/key-detail.page').then((m) => ({ default: m.KeyDetailPage })));
+const WorkflowVersionsPage = lazy(() => import('./workflows/workflow-versions.page').then((m) => ({ default: m.WorkflowVersionsPage })));
+const ConnectionsPage = lazy(() => import('./connections/connections.page').then((m) => ({ default: m.ConnectionsPage })));
+const UsagePage = lazy(() => import('./usage/usage.page').then((m) => ({ default: m.UsagePage })));
+const CustomersPage = lazy(() => import('./customers/customers.page').then((m) => ({ default: m.CustomersPage })));
+const WebhooksPage = lazy(() => import('./webhooks/webhooks.page').then((m) => ({ default: m.WebhooksPage })));
+const WebhookDetailPage = lazy(() => import('./webhooks/webhook-detail.page').then((m) => ({ default: m.WebhookDetailPage })));
 
 type Boot = { state: 'checking' } | { state: 'signed-out'; error?: string } | { state: 'signed-in'; session: Session };
 
@@ -46,13 +54,20 @@ export function App() {
           <Routes>
             <Route path="/" element={<Navigate to="/workflows" replace />} />
             <Route path="/keys" element={<KeysPage />} />
+            <Route path="/keys/:id" element={<KeyDetailPage />} />
             <Route path="/workflows" element={<WorkflowsPage />} />
             <Route path="/workflows/new" element={<WorkflowEditorPage />} />
             <Route path="/workflows/:id" element={<WorkflowEditorPage />} />
+            <Route path="/workflows/:id/versions" element={<WorkflowVersionsPage />} />
             <Route path="/executions" element={<ExecutionsPage />} />
             <Route path="/executions/:id" element={<ExecutionDetailPage />} />
             <Route path="/tasks" element={<TasksPage />} />
             <Route path="/triggers" element={<TriggersPage />} />
+            <Route path="/webhooks" element={<WebhooksPage />} />
+            <Route path="/webhooks/:id" element={<WebhookDetailPage />} />
+            <Route path="/connections" element={<ConnectionsPage />} />
+            <Route path="/usage" element={<UsagePage />} />
+            <Route path="/customers" element={<CustomersPage />} />
             <Route path="*" element={<ErrorMessage message="No such page in the console." />} />
           </Routes>
         </Suspense>
@@ -66,7 +81,11 @@ const PAGES = [
   ['/executions', 'Executions'],
   ['/tasks', 'Tasks'],
   ['/triggers', 'Triggers'],
+  ['/webhooks', 'Webhooks'],
+  ['/connections', 'Connections'],
   ['/keys', 'API keys'],
+  ['/usage', 'Usage'],
+  ['/customers', 'Customers'],
 ] as const;
 
 function Layout({ session, onSignOut, children }: { session: Session; onSignOut: () => void; children: React.ReactNode }) {

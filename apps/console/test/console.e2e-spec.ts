@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -109,6 +110,22 @@ describe('the console in a real browser (Debian chromium, playwright-core), agai
     await active.waitFor({ state: 'detached' });
     await look('keys');
     expect((await call(env.gatewayUrl, '/run/executions', { headers: withKey(successor) })).status).toBe(401);
+    // The key's page: its usage and audit log (recorded asynchronously, so waited for through the API first).
+    await eventually(
+      'audit entries of e2e-reader',
+      async () => {
+        const audit = await call<{ data: unknown[] }>(env.gatewayUrl, '/account/audit-logs?key_name=e2e-reader', { headers: withKey(t.test_key) });
+        return audit.body.data.length >= 2 ? true : undefined;
+      },
+      10_000,
+      200,
+    );
+    await page.getByRole('link', { name: 'e2e-reader' }).first().click();
+    await page.getByRole('heading', { name: 'API key e2e-reader' }).waitFor();
+    await page.getByRole('table', { name: 'Audit log' }).getByText('GET /run/executions').first().waitFor();
+    await page.getByRole('table', { name: 'Requests per endpoint' }).waitFor();
+    await look('key-usage');
+    await page.getByRole('link', { name: 'All API keys' }).click();
 
     // A three-step workflow with an approval, built on the graph side, named on the JSON side.
     await page.getByRole('link', { name: 'Workflows', exact: true }).click();
@@ -127,6 +144,16 @@ describe('the console in a real browser (Debian chromium, playwright-core), agai
     await page.getByText('Saved version 1').waitFor();
     await page.waitForURL(/\/console\/workflows\/[0-9a-f-]{36}$/);
     await look('workflow-editor');
+    // A second version (an input schema added), and the diff between the two.
+    await json.fill(JSON.stringify({ ...(JSON.parse(await json.inputValue()) as object), input_schema: { type: 'object' } }, null, 2));
+    await page.getByRole('button', { name: 'Validate and save' }).click();
+    await page.getByText('Saved version 2').waitFor();
+    await page.getByRole('link', { name: 'Versions' }).click();
+    await page.locator('.diff-removed', { hasText: '"input_schema": null' }).waitFor();
+    await page.locator('.diff-added', { hasText: '"type": "object"' }).waitFor();
+    await page.getByText(/^Version 1 → version 2 .*: \d+ lines changed/).waitFor();
+    await look('workflow-versions');
+    await page.getByRole('link', { name: 'Back to the editor' }).click();
     await page.getByLabel('Run input (JSON)').fill('{"amount": 12}');
     await page.getByRole('button', { name: 'Run saved version' }).click();
     await page.waitForURL(/\/console\/executions\/[0-9a-f-]{36}$/);
@@ -138,6 +165,13 @@ describe('the console in a real browser (Debian chromium, playwright-core), agai
     await page.getByRole('link', { name: 'Tasks', exact: true }).click();
     await page.getByRole('heading', { name: 'Approve?' }).waitFor();
     await look('tasks');
+    // Given to the tenant's owner first (the people come from the tenant's team members).
+    await page.locator('.card').getByText('unassigned').waitFor();
+    await page.getByLabel('Assign to').selectOption({ value: `user:${t.user_id}` });
+    await page.getByRole('button', { name: 'Assign', exact: true }).click();
+    await page.locator('.card').getByText('unassigned').waitFor({ state: 'detached' });
+    const pending = await call<{ data: { assignee: { user_id?: string } | null }[] }>(env.gatewayUrl, '/tasks', { headers: withKey(t.test_key) });
+    expect(pending.body.data[0]?.assignee?.user_id).toBe(t.user_id);
     await page.getByLabel('Comment').fill('Fine by me');
     await page.getByRole('button', { name: 'Approve', exact: true }).click();
     await page.getByText('Nothing waits for a decision.').waitFor();
@@ -147,10 +181,17 @@ describe('the console in a real browser (Debian chromium, playwright-core), agai
     await page.getByTestId('execution-status').getByText('succeeded').waitFor({ timeout: 20_000 });
     await expect(page.locator('.timeline > li').count()).resolves.toBe(3);
     await page.getByLabel('Output of transform').waitFor();
+    await page.getByLabel('Log lines').locator('li').first().waitFor();
     await look('execution-succeeded');
     await page.getByRole('link', { name: 'Executions', exact: true }).click();
     await page.locator('tbody .status-succeeded').first().waitFor();
     await look('executions');
+    // Filtered by trigger type, in the address: the run started through the API, none by a webhook yet.
+    await page.getByLabel('Trigger').selectOption('api');
+    await page.waitForURL(/trigger_type=api/);
+    await page.locator('tbody .status-succeeded').first().waitFor();
+    await page.getByLabel('Trigger').selectOption('webhook');
+    await page.getByText('No executions match.').waitFor();
 
     // A schedule trigger, created disabled, then enabled and disabled again.
     await page.getByRole('link', { name: 'Triggers', exact: true }).click();
@@ -170,6 +211,66 @@ describe('the console in a real browser (Debian chromium, playwright-core), agai
     await page.getByRole('button', { name: 'Disable hourly' }).click();
     await status.getByText('disabled').waitFor();
     await eventually('trigger disabled', async () => ((await listed()).find((x) => x.name === 'hourly')?.status === 'disabled' ? true : undefined), 5_000, 100);
+
+    // An event trigger: listed with its event type and filter.
+    await page.getByRole('button', { name: 'Create trigger' }).click();
+    await page.getByLabel('Platform event').check();
+    await page.getByLabel('Name').fill('on-failure');
+    await page.getByLabel('Event type').selectOption('run.execution.failed');
+    await page.getByLabel('Filter (JSONata, optional)').fill('$exists(execution_id)');
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    await page.locator('tr', { hasText: 'on-failure' }).getByText('run.execution.failed where $exists(execution_id)').waitFor();
+
+    // A webhook: its signing secret shown once; a signed delivery runs the workflow, shows in the log, and is replayed.
+    await page.getByRole('link', { name: 'Webhooks', exact: true }).click();
+    await page.getByText('No webhooks yet.').waitFor();
+    await look('webhooks-empty');
+    await page.getByRole('button', { name: 'Create webhook' }).click();
+    await page.getByLabel('Name').fill('e2e-hook');
+    await page.getByLabel('Workflow', { exact: true }).selectOption({ label: name });
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    await secret.waitFor();
+    const signingSecret = (await secret.textContent())!;
+    expect(signingSecret).toMatch(/^whsec_/);
+    await page.getByTestId('webhook-status-e2e-hook').getByText('enabled').waitFor();
+    await look('webhooks');
+    await page.getByRole('button', { name: 'I have saved it' }).click();
+    await secret.waitFor({ state: 'detached' });
+    const hooks = (await call<{ data: { name: string; url: string }[] }>(env.gatewayUrl, '/webhooks', { headers: withKey(t.test_key) })).body.data;
+    const hookUrl = hooks.find((h) => h.name === 'e2e-hook')!.url;
+    const body = JSON.stringify({ amount: 7 });
+    const [msgId, timestamp] = [`msg_${Date.now()}`, String(Math.floor(Date.now() / 1000))];
+    const signature = createHmac('sha256', Buffer.from(signingSecret.slice('whsec_'.length), 'base64'))
+      .update(`${msgId}.${timestamp}.${body}`)
+      .digest('base64');
+    const delivered = await call(env.gatewayUrl, hookUrl, {
+      body,
+      headers: { 'webhook-id': msgId, 'webhook-timestamp': timestamp, 'webhook-signature': `v1,${signature}` },
+    });
+    expect(delivered.status).toBe(202);
+    await page.getByRole('link', { name: 'e2e-hook' }).click();
+    const deliveries = page.getByTestId('delivery');
+    await deliveries.first().getByText('accepted').waitFor();
+    await deliveries
+      .first()
+      .getByRole('button', { name: /^Replay delivery/ })
+      .click();
+    await page.getByText('Replayed:').waitFor();
+    await deliveries.nth(1).waitFor();
+    await expect(deliveries.count()).resolves.toBe(2);
+    await look('webhook-deliveries');
+
+    // The read-mostly pages: each one's empty state, and axe on it.
+    await page.getByRole('link', { name: 'Connections', exact: true }).click();
+    await page.getByText('No connections yet.').waitFor();
+    await look('connections');
+    await page.getByRole('link', { name: 'Usage', exact: true }).click();
+    await page.getByRole('table', { name: 'Use in this period' }).waitFor();
+    await page.getByText('No invoice issued yet', { exact: false }).waitFor();
+    await look('usage');
+    await page.getByRole('link', { name: 'Customers', exact: true }).click();
+    await page.getByText('No customers match.', { exact: false }).waitFor();
+    await look('customers');
 
     // Sign out: the key is gone from the tab.
     await page.getByRole('button', { name: 'Sign out' }).click();

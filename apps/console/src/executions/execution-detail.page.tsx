@@ -5,6 +5,7 @@ import { ErrorMessage, Json, Loading, When } from '../shell/list-state';
 import { useClient } from '../shell/session-context';
 import { useAction, useAsync } from '../shell/use-async';
 import { duration } from './duration';
+import { ExecutionLogs } from './execution-logs';
 
 /** While a run is not finished it is read again every this many ms. */
 const POLL_MS = 1000;
@@ -111,6 +112,7 @@ export function ExecutionDetailPage() {
           ))}
         </ol>
       )}
+      <ExecutionLogs id={value.id} status={value.status} />
       <h2>Input</h2>
       <Json value={value.input} label="Run input" />
       {value.output !== null && (

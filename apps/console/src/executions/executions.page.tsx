@@ -6,8 +6,23 @@ import { onePage, PAGE_SIZE, usePaged } from '../shell/use-paged';
 import { duration } from './duration';
 
 const STATUSES: ExecutionStatus[] = ['queued', 'running', 'waiting', 'succeeded', 'failed', 'cancelled', 'timed_out'];
+type TriggerType = NonNullable<ExecutionFilters['trigger_type']>;
+const TRIGGER_TYPES: TriggerType[] = ['api', 'schedule', 'event', 'webhook', 'portal', 'subworkflow'];
 
-/** Filters live in the address (`?status=failed&workflow_id=…`): a filtered list is a link to share. */
+/** An ISO time from the address as a `datetime-local` value (local time, to the minute), and back. */
+function toLocalInput(iso: string | null): string {
+  if (!iso || Number.isNaN(Date.parse(iso))) return '';
+  const d = new Date(iso);
+  return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+}
+function fromLocalInput(local: string): string {
+  return local ? new Date(local).toISOString() : '';
+}
+
+/**
+ * Filters live in the address (`?status=failed&workflow_id=…&trigger_type=webhook&created_after=<ISO>&created_before=<ISO>`):
+ * a filtered list is a link to share.
+ */
 export function ExecutionsPage() {
   const client = useClient();
   const [params, setParams] = useSearchParams();
@@ -16,6 +31,12 @@ export function ExecutionsPage() {
   if (status && (STATUSES as string[]).includes(status)) filters.status = status as ExecutionStatus;
   const workflowId = params.get('workflow_id');
   if (workflowId) filters.workflow_id = workflowId;
+  const triggerType = params.get('trigger_type');
+  if (triggerType && (TRIGGER_TYPES as string[]).includes(triggerType)) filters.trigger_type = triggerType as TriggerType;
+  for (const bound of ['created_after', 'created_before'] as const) {
+    const at = params.get(bound);
+    if (at && !Number.isNaN(Date.parse(at))) filters[bound] = new Date(at).toISOString();
+  }
   const executions = usePaged((cursor) => onePage(client.executions.list(filters, { pageSize: PAGE_SIZE, cursor })), `executions:${params.toString()}`);
 
   const setFilter = (name: string, value: string) => {
@@ -41,6 +62,31 @@ export function ExecutionsPage() {
         <label>
           Workflow id
           <input defaultValue={workflowId ?? ''} onBlur={(e) => setFilter('workflow_id', e.target.value.trim())} placeholder="any workflow" />
+        </label>
+        <label>
+          Trigger
+          <select value={filters.trigger_type ?? ''} onChange={(e) => setFilter('trigger_type', e.target.value)}>
+            <option value="">Any</option>
+            {TRIGGER_TYPES.map((t) => (
+              <option key={t}>{t}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Created from
+          <input
+            type="datetime-local"
+            value={toLocalInput(filters.created_after ?? null)}
+            onChange={(e) => setFilter('created_after', fromLocalInput(e.target.value))}
+          />
+        </label>
+        <label>
+          Created before
+          <input
+            type="datetime-local"
+            value={toLocalInput(filters.created_before ?? null)}
+            onChange={(e) => setFilter('created_before', fromLocalInput(e.target.value))}
+          />
         </label>
         <button type="button" className="secondary" onClick={executions.reload}>
           Refresh

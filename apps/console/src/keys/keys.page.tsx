@@ -1,11 +1,12 @@
 import { useState } from 'react';
+import { Link } from 'react-router';
 import type { ApiKey, CreatedApiKey } from '@platform-sdk/client';
 import { ErrorMessage, ListState, When } from '../shell/list-state';
 import { useClient } from '../shell/session-context';
 import { useAction } from '../shell/use-async';
 import { onePage, PAGE_SIZE, usePaged } from '../shell/use-paged';
 import { CreateKeyForm } from './create-key.form';
-import { SecretOnce } from './secret-once';
+import { SecretOnce } from '../shell/secret-once';
 
 export function KeysPage() {
   const client = useClient();
@@ -63,7 +64,9 @@ function KeyRow({ apiKey, onRotated, onChanged }: { apiKey: ApiKey; onRotated: (
   const active = apiKey.status === 'active';
   return (
     <tr data-key-id={apiKey.id}>
-      <th scope="row">{apiKey.name}</th>
+      <th scope="row">
+        <Link to={`/keys/${apiKey.id}`}>{apiKey.name}</Link>
+      </th>
       <td>
         <code>{apiKey.prefix}…</code>
       </td>

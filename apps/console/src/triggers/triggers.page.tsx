@@ -6,6 +6,7 @@ import { useClient } from '../shell/session-context';
 import { useAction } from '../shell/use-async';
 import { onePage, PAGE_SIZE, usePaged } from '../shell/use-paged';
 import { CreateTriggerForm } from './create-trigger.form';
+import { upcomingFires } from './next-fires';
 
 export function TriggersPage() {
   const client = useClient();
@@ -37,7 +38,7 @@ export function TriggersPage() {
               <th scope="col">When</th>
               <th scope="col">Workflow</th>
               <th scope="col">Status</th>
-              <th scope="col">Next fire</th>
+              <th scope="col">Next fires</th>
               <th scope="col">Actions</th>
             </tr>
           </thead>
@@ -54,8 +55,23 @@ export function TriggersPage() {
 
 function when(trigger: Trigger): string {
   if (trigger.schedule) return trigger.schedule.cron ?? `every ${trigger.schedule.interval_seconds} s`;
-  if (trigger.event) return trigger.event.type;
+  if (trigger.event) return trigger.event.filter ? `${trigger.event.type} where ${trigger.event.filter}` : trigger.event.type;
   return trigger.webhook_id ? `webhook ${trigger.webhook_id.slice(0, 8)}` : '—';
+}
+
+function NextFires({ trigger }: { trigger: Trigger }) {
+  const times = upcomingFires(trigger);
+  if (times.length === 0)
+    return <span className="muted">{trigger.type === 'schedule' ? '—' : 'on each ' + (trigger.type === 'event' ? 'event' : 'delivery')}</span>;
+  return (
+    <ol className="fires" aria-label={`Next fire times of ${trigger.name}`}>
+      {times.map((at) => (
+        <li key={at}>
+          <When at={at} />
+        </li>
+      ))}
+    </ol>
+  );
 }
 
 /** One trigger; enabling or disabling updates the row from the API's answer. */
@@ -79,7 +95,7 @@ function TriggerRow({ trigger: initial }: { trigger: Trigger }) {
         </span>
       </td>
       <td>
-        <When at={trigger.next_fire_at} />
+        <NextFires trigger={trigger} />
       </td>
       <td>
         <button type="button" className="secondary" disabled={action.busy} onClick={toggle} aria-label={`${enabled ? 'Disable' : 'Enable'} ${trigger.name}`}>

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { WorkflowStep } from '@platform-sdk/client';
+import { ConnectorParams } from './connector-params';
 import { updateStep, type Definition } from './definition';
 
 /** The selected step: its id, type and input (as JSON), applied to the definition on "Apply". */
@@ -18,6 +19,13 @@ export function StepPanel({
   const [type, setType] = useState(step.type);
   const [input, setInput] = useState(JSON.stringify(step.input ?? {}, null, 2));
   const [error, setError] = useState<string | null>(null);
+
+  // A connector step names a connection and an operation: its params get a form from the operation's schema.
+  const current = parseObject(input);
+  const connector =
+    type === 'connector' && current && typeof current.connection_id === 'string' && typeof current.operation === 'string'
+      ? { connectionId: current.connection_id, operationId: current.operation, params: (current.params ?? {}) as Record<string, unknown> }
+      : null;
 
   const apply = () => {
     let parsed: unknown;
@@ -58,6 +66,14 @@ export function StepPanel({
         Step input (JSON)
         <textarea value={input} onChange={(e) => setInput(e.target.value)} rows={5} spellCheck={false} />
       </label>
+      {connector && current && (
+        <ConnectorParams
+          connectionId={connector.connectionId}
+          operationId={connector.operationId}
+          params={connector.params}
+          onChange={(params) => setInput(JSON.stringify({ ...current, params }, null, 2))}
+        />
+      )}
       {error && (
         <p className="error" role="alert">
           {error}
@@ -66,4 +82,13 @@ export function StepPanel({
       <button type="submit">Apply to step</button>
     </form>
   );
+}
+
+function parseObject(text: string): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
 }

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { useLocation, useNavigate, useParams } from 'react-router';
+import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import type { ValidationResult, Workflow } from '@platform-sdk/client';
 import { ErrorMessage, Loading } from '../shell/list-state';
 import { useClient } from '../shell/session-context';
@@ -81,7 +81,13 @@ function Editor({ workflow }: { workflow: Workflow | undefined }) {
     <section aria-labelledby="editor-title" className="editor">
       <div className="title-row">
         <h1 id="editor-title">{workflow ? `Workflow: ${workflow.name}` : 'New workflow'}</h1>
-        {workflow && <span className="muted">version {workflow.version}</span>}
+        {workflow && (
+          <span className="muted">
+            version {workflow.version}
+            {' · '}
+            <Link to={`/workflows/${workflow.id}/versions`}>Versions</Link>
+          </span>
+        )}
       </div>
       <div className="toolbar" role="toolbar" aria-label="Steps">
         <label>

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 
-/** A key's value, shown this once (the API never gives it again), with a copy button. */
-export function SecretOnce({ title, value, onDone }: { title: string; value: string; onDone: () => void }) {
+/** A secret (a key's value, a webhook's signing secret), shown this once (the API never gives it again), with a copy button. */
+export function SecretOnce({ title, value, onDone, label = 'New key value' }: { title: string; value: string; onDone: () => void; label?: string }) {
   const [copied, setCopied] = useState<'no' | 'yes' | 'failed'>('no');
   const copy = () => {
     navigator.clipboard.writeText(value).then(
@@ -10,7 +10,7 @@ export function SecretOnce({ title, value, onDone }: { title: string; value: str
     );
   };
   return (
-    <div className="secret" role="region" aria-label="New key value">
+    <div className="secret" role="region" aria-label={label}>
       <h2>{title}</h2>
       <p>Copy it now: it is shown only this once.</p>
       <div className="secret-value">
