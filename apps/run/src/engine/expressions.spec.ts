@@ -35,11 +35,17 @@ describe('expression limits', () => {
       clearInterval(timer);
     }
     // Blocked for the whole second, the timer could fire at most once; a loaded machine may still delay it many times.
-    expect(ticked).toBeGreaterThan(2);
+    expect(ticked).toBeGreaterThan(1);
   });
 
   it('stops runaway recursion and oversized sequences', async () => {
-    expect((await failure('( $f := function($n){ $n = 0 ? 0 : 1 + $f($n - 1) }; $f(100000) )')).error.message).toMatch(/Stack overflow/);
+    // The depth limit, not the time limit: on a machine so loaded that 1,000 frames take longer
+    // than the second an expression may run, the timeout wins that attempt; a few attempts get one.
+    let message = '';
+    for (let attempt = 0; attempt < 4 && !/Stack overflow/.test(message); attempt++) {
+      message = (await failure('( $f := function($n){ $n = 0 ? 0 : 1 + $f($n - 1) }; $f(100000) )')).error.message;
+    }
+    expect(message).toMatch(/Stack overflow/);
     expect((await failure('$count([1..2000000])')).error.message).toMatch(/maximum sequence length/);
   });
 });
