@@ -43,3 +43,33 @@ describe('libraries in layers', () => {
     expect(deps.filter((d) => d.startsWith('@platform/') || SERVICE_FRAMEWORK.test(d))).toEqual([]);
   });
 });
+
+/** A workspace's devDependencies too: tests reference @platform/testing as a dev dependency. */
+function declaredDependencies(folder: string): Set<string> {
+  const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as Manifest & { devDependencies?: Record<string, string> };
+  return new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.devDependencies ?? {})]);
+}
+
+describe('build order', () => {
+  // turbo orders builds by package.json; `tsc -b` follows tsconfig references. A reference that
+  // package.json does not declare lets turbo build the referenced package and its dependent at the
+  // same time, and two compilers then write the same dist: CI once read a half-written
+  // @platform/common ("has no exported member 'newId'").
+  it('declares in package.json every package a tsconfig references', () => {
+    const byFolder = new Map(Object.entries(WORKSPACES).map(([name, folder]) => [folder, name]));
+    const undeclared: string[] = [];
+    for (const [name, folder] of Object.entries(WORKSPACES)) {
+      const tsconfig = join(folder, 'tsconfig.json');
+      if (!existsSync(tsconfig)) continue;
+      const references = [...readFileSync(tsconfig, 'utf8').matchAll(/"path":\s*"([^"]+)"/g)].map((m) =>
+        join(folder, m[1]!).replace(/\/tsconfig[^/]*\.json$/, ''),
+      );
+      const declared = declaredDependencies(folder);
+      for (const reference of references) {
+        const referenced = byFolder.get(reference);
+        if (referenced && !declared.has(referenced)) undeclared.push(`${name} → ${referenced}`);
+      }
+    }
+    expect(undeclared).toEqual([]);
+  });
+});
