@@ -13,7 +13,7 @@ describe('processIds', () => {
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   it('skips and removes the pid file of a process that is gone (its starter, a recycled Jest worker, could not)', () => {
-    const gone = spawnSync(process.execPath, ['-e', '0']).pid!;
+    const gone = spawnSync(process.execPath, ['-e', '0']).pid;
     writeFileSync(join(dir, `run.${gone}.pid`), String(gone));
     writeFileSync(join(dir, `run.${process.pid}.pid`), String(process.pid));
     writeFileSync(join(dir, `trigger.${process.pid}.pid`), String(process.pid));

@@ -62,7 +62,7 @@ describe('build order', () => {
       const tsconfig = join(folder, 'tsconfig.json');
       if (!existsSync(tsconfig)) continue;
       const references = [...readFileSync(tsconfig, 'utf8').matchAll(/"path":\s*"([^"]+)"/g)].map((m) =>
-        join(folder, m[1]!).replace(/\/tsconfig[^/]*\.json$/, ''),
+        join(folder, m[1]).replace(/\/tsconfig[^/]*\.json$/, ''),
       );
       const declared = declaredDependencies(folder);
       for (const reference of references) {
