@@ -39,8 +39,8 @@ describe('execution reports', () => {
     // Ten other tenants with 2,000 executions each, and ours with a known few.
     await admin.query(`insert into run.workflows (tenant_id, environment_id, id, name, current_version)
       select t, e, w, 'w', 1 from (select gen_random_uuid() t, gen_random_uuid() e, gen_random_uuid() w from generate_series(1, 10)) x`);
-    await admin.query(`insert into run.workflow_versions (tenant_id, environment_id, workflow_id, version, definition)
-      select tenant_id, environment_id, id, 1, '{"steps":[]}' from run.workflows`);
+    await admin.query(`insert into run.workflow_versions (tenant_id, environment_id, workflow_id, version, definition, name, status)
+      select tenant_id, environment_id, id, 1, '{"steps":[]}', 'w', 'active' from run.workflows`);
     await admin.query(`insert into run.executions (tenant_id, environment_id, id, workflow_id, workflow_version, status, input, trigger_type, timeout_at, created_at)
       select w.tenant_id, w.environment_id, gen_random_uuid(), w.id, 1, 'succeeded', '{}', 'api', now(), now() - make_interval(mins => g)
         from run.workflows w, generate_series(1, 2000) g`);
@@ -52,7 +52,7 @@ describe('execution reports', () => {
         id,
       ]);
       await admin.query(
-        `insert into run.workflow_versions (tenant_id, environment_id, workflow_id, version, definition) values ($1, $2, $3, 1, '{"steps":[]}')`,
+        `insert into run.workflow_versions (tenant_id, environment_id, workflow_id, version, definition, name, status) values ($1, $2, $3, 1, '{"steps":[]}', 'w', 'active')`,
         [tenant.tenantId, tenant.environmentId, id],
       );
     }

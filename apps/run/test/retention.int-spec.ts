@@ -30,12 +30,10 @@ describe('execution retention', () => {
   async function workflow(tenant: string, env: string, retentionDays?: number): Promise<string> {
     const id = randomUUID();
     await admin.query(`insert into run.workflows (tenant_id, environment_id, id, name, current_version) values ($1, $2, $3, 'w', 1)`, [tenant, env, id]);
-    await admin.query(`insert into run.workflow_versions (tenant_id, environment_id, workflow_id, version, definition) values ($1, $2, $3, 1, $4)`, [
-      tenant,
-      env,
-      id,
-      JSON.stringify({ steps: [{ id: 't', type: 'transform' }], settings: retentionDays ? { retention_days: retentionDays } : {} }),
-    ]);
+    await admin.query(
+      `insert into run.workflow_versions (tenant_id, environment_id, workflow_id, version, definition, name, status) values ($1, $2, $3, 1, $4, 'w', 'active')`,
+      [tenant, env, id, JSON.stringify({ steps: [{ id: 't', type: 'transform' }], settings: retentionDays ? { retention_days: retentionDays } : {} })],
+    );
     return id;
   }
 

@@ -59,13 +59,16 @@ export async function arrangeWorkflow(
     [ctx.tenantId, ctx.environmentId, id, o.status ?? 'active', o.deleted ? new Date() : null],
   );
   for (const version of [1, 2])
-    await admin.query(`insert into run.workflow_versions (tenant_id, environment_id, workflow_id, version, definition) values ($1, $2, $3, $4, $5)`, [
-      ctx.tenantId,
-      ctx.environmentId,
-      id,
-      version,
-      JSON.stringify({ steps: [{ id: 'a', type: 'transform' }], settings: version === 2 ? (o.settings ?? {}) : { timeout_seconds: 1 } }),
-    ]);
+    await admin.query(
+      `insert into run.workflow_versions (tenant_id, environment_id, workflow_id, version, definition, name, status) values ($1, $2, $3, $4, $5, 'w', 'active')`,
+      [
+        ctx.tenantId,
+        ctx.environmentId,
+        id,
+        version,
+        JSON.stringify({ steps: [{ id: 'a', type: 'transform' }], settings: version === 2 ? (o.settings ?? {}) : { timeout_seconds: 1 } }),
+      ],
+    );
   return id;
 }
 

@@ -1255,7 +1255,7 @@ export interface paths {
         };
         /**
          * Get a workflow
-         * @description The current version of a workflow, or one of its past versions with `?version=`.
+         * @description The current version of a workflow, or one of its past versions with `?version=`, as it was saved (its own name, description and status).
          *
          *     Requires the scope `workflows:read` (a key with `*` has every scope).
          */
@@ -1295,7 +1295,7 @@ export interface paths {
         };
         /**
          * Get a workflow
-         * @description The current version of a workflow, or one of its past versions with `?version=`.
+         * @description The current version of a workflow, or one of its past versions with `?version=`, as it was saved (its own name, description and status).
          *
          *     Requires the scope `workflows:read` (a key with `*` has every scope).
          */

@@ -8,6 +8,7 @@ import { ResolveTaskStep1766000002000 } from './1766000002000-ResolveTaskStep.js
 import { ExecutionReports1766100001000 } from './1766100001000-ExecutionReports.js';
 import { MeteredStart1766300001000 } from './1766300001000-MeteredStart.js';
 import { OneTripResume1766400000000 } from './1766400000000-OneTripResume.js';
+import { VersionedWorkflowMeta1766500000000 } from './1766500000000-VersionedWorkflowMeta.js';
 import { usageOutboxMigration } from '@platform/service';
 import { join } from 'node:path';
 import { databaseFunctions } from '@platform/db';
@@ -25,6 +26,7 @@ export const migrations = [
   usageOutboxMigration('run'),
   MeteredStart1766300001000,
   OneTripResume1766400000000,
+  VersionedWorkflowMeta1766500000000,
 ];
 
 /** The current text of each of the service's SQL functions (`<feature>/sql/<name>.sql`), applied after the migrations. */

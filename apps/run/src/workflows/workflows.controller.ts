@@ -83,7 +83,10 @@ export class WorkflowsController {
 
   @Get([`${LONG}/:id`, `${SHORT}/:id`])
   @RequireScopes('workflows:read')
-  @ApiOperation({ summary: 'Get a workflow', description: 'The current version of a workflow, or one of its past versions with `?version=`.' })
+  @ApiOperation({
+    summary: 'Get a workflow',
+    description: 'The current version of a workflow, or one of its past versions with `?version=`, as it was saved (its own name, description and status).',
+  })
   @ApiOkResponse({ type: WorkflowResponseDto, description: 'The workflow', example: EXAMPLE })
   @ApiNotFoundResponse({ description: 'Workflow not found' })
   @ApiNotFoundResponse({ description: 'Workflow version not found' })

@@ -13,7 +13,8 @@ export interface WorkflowRow {
   updated_at: Date;
 }
 
-const SELECT = `select w.id, w.name, w.description, w.status, w.current_version, v.version, v.definition, w.created_at, w.updated_at
+// The version's own name, description and status: for the current version they are the workflow's.
+const SELECT = `select w.id, v.name, v.description, v.status, w.current_version, v.version, v.definition, w.created_at, w.updated_at
   from run.workflows w join run.workflow_versions v on v.tenant_id = w.tenant_id and v.workflow_id = w.id`;
 
 export const workflowsRepository = {
@@ -29,12 +30,10 @@ export const workflowsRepository = {
       `insert into run.workflows (tenant_id, environment_id, id, scope_id, name, description, current_version) values ($1, $2, $3, $4, $5, $6, 1)`,
       [ctx.tenantId, ctx.environmentId, id, ctx.scopeId, name, description],
     );
-    await m.query(`insert into run.workflow_versions (tenant_id, environment_id, workflow_id, version, definition) values ($1, $2, $3, 1, $4)`, [
-      ctx.tenantId,
-      ctx.environmentId,
-      id,
-      definition,
-    ]);
+    await m.query(
+      `insert into run.workflow_versions (tenant_id, environment_id, workflow_id, version, definition, name, description, status) values ($1, $2, $3, 1, $4, $5, $6, 'active')`,
+      [ctx.tenantId, ctx.environmentId, id, definition, name, description],
+    );
   },
 
   async get(m: EntityManager, id: string, version?: number): Promise<WorkflowRow | undefined> {
@@ -74,13 +73,10 @@ export const workflowsRepository = {
     definition: WorkflowDefinition,
     meta: { name: string; description: string | null; status: string },
   ): Promise<void> {
-    await m.query(`insert into run.workflow_versions (tenant_id, environment_id, workflow_id, version, definition) values ($1, $2, $3, $4, $5)`, [
-      ctx.tenant_id,
-      ctx.environment_id,
-      id,
-      version,
-      definition,
-    ]);
+    await m.query(
+      `insert into run.workflow_versions (tenant_id, environment_id, workflow_id, version, definition, name, description, status) values ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [ctx.tenant_id, ctx.environment_id, id, version, definition, meta.name, meta.description, meta.status],
+    );
     await m.query(`update run.workflows set current_version = $2, name = $3, description = $4, status = $5, updated_at = now() where id = $1`, [
       id,
       version,
