@@ -1,11 +1,12 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
-import { Navigate, NavLink, Route, Routes } from 'react-router';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import { Navigate, NavLink, Route, Routes, useLocation, useNavigate } from 'react-router';
 import { ExecutionDetailPage } from './executions/execution-detail.page';
 import { ExecutionsPage } from './executions/executions.page';
 import { KeysPage } from './keys/keys.page';
 import { describeError } from './shell/errors';
 import { ErrorMessage, Loading } from './shell/list-state';
-import { signIn, signOut, storedKey, type Session } from './shell/session';
+import { loadOidcSettings, type OidcSettings } from './shell/oidc-settings';
+import { signIn, signOut, storedCredential, type Session } from './shell/session';
 import { SessionContext } from './shell/session-context';
 import { SignInPage } from './shell/sign-in.page';
 import { TasksPage } from './tasks/tasks.page';
@@ -21,18 +22,28 @@ const ConnectionsPage = lazy(() => import('./connections/connections.page').then
 const UsagePage = lazy(() => import('./usage/usage.page').then((m) => ({ default: m.UsagePage })));
 const CustomersPage = lazy(() => import('./customers/customers.page').then((m) => ({ default: m.CustomersPage })));
 const WebhooksPage = lazy(() => import('./webhooks/webhooks.page').then((m) => ({ default: m.WebhooksPage })));
+// Single sign-on's code exchange (oauth4webapi, jose): only on the way back from the provider.
+const OidcCallbackPage = lazy(() => import('./shell/oidc-callback.page').then((m) => ({ default: m.OidcCallbackPage })));
 const WebhookDetailPage = lazy(() => import('./webhooks/webhook-detail.page').then((m) => ({ default: m.WebhookDetailPage })));
 
 type Boot = { state: 'checking' } | { state: 'signed-out'; error?: string } | { state: 'signed-in'; session: Session };
 
 export function App() {
-  const [boot, setBoot] = useState<Boot>(() => (storedKey() ? { state: 'checking' } : { state: 'signed-out' }));
+  const location = useLocation();
+  const navigate = useNavigate();
+  const [boot, setBoot] = useState<Boot>(() => (storedCredential() ? { state: 'checking' } : { state: 'signed-out' }));
+  // undefined until /console/config.json has answered: whether single sign-on is offered.
+  const [oidc, setOidc] = useState<OidcSettings | null | undefined>(undefined);
 
-  // A key kept from earlier in this tab is checked again (it may have been revoked since).
   useEffect(() => {
-    const key = storedKey();
-    if (!key) return;
-    signIn(key).then(
+    void loadOidcSettings().then(setOidc);
+  }, []);
+
+  // A credential kept from earlier in this tab is checked again (it may have been revoked since).
+  useEffect(() => {
+    const credential = storedCredential();
+    if (!credential) return;
+    signIn(credential).then(
       (session) => setBoot({ state: 'signed-in', session }),
       (e: unknown) => {
         signOut();
@@ -41,8 +52,27 @@ export function App() {
     );
   }, []);
 
-  if (boot.state === 'checking') return <Loading label="Signing in…" />;
-  if (boot.state === 'signed-out') return <SignInPage initialError={boot.error} onSignedIn={(session) => setBoot({ state: 'signed-in', session })} />;
+  const signedIn = useCallback(
+    (session: Session) => {
+      setBoot({ state: 'signed-in', session });
+      // Off the callback address: its code is spent.
+      if (window.location.pathname.startsWith('/console/auth/')) void navigate('/workflows', { replace: true });
+    },
+    [navigate],
+  );
+
+  if (location.pathname === '/auth/callback') {
+    if (oidc === undefined) return <Loading label="Signing in…" />;
+    if (oidc === null) return <ErrorMessage message="Single sign-on is not configured on this platform." />;
+    if (boot.state !== 'signed-in')
+      return (
+        <Suspense fallback={<Loading label="Signing in…" />}>
+          <OidcCallbackPage settings={oidc} onSignedIn={signedIn} />
+        </Suspense>
+      );
+  }
+  if (boot.state === 'checking' || (boot.state === 'signed-out' && oidc === undefined)) return <Loading label="Signing in…" />;
+  if (boot.state === 'signed-out') return <SignInPage initialError={boot.error} oidc={oidc ?? null} onSignedIn={signedIn} />;
   const leave = () => {
     signOut();
     setBoot({ state: 'signed-out' });
@@ -104,7 +134,8 @@ function Layout({ session, onSignOut, children }: { session: Session; onSignOut:
           ))}
         </nav>
         <span className="who" title={`tenant ${session.me.tenant_id}`}>
-          {session.me.name ?? session.me.key_id ?? session.me.type} · {session.me.mode ?? ''}
+          {session.me.name ?? (typeof session.me.email === 'string' ? session.me.email : undefined) ?? session.me.key_id ?? session.me.type}
+          {session.me.mode ? ` · ${session.me.mode}` : ` · tenant ${session.me.tenant_id.slice(0, 8)}`}
         </span>
         <button type="button" className="secondary" onClick={onSignOut}>
           Sign out

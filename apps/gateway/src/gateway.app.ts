@@ -19,6 +19,7 @@ import {
 } from '@platform/common';
 import type { GatewayConfig } from './config/gateway.config.js';
 import { CONSOLE_PATH, consoleDir, consoleRoutes } from './console/console.routes.js';
+import { consoleSettings } from './console/console.settings.js';
 import { docsRoutes } from './docs/docs.routes.js';
 import { aggregateHealth } from './health/aggregate-health.js';
 import { createProxy, type GatewayRequest } from './proxy/proxy.js';
@@ -85,7 +86,7 @@ export function createGatewayApp({ config, upstreams, logger }: GatewayDeps) {
   // Tests only (PLATFORM_IO_COUNTERS): the gateway's Redis commands, NATS requests and forwarded requests, per request.
   if (config.PLATFORM_IO_COUNTERS) app.get('/actuator/io-counters', ioCountersHandler);
   app.use(docsRoutes(upstreams, config.HEALTH_TIMEOUT_MS * 2));
-  app.use(consoleRoutes(consoleDir(config.CONSOLE_DIR)));
+  app.use(consoleRoutes(consoleDir(config.CONSOLE_DIR), consoleSettings(config)));
   app.get('/v3/api-docs/:service', (req, res, next) => {
     const service = req.params.service as ServiceName;
     if (!SERVICE_NAMES.includes(service)) return next();

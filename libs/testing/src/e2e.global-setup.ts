@@ -56,6 +56,10 @@ export default async function setup(): Promise<void> {
     JWT_JWKS_URL: issuer.jwks.jwksUrl,
     JWT_ISSUER: issuer.jwks.issuer,
     JWT_AUDIENCE: E2E_AUDIENCE,
+    // The console signs users in at the same test provider (its login page, then PKCE).
+    CONSOLE_OIDC_ISSUER: issuer.jwks.issuer,
+    CONSOLE_OIDC_CLIENT_ID: 'platform-console-e2e',
+    CONSOLE_OIDC_AUDIENCE: E2E_AUDIENCE,
     // This run's own NATS subjects and streams: another platform on the same server never answers it.
     NATS_NAMESPACE: `e2e-${randomBytes(4).toString('hex')}`,
     // And its own rate-limit counters in Redis.

@@ -1,33 +1,49 @@
 import { createClient, type Me, type PlatformClient } from '@platform-sdk/client';
 
 /**
- * The pasted API key lives in sessionStorage only: gone when the tab closes, never in
- * localStorage or a cookie. The CSP (no inline or foreign scripts) is what keeps it from other code.
+ * The credential lives in sessionStorage only: gone when the tab closes, never in localStorage or
+ * a cookie. The CSP (no inline or foreign scripts) is what keeps it from other code. It is a
+ * pasted API key, or a user's access token from the identity provider with the tenant picked.
  */
-const STORAGE_KEY = 'platform-console.api-key';
+const KEY = 'platform-console.api-key';
+const TOKEN = 'platform-console.token';
+const TENANT = 'platform-console.tenant';
+
+export type Credential = { apiKey: string } | { token: string; tenant: string };
 
 export interface Session {
   client: PlatformClient;
   me: Me;
+  credential: Credential;
 }
 
-export function clientFor(apiKey: string): PlatformClient {
+export function clientFor(credential: Credential): PlatformClient {
   // Same origin: the gateway serves the console and the API (connect-src 'self').
-  return createClient({ baseUrl: window.location.origin, apiKey, retry: { maxRetries: 2 } });
+  return createClient({ baseUrl: window.location.origin, ...credential, retry: { maxRetries: 2 } });
 }
 
-export function storedKey(): string | null {
-  return sessionStorage.getItem(STORAGE_KEY);
+export function storedCredential(): Credential | null {
+  const apiKey = sessionStorage.getItem(KEY);
+  if (apiKey) return { apiKey };
+  const token = sessionStorage.getItem(TOKEN);
+  const tenant = sessionStorage.getItem(TENANT);
+  return token && tenant ? { token, tenant } : null;
 }
 
-/** Checks the key against `GET /account/me` before keeping it. */
-export async function signIn(apiKey: string): Promise<Session> {
-  const client = clientFor(apiKey.trim());
+/** Checks the credential against `GET /account/me` before keeping it. */
+export async function signIn(credential: Credential): Promise<Session> {
+  const clean: Credential = 'apiKey' in credential ? { apiKey: credential.apiKey.trim() } : credential;
+  const client = clientFor(clean);
   const me = await client.me();
-  sessionStorage.setItem(STORAGE_KEY, apiKey.trim());
-  return { client, me };
+  signOut();
+  if ('apiKey' in clean) sessionStorage.setItem(KEY, clean.apiKey);
+  else {
+    sessionStorage.setItem(TOKEN, clean.token);
+    sessionStorage.setItem(TENANT, clean.tenant);
+  }
+  return { client, me, credential: clean };
 }
 
 export function signOut(): void {
-  sessionStorage.removeItem(STORAGE_KEY);
+  for (const name of [KEY, TOKEN, TENANT]) sessionStorage.removeItem(name);
 }

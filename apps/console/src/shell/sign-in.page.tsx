@@ -1,9 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { describeError } from './errors';
 import { ErrorMessage } from './list-state';
+import type { OidcSettings } from './oidc-settings';
 import { signIn, type Session } from './session';
 
-export function SignInPage({ onSignedIn, initialError }: { onSignedIn: (session: Session) => void; initialError?: string }) {
+export function SignInPage({ onSignedIn, initialError, oidc }: { onSignedIn: (session: Session) => void; initialError?: string; oidc: OidcSettings | null }) {
   const [key, setKey] = useState('');
   const [error, setError] = useState<string | undefined>(initialError);
   const [busy, setBusy] = useState(false);
@@ -12,7 +13,7 @@ export function SignInPage({ onSignedIn, initialError }: { onSignedIn: (session:
     event.preventDefault();
     setBusy(true);
     setError(undefined);
-    signIn(key).then(
+    signIn({ apiKey: key }).then(
       (session) => {
         setKey('');
         onSignedIn(session);
@@ -24,9 +25,28 @@ export function SignInPage({ onSignedIn, initialError }: { onSignedIn: (session:
     );
   };
 
+  const single = () => {
+    setBusy(true);
+    setError(undefined);
+    import('./oidc')
+      .then(({ startOidcSignIn }) => startOidcSignIn(oidc!))
+      .catch((e: unknown) => {
+        setError(describeError(e));
+        setBusy(false);
+      });
+  };
+
   return (
     <main className="sign-in" id="main">
       <h1>Platform console</h1>
+      {oidc && (
+        <section aria-label="Single sign-on">
+          <button type="button" onClick={single} disabled={busy}>
+            Continue with single sign-on
+          </button>
+          <p className="hint">At {new URL(oidc.issuer).host}; then pick the tenant to work in. Or use an API key:</p>
+        </section>
+      )}
       <form onSubmit={submit}>
         <label htmlFor="api-key">API key</label>
         <input

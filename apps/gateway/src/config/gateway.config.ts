@@ -1,5 +1,5 @@
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsInt, IsString, Matches, Max, Min } from 'class-validator';
+import { IsBoolean, IsInt, IsString, IsUrl, Matches, Max, Min, ValidateIf } from 'class-validator';
 import {
   IsRedisUrl,
   ConfigError,
@@ -125,6 +125,28 @@ export class GatewayConfig extends ProcessConfig {
   /** The web console's built files (index.html, assets/), served at /console; empty: apps/console/dist/app of this checkout. */
   @IsString()
   CONSOLE_DIR: string = '';
+
+  /**
+   * The identity provider the console signs users in with (OIDC authorization code with PKCE,
+   * in the browser); empty: sign-in with an API key only. Its tokens must be ones the services
+   * accept (JWT_ISSUER / JWT_JWKS_URL / JWT_AUDIENCE), since the console sends them to the API.
+   */
+  @ValidateIf((c: GatewayConfig) => c.CONSOLE_OIDC_ISSUER !== '')
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'] }, { message: 'must be an http(s) URL' })
+  CONSOLE_OIDC_ISSUER: string = '';
+
+  /** The console's client id at that provider: a public client (no secret), redirect URI `<gateway>/console/auth/callback`. */
+  @ValidateIf((c: GatewayConfig) => c.CONSOLE_OIDC_ISSUER !== '')
+  @Matches(/^\S+$/, { message: 'is required with CONSOLE_OIDC_ISSUER' })
+  CONSOLE_OIDC_CLIENT_ID: string = '';
+
+  /** Scopes the console asks for. */
+  @Matches(/^[\x21-\x7e]+( [\x21-\x7e]+)*$/, { message: 'must be space-separated scope names' })
+  CONSOLE_OIDC_SCOPE: string = 'openid email';
+
+  /** Sent as `audience` in the authorization request, for providers that need it to issue an API token (Auth0 and others); empty: not sent. */
+  @IsString()
+  CONSOLE_OIDC_AUDIENCE: string = '';
 }
 
 export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {

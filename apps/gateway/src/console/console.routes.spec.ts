@@ -82,6 +82,13 @@ describe('the console at /console', () => {
     }
   });
 
+  it('tells the console it signs in with API keys only when no identity provider is set', async () => {
+    const res = await fetch(`${base}/console/config.json`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-cache');
+    expect(await res.json()).toEqual({ oidc: null });
+  });
+
   it('leaves the other routes as they were', async () => {
     const proxied = await fetch(`${base}/run/workflows?limit=1`);
     expect(await proxied.json()).toEqual({ reached: '/run/workflows?limit=1' });
@@ -111,5 +118,37 @@ describe('the console before its first build', () => {
       app.close();
       await new Promise((r) => server.close(r));
     }
+  });
+});
+
+describe('the console with an identity provider', () => {
+  it('hands the browser the provider, never a secret, and lets it reach only that origin besides its own', async () => {
+    const config = loadGatewayConfig({
+      RATE_LIMIT_ENABLED: 'false',
+      QUOTAS_ENABLED: 'false',
+      PLAN_LIMITS_ENABLED: 'false',
+      CONSOLE_DIR: join(tmpdir(), 'no-console-here'),
+      CONSOLE_OIDC_ISSUER: 'https://login.example.test/realms/acme',
+      CONSOLE_OIDC_CLIENT_ID: 'platform-console',
+      CONSOLE_OIDC_AUDIENCE: 'https://api.example.test',
+    });
+    const upstreams = Object.fromEntries(SERVICE_NAMES.map((name) => [name, new URL('http://127.0.0.1:9')])) as Record<ServiceName, URL>;
+    const app = createGatewayApp({ config, upstreams, logger: createLogger('gateway', 'silent') });
+    const server = createServer(app.handle);
+    try {
+      const res = await fetch(`${await listen(server)}/console/config.json`);
+      expect(await res.json()).toEqual({
+        oidc: { issuer: 'https://login.example.test/realms/acme', client_id: 'platform-console', scope: 'openid email', audience: 'https://api.example.test' },
+      });
+      expect(res.headers.get('content-security-policy')).toContain("connect-src 'self' https://login.example.test;");
+    } finally {
+      app.close();
+      await new Promise((r) => server.close(r));
+    }
+  });
+
+  it('refuses an issuer that is not a URL, or one without a client id, at start-up', () => {
+    expect(() => loadGatewayConfig({ CONSOLE_OIDC_ISSUER: 'login.example' })).toThrow(/CONSOLE_OIDC_ISSUER/);
+    expect(() => loadGatewayConfig({ CONSOLE_OIDC_ISSUER: 'https://login.example.test' })).toThrow(/CONSOLE_OIDC_CLIENT_ID/);
   });
 });

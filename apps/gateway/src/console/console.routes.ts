@@ -11,24 +11,35 @@ const BUILT_CONSOLE = resolve(import.meta.dirname, '../../../../console/dist/app
  * gateway's own origin only, no inline script or style element, no plugins, never framed. The
  * API key the console keeps in session storage is safe only as long as no other script runs.
  */
-export const CONSOLE_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+export const CONSOLE_CSP = consoleCsp();
+
+/** With an identity provider, the console also fetches its discovery document and token endpoint. */
+export function consoleCsp(oidcIssuer = ''): string {
+  const connect = oidcIssuer ? `connect-src 'self' ${new URL(oidcIssuer).origin}` : "connect-src 'self'";
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    connect,
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/** What the console reads at start (`/console/config.json`): how users may sign in. */
+export interface ConsoleSettings {
+  oidc: { issuer: string; client_id: string; scope: string; audience: string | null } | null;
+}
 
 /** Hashed file names change with their content: a year, never revalidated. */
 export const ASSET_CACHE = 'public, max-age=31536000, immutable';
 
-function secure(res: Response): void {
-  res.setHeader('content-security-policy', CONSOLE_CSP);
+function secure(res: Response, csp: string): void {
+  res.setHeader('content-security-policy', csp);
   res.setHeader('x-content-type-options', 'nosniff');
   res.setHeader('referrer-policy', 'no-referrer');
   res.setHeader('x-frame-options', 'DENY');
@@ -43,12 +54,17 @@ export function consoleDir(configured: string): string {
  * for every other path below /console (the app's own routes, so deep links work) and never
  * cached, so a new build is picked up on the next load. A missing asset is a 404, not the page.
  */
-export function consoleRoutes(dir: string): Router {
+export function consoleRoutes(dir: string, settings: ConsoleSettings = { oidc: null }): Router {
   const router = Router();
   const index = join(dir, 'index.html');
+  const csp = consoleCsp(settings.oidc?.issuer);
   router.use('/console', (_req, res, next) => {
-    secure(res);
+    secure(res, csp);
     next();
+  });
+  router.get('/console/config.json', (_req, res) => {
+    res.setHeader('cache-control', 'no-cache');
+    res.json(settings);
   });
   router.use(
     '/console/assets',

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
+import { oidcLogin } from './oidc-login.js';
 import { exportJWK, generateKeyPair, SignJWT, UnsecuredJWT, type CryptoKey, type JWK } from 'jose';
 
 export type JwksSigningAlgorithm = 'RS256' | 'ES256';
@@ -20,7 +21,8 @@ export interface JwksSignOptions {
 }
 
 /**
- * A local identity provider for tests: OIDC discovery and a JWKS over real HTTP, and the private
+ * A local identity provider for tests: OIDC discovery, a JWKS and a sign-in (authorization code with
+ * PKCE, see oidc-login.ts) over real HTTP, and the private
  * keys to sign tokens it vouches for, plus the usual forgeries.
  */
 export interface JwksServer {
@@ -62,10 +64,16 @@ export async function startJwksServer(options: { issuer?: string } = {}): Promis
   }
   const jwks = { keys: [...keys.values()].map((key) => key.publicJwk) };
 
-  let discovery = { issuer: '', jwks_uri: '' };
+  let discovery: Record<string, unknown> = { issuer: '', jwks_uri: '' };
+  // Bound once the keys and issuer are known (below); the login routes sign with them.
+  let signForLogin: (claims: Record<string, unknown>, audience: string | undefined) => Promise<string> = () => Promise.reject(new Error('not ready'));
+  const login = oidcLogin((claims, audience) => signForLogin(claims, audience));
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    if (login.handle(request, response)) return;
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;
-    if (request.method === 'GET' && path === '/.well-known/openid-configuration') return sendJson(response, 200, discovery);
+    // Readable from a browser page (the console's single sign-on fetches it), as a real provider's is.
+    if (request.method === 'GET' && path === '/.well-known/openid-configuration')
+      return sendJson(response, 200, discovery, { 'access-control-allow-origin': '*' });
     if (request.method === 'GET' && path === '/jwks.json') return sendJson(response, 200, jwks);
     sendJson(response, 404, { error: 'not_found' });
   });
@@ -76,7 +84,7 @@ export async function startJwksServer(options: { issuer?: string } = {}): Promis
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const issuer = options.issuer ?? url;
   const jwksUrl = `${url}/jwks.json`;
-  discovery = { issuer, jwks_uri: jwksUrl };
+  discovery = { issuer, jwks_uri: jwksUrl, ...login.discovery(url) };
 
   const payloadFor = (claims: Record<string, unknown>, signOptions: JwksSignOptions = {}): Record<string, unknown> => {
     const now = Math.floor(Date.now() / 1000);
@@ -99,6 +107,11 @@ export async function startJwksServer(options: { issuer?: string } = {}): Promis
     const key = keys.get(alg);
     if (!key) throw new Error(`startJwksServer: no ${String(alg)} key; use one of ${ALGORITHMS.join(', ')}`);
     return key;
+  };
+
+  signForLogin = (claims, audience) => {
+    const key = keyFor('RS256');
+    return signWith(key.privateKey, key.kid, 'RS256', claims, { audience, expiresIn: 300 });
   };
 
   return {
@@ -126,8 +139,8 @@ export async function startJwksServer(options: { issuer?: string } = {}): Promis
   };
 }
 
-function sendJson(response: ServerResponse, status: number, body: unknown): void {
+function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
-  response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
   response.end(text);
 }
