@@ -135,17 +135,26 @@ describe('the console in a real browser (Debian chromium, playwright-core), agai
     await page.getByLabel('New step type').selectOption('transform');
     await page.getByRole('button', { name: 'Add step' }).click();
     await expect(page.locator('.react-flow__node').count()).resolves.toBe(3);
+    // The JSON side is CodeMirror: its text is read from its lines, and typing replaces it.
     const json = page.getByLabel('Definition (JSON)');
     const name = `refund-${Date.now()}`;
-    await json.fill((await json.inputValue()).replace('"New workflow"', JSON.stringify(name)));
-    const definition = JSON.parse(await json.inputValue()) as { steps: { id: string; type: string }[] };
+    await page.getByText('Definition (JSON), checked against its schema as you type').waitFor();
+    const original = await json.innerText();
+    // A step field of the wrong type is underlined as it is typed (the schema comes from the API's OpenAPI).
+    await json.fill(original.replace('"type": "approval"', '"type": "approval", "else": 5'));
+    await page.locator('.cm-lintRange-error').first().waitFor();
+    await page.locator('.cm-lint-marker-error').first().hover();
+    await page.getByText(/\/steps\/1\/else: .*array/).waitFor();
+    await json.fill(original.replace('"New workflow"', JSON.stringify(name)));
+    await page.locator('.cm-lintRange-error').waitFor({ state: 'detached' });
+    const definition = JSON.parse(await json.innerText()) as { steps: { id: string; type: string }[] };
     expect(definition.steps.map((s) => s.type)).toEqual(['transform', 'approval', 'transform']);
     await page.getByRole('button', { name: 'Validate and save' }).click();
     await page.getByText('Saved version 1').waitFor();
     await page.waitForURL(/\/console\/workflows\/[0-9a-f-]{36}$/);
     await look('workflow-editor');
     // A second version (an input schema added), and the diff between the two.
-    await json.fill(JSON.stringify({ ...(JSON.parse(await json.inputValue()) as object), input_schema: { type: 'object' } }, null, 2));
+    await json.fill(JSON.stringify({ ...(JSON.parse(await json.innerText()) as object), input_schema: { type: 'object' } }, null, 2));
     await page.getByRole('button', { name: 'Validate and save' }).click();
     await page.getByText('Saved version 2').waitFor();
     await page.getByRole('link', { name: 'Versions' }).click();

@@ -36,6 +36,10 @@ export function parseText(text: string): ParseResult {
   return { ok: true, definition: value as Definition };
 }
 
+function isStep(value: unknown): value is WorkflowStep {
+  return typeof value === 'object' && value !== null && typeof (value as WorkflowStep).id === 'string' && typeof (value as WorkflowStep).type === 'string';
+}
+
 /** A step id not used yet: `approval`, then `approval_2`, … */
 export function freshId(steps: readonly WorkflowStep[], type: string): string {
   const used = new Set(allSteps(steps).map((s) => s.id));
@@ -50,13 +54,18 @@ export function allSteps(steps: readonly WorkflowStep[]): WorkflowStep[] {
 
 /** The nested sequences of a control step, each with the label its edge gets. */
 export function children(step: WorkflowStep): { label: string; steps: WorkflowStep[] }[] {
+  // The JSON side may hold anything while it is typed (`"else": 5`): only arrays of steps are
+  // drawn, the schema check underlines the rest.
   const out: { label: string; steps: WorkflowStep[] }[] = [];
-  if (step.then) out.push({ label: 'then', steps: step.then });
-  if (step.else) out.push({ label: 'else', steps: step.else });
-  if (step.steps) out.push({ label: 'each', steps: step.steps });
-  step.branches?.forEach((branch, i) => out.push({ label: `branch ${i + 1}`, steps: branch }));
-  step.cases?.forEach((c, i) => out.push({ label: `case ${i + 1}`, steps: c.steps ?? [] }));
-  if (step.default) out.push({ label: 'default', steps: step.default });
+  const add = (label: string, steps: unknown) => {
+    if (Array.isArray(steps)) out.push({ label, steps: steps.filter(isStep) });
+  };
+  add('then', step.then);
+  add('else', step.else);
+  add('each', step.steps);
+  if (Array.isArray(step.branches)) step.branches.forEach((branch, i) => add(`branch ${i + 1}`, branch));
+  if (Array.isArray(step.cases)) step.cases.forEach((c, i) => add(`case ${i + 1}`, (c as { steps?: unknown } | null)?.steps ?? []));
+  add('default', step.default);
   return out;
 }
 

@@ -26,6 +26,12 @@ describe('definition → graph', () => {
     expect(ys[1]).toBeLessThan(ys[2]);
   });
 
+  it('draws what it can of a definition still being typed (a nested sequence that is not an array of steps)', () => {
+    const typing = [{ id: 'c', type: 'condition', else: 5, then: [{ id: 'ok', type: 'transform' }, 7], cases: [null] }] as unknown as Definition['steps'];
+    const { nodes } = toGraph(typing);
+    expect(nodes.map((n) => n.id)).toEqual(['c', 'ok']);
+  });
+
   it('draws nested sequences as labelled edges from their control step', () => {
     const { nodes, edges } = toGraph([
       { id: 'check', type: 'condition', if: '{% input.big %}', then: [{ id: 'ask', type: 'approval' }], else: [{ id: 'skip', type: 'transform' }] },

@@ -5,7 +5,9 @@ import { ErrorMessage, Loading } from '../shell/list-state';
 import { useClient } from '../shell/session-context';
 import { useAction, useAsync } from '../shell/use-async';
 import { addStep, findStep, moveStep, parseText, removeStep, STEP_TYPES, toText, type Definition } from './definition';
+import { JsonEditor } from './json-editor';
 import { StepGraph } from './step-graph';
+import { useDefinitionSchema } from './use-definition-schema';
 import { StepPanel } from './step-panel';
 import { RunPanel } from './run-panel';
 
@@ -43,6 +45,7 @@ function Editor({ workflow }: { workflow: Workflow | undefined }) {
   const [validation, setValidation] = useState<ValidationResult | null>(null);
   const [saved, setSaved] = useState<string | null>(arrived);
   const save = useAction();
+  const schema = useDefinitionSchema();
 
   /** A change made on the graph side: the text follows. */
   const edit = (next: Definition) => {
@@ -152,15 +155,10 @@ function Editor({ workflow }: { workflow: Workflow | undefined }) {
       <div className="editor-panes">
         <StepGraph steps={definition.steps} selected={selected} onSelect={setSelected} />
         <div className="json-pane">
-          <label htmlFor="definition-json">Definition (JSON)</label>
-          <textarea
-            id="definition-json"
-            spellCheck={false}
-            value={text}
-            onChange={(e) => editText(e.target.value)}
-            aria-invalid={textError !== null}
-            aria-describedby={textError ? 'definition-error' : undefined}
-          />
+          <span className="label" id="definition-json-label">
+            Definition (JSON){schema ? ', checked against its schema as you type' : ''}
+          </span>
+          <JsonEditor id="definition-json" label="Definition (JSON)" value={text} onChange={editText} schema={schema} />
           {textError && (
             <p id="definition-error" className="error" role="alert">
               {textError}
