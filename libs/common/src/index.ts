@@ -15,6 +15,7 @@ export * from './errors/app.errors.js';
 export * from './errors/validation.js';
 export * from './logging/logger.js';
 export * from './telemetry/tracing.js';
+export * from './telemetry/tracing-sampler.js';
 export * from './telemetry/http-spans.js';
 export * from './http/request-id.js';
 export * from './http/access-log.js';
