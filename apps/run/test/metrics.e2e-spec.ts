@@ -114,6 +114,13 @@ describe('metrics', () => {
     }
   });
 
+  it("shows the notification delivery thread's event-loop lag in the notification service's scrape", async () => {
+    const text = await scrape(env.metricsUrls.notification);
+    // the thread's own loop, sent to the service at each scrape; the main thread's is prom-client's
+    expect(text).toMatch(/^nodejs_thread_eventloop_lag_seconds\{[^}]*thread="delivery"[^}]*\} \d/m);
+    expect(text).toContain('nodejs_eventloop_lag_p99_seconds');
+  });
+
   it('refuses /metrics on the public ports: the gateway and a service', async () => {
     for (const base of [env.gatewayUrl, env.serviceUrls.run]) {
       const res = await fetch(`${base}/metrics`);

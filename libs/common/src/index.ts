@@ -32,3 +32,4 @@ export * from './outbound/public-fetch.js';
 export * from './secrets/secret-redactor.js';
 export * from './metrics/metrics.js';
 export * from './metrics/metrics.server.js';
+export * from './metrics/thread-lag.js';
