@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { enableMetrics, metricsRegistry } from '@platform/common';
 import { firstValueFrom, of, throwError } from 'rxjs';
-import { NamespacedServerNats, configureNamespace } from './namespace.js';
+import { configureNamespace } from './namespace.js';
+import { NamespacedServerNats } from './namespaced-server-nats.js';
 
 /** The count of nats_handled_duration_seconds for exactly these labels, from the registry's JSON. */
 async function handled(subject: string, outcome: string): Promise<number> {
