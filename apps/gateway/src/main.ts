@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, createServer } from 'node:http';
-import { ConfigError, createLogger, enableIoCounters, errorBody, startProcessMetrics, startTracing, stopTracing } from '@platform/common';
+import { ConfigError, createLogger, enableIoCounters, errorBody, startProcessMetrics, startTracing, stopTracing, tracesSamplerSetting } from '@platform/common';
 import { loadGatewayConfig, upstreamUrls } from './config/gateway.config.js';
 import { createGatewayApp } from './gateway.app.js';
 
@@ -9,6 +9,7 @@ let upstreams;
 try {
   config = loadGatewayConfig();
   upstreams = upstreamUrls();
+  tracesSamplerSetting(process.env);
 } catch (error) {
   if (!(error instanceof ConfigError)) throw error;
   process.stderr.write(`\n[gateway] cannot start:\n${error.problems.map((p) => `  ${p}`).join('\n')}\n\n`);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { metricsRegistry } from '@platform/common';
 import { CodeStep } from '../src/engine/steps/code.step.js';
 import type { StepDefinition, StepSettings } from '../src/engine/steps/step-executor.js';
 import { stepContext, stepFailure } from './step-context.js';
@@ -271,5 +272,28 @@ describe('code step memory', () => {
     // the limit, plus a generous margin for a fresh worker thread and the test's own heap
     expect((peak - before) / MiB).toBeLessThan((LIMIT + 64 * MiB) / MiB);
     expect(outcomes).toEqual(Array(10).fill('code_memory_limit'));
+  });
+});
+
+describe('code sandbox threads, measured', () => {
+  const executor = new CodeStep({ size: 1 });
+  afterAll(() => executor.onModuleDestroy());
+
+  it("reports the sandbox thread's event-loop lag: a script that holds its loop shows", async () => {
+    const lag = async () =>
+      (await metricsRegistry.getMetricsAsJSON())
+        .find((f) => f.name === 'nodejs_thread_eventloop_lag_seconds')
+        ?.values.find((v) => v.labels.thread === 'code-sandbox')?.value;
+    const run = (code: string) => executor.execute({ code, input: {} }, definition, context({ codeTimeoutMs: 5000 }));
+    await run('return 0');
+    await lag(); // what the start of the worker cost is not this test's
+    // 300 ms in one script: the worker's loop cannot turn; its delay is seen when it turns again,
+    // and reported with the worker's next answer.
+    await run('const until = Date.now() + 300; while (Date.now() < until) {} return 1');
+    await new Promise((r) => setTimeout(r, 50));
+    await run('return 2');
+    expect(await lag()).toBeGreaterThanOrEqual(0.25);
+    // nothing ran since that scrape: no lag to report
+    expect(await lag()).toBe(0);
   });
 });

@@ -30,6 +30,13 @@ async function scrape(url: string): Promise<string> {
   return res.text();
 }
 
+/** The sum of a series over every process (NATS handlers and queue workers are spread over them). */
+async function everywhere(name: string, labels: Record<string, string> = {}): Promise<number> {
+  let sum = 0;
+  for (const url of Object.values(env.metricsUrls)) sum += sample(await scrape(url), name, labels);
+  return sum;
+}
+
 /**
  * Metrics on their own port: one workflow run through the gateway moves the run service's request
  * and runs-finished counters and the gateway's request counter; the public ports refuse /metrics;
@@ -45,6 +52,8 @@ describe('metrics', () => {
   it('count a run in the run service and the gateway, on the metrics ports', async () => {
     const runBefore = await scrape(env.metricsUrls.run);
     const gatewayBefore = await scrape(env.metricsUrls.gateway);
+    const handledBefore = await everywhere('nats_handled_duration_seconds_count');
+    const itemsBefore = await everywhere('jetstream_work_item_duration_seconds_count', { outcome: 'ack' });
 
     const execution = await runToEnd(tenant, [{ id: 'double', type: 'transform', input: { value: '{% input.x * 2 %}' } }], { x: 21 });
     expect(execution.status).toBe('succeeded');
@@ -76,6 +85,40 @@ describe('metrics', () => {
     expect(runAfter).toContain('nodejs_eventloop_lag_p99_seconds');
     expect(sample(runAfter, 'db_pool_max', { pool: 'app' })).toBeGreaterThan(0);
     expect(runAfter).toContain('jetstream_consumer_pending{');
+    // NATS handlers of the processes it went through (key verification, usage, events) were timed.
+    expect(await everywhere('nats_handled_duration_seconds_count')).toBeGreaterThan(handledBefore);
+    // The run ran inline; the work items it caused (its usage facts, the key's use) were taken off
+    // their queues by other processes' workers, and timed there, within a relay interval or so.
+    let items = await everywhere('jetstream_work_item_duration_seconds_count', { outcome: 'ack' });
+    while (Date.now() < deadline + 10_000 && items <= itemsBefore) {
+      await new Promise((r) => setTimeout(r, 200));
+      items = await everywhere('jetstream_work_item_duration_seconds_count', { outcome: 'ack' });
+    }
+    expect(items).toBeGreaterThan(itemsBefore);
+  });
+
+  it('labels handled NATS messages by their subscription pattern, without the namespace', async () => {
+    const subjects = new Set<string>();
+    for (const url of Object.values(env.metricsUrls)) {
+      for (const line of (await scrape(url)).split('\n')) {
+        if (!line.startsWith('nats_handled_duration_seconds_count{')) continue;
+        subjects.add(/subject="([^"]*)"/.exec(line)![1]);
+      }
+    }
+    expect(subjects.size).toBeGreaterThan(0);
+    const namespace = env.serviceEnv.run.NATS_NAMESPACE;
+    for (const subject of subjects) {
+      // A contract's subject (`account.keys.verify`, `trigger.events.>`): lower-case words, dots, wildcards.
+      expect(subject).toMatch(/^[a-z][a-z0-9_-]*(\.([a-z0-9_-]+|\*|>))+$/);
+      if (namespace) expect(subject.startsWith(`${namespace}.`)).toBe(false);
+    }
+  });
+
+  it("shows the notification delivery thread's event-loop lag in the notification service's scrape", async () => {
+    const text = await scrape(env.metricsUrls.notification);
+    // the thread's own loop, sent to the service at each scrape; the main thread's is prom-client's
+    expect(text).toMatch(/^nodejs_thread_eventloop_lag_seconds\{[^}]*thread="delivery"[^}]*\} \d/m);
+    expect(text).toContain('nodejs_eventloop_lag_p99_seconds');
   });
 
   it('refuses /metrics on the public ports: the gateway and a service', async () => {

@@ -11,6 +11,7 @@ export * from './jetstream/namespace-streams.js';
 export * from './jetstream/stream-settings.js';
 export * from './messaging.module.js';
 export * from './namespace.js';
+export * from './namespaced-server-nats.js';
 export * from './validate-payload.js';
 export * from './tenant-payload.js';
 export * from './references.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { BusError } from './bus.errors.js';
-import { requestOutcome, subjectTemplate } from './messaging.metrics.js';
+import { handledOutcome, requestOutcome, subjectTemplate } from './messaging.metrics.js';
 
 describe('messaging metrics', () => {
   it('labels subjects by their template: ids and numbers become *', () => {
@@ -17,5 +17,11 @@ describe('messaging metrics', () => {
     expect(requestOutcome(new BusError('remote', 's', 'm', { code: 'not_found', status: 404, message: 'm' }))).toBe('rejected');
     expect(requestOutcome(new BusError('remote', 's', 'm', { code: 'internal', status: 500, message: 'm' }))).toBe('failed');
     expect(requestOutcome(new Error('x'))).toBe('unavailable');
+  });
+
+  it('names how a handler ended from the error it answered or threw', () => {
+    expect(handledOutcome({ code: 'not_found', status: 404, message: 'm' })).toBe('rejected');
+    expect(handledOutcome({ code: 'internal', status: 500, message: 'm' })).toBe('failed');
+    expect(handledOutcome(new Error('x'))).toBe('failed');
   });
 });

@@ -1,6 +1,6 @@
 import type { Consumer } from '@nats-io/jetstream';
 import { SeriesCache, counter, gauge, histogram, metricsEnabled } from '@platform/common';
-import { BusError } from './bus.errors.js';
+import { BusError, isRemoteError } from './bus.errors.js';
 import { currentNamespace, streamPrefix } from './namespace.js';
 
 /**
@@ -38,6 +38,28 @@ export function natsRequestDone(subject: string, outcome: string, startedAt: num
   if (metricsEnabled()) requestSeries.get(subject, outcome).observe((performance.now() - startedAt) / 1000);
 }
 
+const natsHandledSeconds = histogram({
+  name: 'nats_handled_duration_seconds',
+  help: "Core NATS requests and events this process handled (its @MessagePattern/@EventPattern handlers), by the subscription's subject pattern and outcome: ok, rejected (answered a 4xx), failed (answered a 5xx or threw)",
+  labelNames: ['subject', 'outcome'] as const,
+});
+
+const handledSeries = new SeriesCache(([subject, outcome]) => natsHandledSeconds.labels(subject, outcome));
+
+/** How a handler ended, from the error it answered (a RemoteError from the RPC filter) or threw. */
+export function handledOutcome(error: unknown): 'rejected' | 'failed' {
+  return isRemoteError(error) && error.status < 500 ? 'rejected' : 'failed';
+}
+
+/**
+ * Records one handled message. `pattern` is the subscription's subject pattern without the
+ * namespace (what the handler was declared with, `account.keys.verify`, `trigger.events.>`),
+ * never the message's own subject, which may carry ids.
+ */
+export function natsHandled(pattern: string, outcome: 'ok' | 'rejected' | 'failed', startedAt: number): void {
+  if (metricsEnabled()) handledSeries.get(pattern, outcome).observe((performance.now() - startedAt) / 1000);
+}
+
 const deliveries = counter({
   name: 'jetstream_deliveries_total',
   help: 'Work items this process took from a JetStream queue, by queue and outcome: ack, retry (redelivered after a backoff), dead_letter',
@@ -50,7 +72,14 @@ const redeliveries = counter({
   labelNames: ['queue'] as const,
 });
 
+const workItemSeconds = histogram({
+  name: 'jetstream_work_item_duration_seconds',
+  help: 'Time a worker of this process spent on one JetStream work item, from taking it to its outcome: ack, retry, dead_letter; by queue',
+  labelNames: ['queue', 'outcome'] as const,
+});
+
 const deliverySeries = new SeriesCache(([queue, outcome]) => deliveries.labels(queue, outcome));
+const workItemSeries = new SeriesCache(([queue, outcome]) => workItemSeconds.labels(queue, outcome));
 const redeliverySeries = new SeriesCache(([queue]) => redeliveries.labels(queue));
 
 /** The queue's label: its stream's name without this platform's namespace (`RUN_WORK`). */
@@ -60,10 +89,11 @@ export function queueLabel(stream: string): string {
   return prefix && stream.startsWith(prefix) ? stream.slice(prefix.length) : stream;
 }
 
-/** One work item handled: `deliveryCount` is the item's (1 on its first delivery). */
-export function workItemDone(queue: string, outcome: 'ack' | 'retry' | 'dead_letter', deliveryCount: number): void {
+/** One work item handled: `deliveryCount` is the item's (1 on its first delivery), `startedAt` from performance.now() when it was taken. */
+export function workItemDone(queue: string, outcome: 'ack' | 'retry' | 'dead_letter', deliveryCount: number, startedAt: number): void {
   if (!metricsEnabled()) return;
   deliverySeries.get(queue, outcome).inc();
+  workItemSeries.get(queue, outcome).observe((performance.now() - startedAt) / 1000);
   if (deliveryCount > 1) redeliverySeries.get(queue).inc();
 }
 

@@ -1,8 +1,3 @@
-import type { Msg } from '@nats-io/transport-node';
-import { ServerNats } from '@nestjs/microservices';
-import { SpanKind, inSpan, tracingEnabled } from '@platform/common';
-import { traceContextOf } from './trace-headers.js';
-
 /**
  * Several platforms may share one NATS server (parallel test runs, a developer's platform beside
  * the test suite's). A namespace prefixes every subject and stream of one platform so they never
@@ -30,22 +25,4 @@ export function namespaced(subject: string): string {
 /** What the names of a namespace's JetStream streams start with (`e2e-ab12` → `E2E_AB12_`). */
 export function streamPrefix(namespace: string): string {
   return `${namespace.toUpperCase().replace(/-/g, '_')}_`;
-}
-
-/**
- * The NestJS NATS server with its subscriptions in the namespace; handlers keep their plain
- * patterns. With tracing on, each message is handled in a span continuing the sender's trace.
- */
-export class NamespacedServerNats extends ServerNats {
-  override normalizePattern(pattern: Parameters<ServerNats['normalizePattern']>[0]): string {
-    return namespaced(super.normalizePattern(pattern));
-  }
-
-  override handleMessage(channel: string, natsMsg: Msg): Promise<unknown> {
-    if (!tracingEnabled()) return super.handleMessage(channel, natsMsg);
-    const subject = current && channel.startsWith(`${current}.`) ? channel.slice(current.length + 1) : channel;
-    const kind = natsMsg.reply ? SpanKind.SERVER : SpanKind.CONSUMER;
-    const attributes = { 'messaging.system': 'nats', 'messaging.destination.name': subject, 'messaging.operation.type': 'process' };
-    return inSpan(`${subject} process`, kind, attributes, () => super.handleMessage(channel, natsMsg), traceContextOf(natsMsg.headers));
-  }
 }

@@ -53,12 +53,19 @@ interface Container {
   ports?: { name: string; containerPort: number }[];
 }
 
+interface ServiceMonitor {
+  metadata: { name: string };
+  spec: { selector: { matchLabels: Record<string, string> }; endpoints: { port?: string; path?: string; honorLabels?: boolean }[] };
+}
+
 interface PodSpec {
   containers: Container[];
   volumes?: { name: string; secret?: { secretName: string; items?: { key: string; path: string }[] } }[];
 }
 
-const OVERLAYS = ['base', 'overlays/production'] as const;
+const OVERLAYS = ['base', 'overlays/production', 'overlays/production-prometheus-operator'] as const;
+/** Overlays that include components/prometheus-operator: a ServiceMonitor per process. */
+const PROMETHEUS_OPERATOR_OVERLAYS: readonly string[] = ['overlays/production-prometheus-operator'];
 const WORKERS: Record<string, WorkQueueSpec | undefined> = {
   run: RUN_WORK_QUEUE,
   notification: NOTIFICATION_DELIVERY_QUEUE,
@@ -88,9 +95,14 @@ function render(overlay: string): K8sObject[] {
 
 type ModelClass = new (data: unknown) => { validate(): void };
 
-/** The kubernetes-models class of an object (`apps/v1` + `Deployment` → kubernetes-models/apps/v1/Deployment). */
+/**
+ * The kubernetes-models class of an object (`apps/v1` + `Deployment` → kubernetes-models/apps/v1/Deployment);
+ * the Prometheus Operator's CRDs (ServiceMonitor) from @kubernetes-models/prometheus-operator, made
+ * from the operator's own CRD schemas.
+ */
 async function modelOf(object: K8sObject): Promise<ModelClass> {
-  const module = (await import(`kubernetes-models/${object.apiVersion}/${object.kind}`)) as Record<string, ModelClass>;
+  const models = object.apiVersion.startsWith('monitoring.coreos.com/') ? '@kubernetes-models/prometheus-operator' : 'kubernetes-models';
+  const module = (await import(`${models}/${object.apiVersion}/${object.kind}`)) as Record<string, ModelClass>;
   const model = module[object.kind];
   if (!model) throw new Error(`kubernetes-models has no ${object.apiVersion} ${object.kind}`);
   return model;
@@ -206,6 +218,20 @@ const JETSTREAM_TRIGGER_KEYS = ['natsServerMonitoringEndpoint', 'account', 'stre
       }
     }
     expect(invalid).toEqual([]);
+  });
+
+  it.each(PROCESSES)('%s: scraped by one ServiceMonitor on its metrics port when the Prometheus Operator component is in', (name) => {
+    const monitors = ofKind('ServiceMonitor') as unknown as ServiceMonitor[];
+    if (!PROMETHEUS_OPERATOR_OVERLAYS.includes(overlay)) {
+      expect(monitors).toEqual([]);
+      return;
+    }
+    const service = ofKind('Service').find((s) => s.metadata.name === name) as unknown as { metadata: { labels: Record<string, string> }; spec: Spec };
+    const selecting = monitors.filter((m) => Object.entries(m.spec.selector.matchLabels).every(([key, value]) => service.metadata.labels[key] === value));
+    expect(selecting.map((m) => m.metadata.name)).toEqual([name]);
+    const metricsPort = service.spec.ports?.find((p) => p.name === 'metrics');
+    expect(metricsPort).toBeDefined();
+    expect(selecting[0].spec.endpoints).toEqual([expect.objectContaining({ port: 'metrics', path: '/metrics', honorLabels: true })]);
   });
 
   it.each(PROCESSES)('%s: one PodDisruptionBudget selects its pods', (name) => {
@@ -347,6 +373,14 @@ if (hasKubectl) {
 }
 
 describe('deploy/k8s', () => {
+  it('validates ServiceMonitors against the operator schema: a wrong field is refused', async () => {
+    const { ServiceMonitor } = await import('@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor');
+    const monitor = (endpoint: Record<string, unknown>) =>
+      new ServiceMonitor({ metadata: { name: 'm' }, spec: { selector: { matchLabels: { a: 'b' } }, endpoints: [endpoint] } });
+    expect(() => monitor({ port: 'metrics', path: '/metrics' }).validate()).not.toThrow();
+    expect(() => monitor({ port: 'metrics', interval: 30 }).validate()).toThrow();
+  });
+
   it('is rendered by kubectl kustomize', () => {
     if (!hasKubectl) console.warn('SKIPPED: kubectl is not installed; deploy/k8s was not rendered.');
     expect(readFileSync(join(REPO_ROOT, 'deploy/k8s/overlays/production/kustomization.yaml'), 'utf8')).toContain('../../base');

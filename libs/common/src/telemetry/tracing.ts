@@ -1,4 +1,5 @@
 import { context, propagation, trace, SpanKind, SpanStatusCode, type Attributes, type Context, type Span, type TextMapGetter } from '@opentelemetry/api';
+import { buildTracesSampler, tracesSamplerSetting } from './tracing-sampler.js';
 
 /**
  * OpenTelemetry traces, off unless `OTEL_EXPORTER_OTLP_ENDPOINT` (or
@@ -37,8 +38,11 @@ export function tracingEnabled(): boolean {
  * OTLP over HTTP (JSON) with a batch processor, W3C trace context, and the standard OTEL_*
  * settings (OTEL_SERVICE_NAME, OTEL_RESOURCE_ATTRIBUTES, OTEL_TRACES_SAMPLER(_ARG), OTEL_BSP_*,
  * OTEL_EXPORTER_OTLP_HEADERS, …). Called before the database and NATS connections are made.
+ * A bad OTEL_TRACES_SAMPLER(_ARG) is a ConfigError, tracing on or off: it is found on the first
+ * start, not on the day tracing is turned on.
  */
 export async function startTracing(service: string, options: TracingOptions = {}): Promise<boolean> {
+  const sampling = tracesSamplerSetting();
   if (enabled || !tracingConfigured()) return enabled;
   const [sdk, exporter, resources, instrumentation] = await Promise.all([
     import('@opentelemetry/sdk-trace-node'),
@@ -52,6 +56,7 @@ export async function startTracing(service: string, options: TracingOptions = {}
     .merge(resources.detectResources({ detectors: [resources.envDetector] }));
   const provider = new sdk.NodeTracerProvider({
     resource,
+    sampler: buildTracesSampler(sampling, sdk),
     spanProcessors: [new sdk.BatchSpanProcessor(new exporter.OTLPTraceExporter())],
   });
   provider.register();

@@ -211,6 +211,7 @@ export async function startWorker<T>(
 
   const process = async (msg: JsMsg): Promise<void> => {
     const deliveryCount = msg.info.deliveryCount;
+    const startedAt = performance.now();
     // The request the item belongs to, for the IO counters (tests); background until it is read.
     let requestId: string | undefined;
     try {
@@ -237,7 +238,7 @@ export async function startWorker<T>(
           )
         : await handle();
       countIo('js.acks', 1, requestId);
-      workItemDone(label, 'ack' in result ? 'ack' : 'retry', deliveryCount);
+      workItemDone(label, 'ack' in result ? 'ack' : 'retry', deliveryCount, startedAt);
       if ('ack' in result) msg.ack();
       else msg.nak(result.retryInMs);
     } catch (error) {
@@ -245,7 +246,7 @@ export async function startWorker<T>(
       countIo('js.acks', 1, requestId);
       options.onError?.(error, msg.subject);
       const final = deliveryCount >= maxDeliver || error instanceof PoisonItem;
-      workItemDone(label, final ? 'dead_letter' : 'retry', deliveryCount);
+      workItemDone(label, final ? 'dead_letter' : 'retry', deliveryCount, startedAt);
       if (final) {
         // Moved, not dropped: the dead letter stream confirms the copy before the item leaves the
         // queue (a work-queue stream keeps a terminated message, so it is acked instead).

@@ -28,6 +28,7 @@ import {
   type ServiceName,
   SERVICES,
   startTracing,
+  tracesSamplerSetting,
   stopTracing,
   tracingEnabled,
 } from '@platform/common';
@@ -83,6 +84,8 @@ export async function prepareService<C extends ServiceConfig>(
   let config: C;
   try {
     config = loadConfig((configClass ?? ServiceConfig) as new () => C, process.env, { PORT: definition.port } as Partial<Record<keyof C, unknown>>);
+    // Checked with the settings, so a bad sampler is reported like any bad setting.
+    tracesSamplerSetting(process.env);
     if (config.AUTH_MODE === 'bench-static' && config.NODE_ENV === 'production') {
       throw new ConfigError(["AUTH_MODE: 'bench-static' turns authentication off and is refused when NODE_ENV=production"]);
     }

@@ -3,7 +3,17 @@ import { Worker, parentPort, threadId } from 'node:worker_threads';
 import type { Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { Logger } from 'pino';
-import { addMetricsSource, enableMetrics, metricsEnabled, metricsJson, stopTracing, type MetricsSource, type ServiceName } from '@platform/common';
+import {
+  addMetricsSource,
+  enableMetrics,
+  eventLoopDelayProbe,
+  metricsEnabled,
+  metricsJson,
+  reportThreadLag,
+  stopTracing,
+  type MetricsSource,
+  type ServiceName,
+} from '@platform/common';
 import { PinoNestLogger } from '../logging/nest-logger.js';
 import { PlatformModule } from '../platform/platform.module.js';
 import { prepareService } from './bootstrap.js';
@@ -32,7 +42,12 @@ export async function runServiceThread(options: ServiceThreadOptions): Promise<v
   const { definition, config, infrastructure } = prepared;
   const logger = prepared.logger.child({ thread: options.name });
   // The thread's series are summed into the service's /metrics (threadMetrics); the process's own (CPU, memory) are the service's.
-  if (config.METRICS_ENABLED) enableMetrics(definition.name, { defaults: false });
+  // Its own event loop's lag is not in them (prom-client watches the main thread's): nodejs_thread_eventloop_lag_seconds{thread}.
+  if (config.METRICS_ENABLED) {
+    enableMetrics(definition.name, { defaults: false });
+    const probe = eventLoopDelayProbe();
+    reportThreadLag(options.name, () => probe.take());
+  }
   const app = await NestFactory.createApplicationContext(
     PlatformModule.forService({ definition, config, logger, dataSource: infrastructure.dataSource, nats: infrastructure.nats, module: options.module }),
     { logger: new PinoNestLogger(logger), abortOnError: false },

@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { reportThreadLag } from '@platform/common';
 import type { LogLevel } from '../step-executor.js';
 import type { SandboxJob, SandboxResult, WorkerMessage, WorkerRequest, WorkerSetup } from './sandbox.protocol.js';
 
@@ -35,6 +36,26 @@ const MiB = 1024 * 1024;
  * heap by a fifth at a time, so a worker grows some 3 MiB with its first script of any kind.
  */
 const RECYCLE_AFTER_GROWTH_BYTES = 8 * MiB;
+
+/**
+ * The sandbox threads' loop delay for the scrape (nodejs_thread_eventloop_lag_seconds{thread="code-sandbox"}):
+ * the worst any worker reported since the previous scrape; 0 when none ran a script since, and no
+ * series before the first script.
+ */
+let worstLoopDelay: number | undefined;
+let reportedLoopDelay = false;
+reportThreadLag('code-sandbox', () => {
+  if (!reportedLoopDelay) return undefined;
+  const seconds = worstLoopDelay ?? 0;
+  worstLoopDelay = undefined;
+  return seconds;
+});
+
+function recordLoopDelay(seconds: number | undefined): void {
+  if (seconds === undefined) return;
+  reportedLoopDelay = true;
+  worstLoopDelay = Math.max(worstLoopDelay ?? 0, seconds);
+}
 
 /** What happens to a retired worker's slot: a script waiting gets it, or nobody (the caller takes it), or a fresh worker. */
 type SlotAfter = 'hand-over' | 'keep' | 'replace';
@@ -153,7 +174,10 @@ export class SandboxPool {
       worker.current = (event) => {
         if (event.type === 'crash') finish({ ok: false, code: 'code_internal_error', message: event.error.message, droppedLogLines: 0 }, false);
         else if (event.type === 'log' && event.id === id) run.onLog(event.level, event.message);
-        else if (event.type === 'done' && event.id === id) finish(event.result, true, event.grownBytes);
+        else if (event.type === 'done' && event.id === id) {
+          recordLoopDelay(event.loopDelaySeconds);
+          finish(event.result, true, event.grownBytes);
+        }
       };
       // The interrupt handler stops a script at its deadline; this is for one that never reaches it.
       const watchdog = setTimeout(

@@ -39,4 +39,11 @@ export type WorkerMessage =
   | { type: 'ready' }
   | { type: 'log'; id: number; level: LogLevel; message: string }
   /** `grownBytes`: how far the worker's WASM memory has grown since it started (it never shrinks). */
-  | { type: 'done'; id: number; result: SandboxResult; grownBytes: number };
+  | {
+      type: 'done';
+      id: number;
+      result: SandboxResult;
+      grownBytes: number;
+      /** p99 of the worker's event-loop delay since its previous answer, in seconds (a script blocks the loop while it runs). */
+      loopDelaySeconds?: number;
+    };

@@ -1,3 +1,4 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
 import { EPILOGUE_MEMORY_BYTES, runInSandbox } from './sandbox.js';
 import { SandboxModule } from './sandbox-module.js';
@@ -15,6 +16,17 @@ if (!port) throw new Error('sandbox.worker must run in a worker thread');
 
 const { memoryLimitBytes } = workerData as WorkerSetup;
 const sandbox = await SandboxModule.load(memoryLimitBytes + EPILOGUE_MEMORY_BYTES);
+// This thread's loop delay, reported with each answer (the pool keeps the worst for the scrape):
+// perf_hooks directly, since this thread loads nothing of the service's.
+const loopDelay = monitorEventLoopDelay({ resolution: 20 });
+loopDelay.enable();
+
+function takeLoopDelay(): number | undefined {
+  if (loopDelay.count === 0) return undefined;
+  const seconds = loopDelay.percentile(99) / 1e9;
+  loopDelay.reset();
+  return seconds;
+}
 
 port.on('message', (request: WorkerRequest) => {
   const cancelled = new Int32Array(request.cancel);
@@ -22,6 +34,6 @@ port.on('message', (request: WorkerRequest) => {
     log: (level, message) => port.postMessage({ type: 'log', id: request.id, level, message } satisfies WorkerMessage),
     cancelled: () => Atomics.load(cancelled, 0) !== 0,
   });
-  port.postMessage({ type: 'done', id: request.id, result, grownBytes: sandbox.grownBytes() } satisfies WorkerMessage);
+  port.postMessage({ type: 'done', id: request.id, result, grownBytes: sandbox.grownBytes(), loopDelaySeconds: takeLoopDelay() } satisfies WorkerMessage);
 });
 port.postMessage({ type: 'ready' } satisfies WorkerMessage);
