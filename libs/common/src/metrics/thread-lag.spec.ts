@@ -27,6 +27,10 @@ describe('thread event-loop lag', () => {
       await sleep(100);
       // the blocked period is behind: the next take sees only a loop that turns freely
       expect(probe.take()).toBeLessThan(0.2);
+      // a take right after a take (no sample in between) keeps the figure instead of dropping the series
+      const free = probe.take();
+      expect(free).toBeLessThan(0.2);
+      expect(probe.take()).toBe(free);
     } finally {
       probe.stop();
     }

@@ -32,7 +32,7 @@ export function reportThreadLag(thread: string, read: () => number | undefined):
 }
 
 export interface EventLoopDelayProbe {
-  /** p99 of the loop's delay since the previous take, in seconds; undefined before any sample. */
+  /** p99 of the loop's delay since the previous take (the previous figure when no sample came since), in seconds; undefined before any sample. */
   take(): number | undefined;
   stop(): void;
 }
@@ -41,12 +41,16 @@ export interface EventLoopDelayProbe {
 export function eventLoopDelayProbe(resolutionMs = 20): EventLoopDelayProbe {
   const histogram = monitorEventLoopDelay({ resolution: resolutionMs });
   histogram.enable();
+  // Two scrapes closer than one sample apart (two Prometheus servers, a test) would otherwise find
+  // no sample and drop the series for a moment: the last figure stands until a new one exists.
+  let last: number | undefined;
   return {
     take() {
-      if (histogram.count === 0) return undefined;
-      const seconds = histogram.percentile(99) / 1e9;
-      histogram.reset();
-      return seconds;
+      if (histogram.count > 0) {
+        last = histogram.percentile(99) / 1e9;
+        histogram.reset();
+      }
+      return last;
     },
     stop: () => histogram.disable(),
   };
