@@ -77,9 +77,9 @@ describe('webhook deliveries through a run-service outage', () => {
     expect(new Set(runs.map((r) => r.id))).toEqual(new Set(promised));
   }, 90_000);
 
-  it('records a delivery whose run cannot start as failed with the reason, and stops trying it', async () => {
-    // A webhook service that takes run inputs the run service (and NATS, 1 MiB a message) will not:
-    // its start fails every time. It used to be tried again every 2 s, forever.
+  it('refuses at intake (413) a delivery whose start NATS could not carry, even where RUN_INPUT_LIMIT_BYTES is larger', async () => {
+    // A webhook service told the run service takes 4 MiB, on a NATS server that carries 1 MiB a message: accepted,
+    // such a delivery's run could never start (it used to be answered 202 and tried again every 2 s, forever).
     const restart = async (extra: Record<string, string>) => {
       for (const pid of processIds(env.pidDir, 'webhook')) {
         try {
@@ -97,7 +97,7 @@ describe('webhook deliveries through a run-service outage', () => {
         pidDir: env.pidDir,
       });
     };
-    await restart({ RUN_INPUT_LIMIT_BYTES: String(4 * 1024 * 1024), WEBHOOK_START_RETRY_MS: '500', WEBHOOK_START_GIVE_UP_MS: '3000' });
+    await restart({ RUN_INPUT_LIMIT_BYTES: String(4 * 1024 * 1024) });
     try {
       const wf = await gw('/api/v1/workflow/workflows', {
         headers: withKey(tenant.test_key),
@@ -107,22 +107,16 @@ describe('webhook deliveries through a run-service outage', () => {
         headers: withKey(tenant.test_key),
         body: { name: 'unstartable', workflow_id: wf.body.id, verification: { type: 'none' } },
       });
-      const accepted = await gw(hook.body.url as string, { body: { blob: 'x'.repeat(1536 * 1024) }, timeoutMs: 30_000 });
-      expect(accepted.status).toBe(202);
-      const failed = await eventually(
-        'the delivery recorded as failed',
-        async () => {
-          const [entry] = (await gw(`/webhooks/${hook.body.id as string}/logs`, { headers: withKey(tenant.test_key) })).body.data ?? [];
-          return entry?.run_id === null ? entry : undefined;
-        },
-        30_000,
-      );
-      expect(failed).toMatchObject({ outcome: 'accepted', run_id: null, reason: expect.stringMatching(/^run not started/) });
-      expect((await gw(`/run/executions/${accepted.body.run_id as string}`, { headers: withKey(tenant.test_key) })).status).toBe(404);
-      // Nothing tries it any more: the reason stays.
-      await sleep(2500);
-      const [after] = (await gw(`/webhooks/${hook.body.id as string}/logs`, { headers: withKey(tenant.test_key) })).body.data ?? [];
-      expect(after.reason).toBe(failed.reason);
+      const refused = await gw(hook.body.url as string, { body: { blob: 'x'.repeat(1536 * 1024) }, timeoutMs: 30_000 });
+      expect(refused.status).toBe(413);
+      expect(refused.body).toMatchObject({ status: 413, code: 'input_too_large' });
+      expect(refused.body.message).toMatch(/run-input limit \(NATS max_payload\)/);
+      expect(refused.body.run_id).toBeUndefined();
+      const [entry] = (await gw(`/webhooks/${hook.body.id as string}/logs`, { headers: withKey(tenant.test_key) })).body.data ?? [];
+      expect(entry).toMatchObject({ outcome: 'rejected', status_code: 413, run_id: null });
+      expect(entry.reason).toMatch(/over the limit of \d+ \(NATS max_payload\)/);
+      const runs = (await gw(`/run/executions?workflow_id=${wf.body.id as string}`, { headers: withKey(tenant.test_key) })).body.data ?? [];
+      expect(runs).toHaveLength(0);
     } finally {
       await restart({});
     }

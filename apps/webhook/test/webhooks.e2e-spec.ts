@@ -329,13 +329,14 @@ describe('webhooks end to end', () => {
     // 2 MiB: under the 10 MiB body limit, over the run service's 1 MiB input limit.
     const big = await gw(hook.url as string, { body: { blob: 'x'.repeat(2 * 1024 * 1024) }, timeoutMs: 30_000 });
     expect(big.status).toBe(413);
-    expect(big.body).toMatchObject({ error: 'Payload Too Large', status: 413, request_id: expect.any(String) });
-    expect(big.body.message).toMatch(/over the 1 MiB run-input limit \(RUN_INPUT_LIMIT_BYTES\)/);
+    expect(big.body).toMatchObject({ error: 'Payload Too Large', status: 413, code: 'input_too_large', request_id: expect.any(String) });
+    // With NATS's default 1 MiB max_payload, what one message carries (less the start request around it) is the smaller limit.
+    expect(big.body.message).toMatch(/over the 1008 KiB run-input limit \(NATS max_payload\)/);
     expect(big.body.run_id).toBeUndefined();
     const logs = (await gw(`/webhooks/${hook.id as string}/logs`, { headers: withKey(a.test_key) })).body.data ?? [];
     expect(logs).toHaveLength(1);
     expect(logs[0]).toMatchObject({ outcome: 'rejected', status_code: 413, run_id: null, body_truncated: true });
-    expect(logs[0].reason).toMatch(/^run input of \d+ bytes is over the limit of 1048576/);
+    expect(logs[0].reason).toMatch(/^run input of \d+ bytes is over the limit of 1032192 \(NATS max_payload\)/);
     // A delivery under the limit still runs.
     expect((await gw(hook.url as string, { body: { small: true } })).status).toBe(202);
     await eventually('the small delivery’s run', async () => ((await executionsOf(a, workflowId)).length === 1 ? true : undefined));

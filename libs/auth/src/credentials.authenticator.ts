@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable, Logger, ServiceUnavailableException, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import type { Subscription } from '@nats-io/transport-node';
 import { isUuid } from '@platform/common';
-import { AccountSubjects, Bus, BusError, messageContext, type ResolveEnvironmentResponse, type VerifiedKey } from '@platform/messaging';
+import { AccountSubjects, Bus, BusError, downstreamRefusal, messageContext, type ResolveEnvironmentResponse, type VerifiedKey } from '@platform/messaging';
 import { AUTH_OPTIONS, type AuthOptions } from './auth.options.js';
 import { forbidden, tenantRequired, unauthorized } from './auth.errors.js';
 import { Authenticator, type CredentialsRequest } from './authenticator.js';
@@ -201,11 +201,16 @@ export class CredentialsAuthenticator extends Authenticator implements OnModuleI
     return customerId;
   }
 
-  /** The account service being unreachable is an outage (503), never a reason to let a caller in or to blame its key. */
+  /**
+   * The account service being unreachable is an outage (503), never a reason to let a caller in or to blame its key;
+   * its deliberate refusal (401, 403, 429) is the caller's answer as it is.
+   */
   private async ask<T>(call: () => Promise<T>): Promise<T> {
     try {
       return await call();
     } catch (error) {
+      const refusal = downstreamRefusal(error);
+      if (refusal) throw refusal;
       if (error instanceof BusError) {
         this.logger.error(`credential check failed: ${error.message}`);
         throw new ServiceUnavailableException('Authentication is temporarily unavailable');

@@ -4,7 +4,9 @@ export type BusErrorCode =
   /** No service subscribes to the subject, or the connection is down. */
   | 'unavailable'
   /** The callee answered with an error. */
-  | 'remote';
+  | 'remote'
+  /** The request is larger than the server's max_payload: never sent; `remote` carries the 413 to answer. */
+  | 'too_large';
 
 /** The error shape a handler replies with (see RpcErrorFilter). */
 export interface RemoteError {

@@ -14,6 +14,8 @@ export interface RequestOptions {
 }
 
 const DEFAULT_TIMEOUT_MS = 5000;
+/** What NATS servers take by default, for a connection that has not told its own yet. */
+const DEFAULT_MAX_PAYLOAD = 1024 * 1024;
 
 /**
  * Typed request/reply and events over NATS.
@@ -27,6 +29,11 @@ export class Bus {
   private readonly decoder = new TextDecoder();
 
   constructor(readonly connection: NatsConnection) {}
+
+  /** The largest message the server takes (its max_payload): a larger request is refused before it is sent. */
+  get maxPayload(): number {
+    return this.connection.info?.max_payload ?? DEFAULT_MAX_PAYLOAD;
+  }
 
   request<S extends RequestSubject>(
     subject: S,
@@ -48,6 +55,14 @@ export class Bus {
     const packet = JSON.stringify({ pattern: subject, data: envelope(context, data), id: randomUUID() });
     const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const started = performance.now();
+    const bytes = Buffer.byteLength(packet);
+    if (bytes > this.maxPayload) {
+      // The server would close the connection on it; what is too large to send is the sender's input, not an outage.
+      const message = `The request is ${bytes} bytes, over the ${this.maxPayload} bytes a message may carry (NATS max_payload)`;
+      const failure = new BusError('too_large', subject, message, { code: 'input_too_large', status: 413, message });
+      natsRequestDone(subject, failure.code, started);
+      throw failure;
+    }
     let reply;
     try {
       reply = await request(this.connection, namespaced(subject), packet, timeout, withTraceHeaders(), context.requestId);

@@ -3,6 +3,7 @@ import 'reflect-metadata';
 export * from './envelope.js';
 export * from './bus.js';
 export * from './bus.errors.js';
+export * from './downstream.js';
 export * from './nats.errors.js';
 export * from './contracts/index.js';
 export * from './jetstream/work-queue.js';

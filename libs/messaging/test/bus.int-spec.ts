@@ -14,6 +14,7 @@ import {
   BusError,
   configureNamespace,
   connectNats,
+  downstreamRefusal,
   enqueueWork,
   namespaced,
   ensureWorkQueue,
@@ -117,6 +118,15 @@ describe('Bus over real NATS against a NestJS microservice', () => {
     const error = await bus.request(FAIL, {}, { requestId: 'r' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BusError);
     expect(error).toMatchObject({ code: 'remote', remote: { code: 'key_not_found', status: 404, message: 'No such key' } });
+  });
+
+  it('refuses a request larger than the server takes with a 413-class error, without sending it, and keeps the connection', async () => {
+    expect(bus.maxPayload).toBe(nc.info?.max_payload);
+    const error = await bus.request(ECHO, { text: 'x'.repeat(bus.maxPayload) } as never, { requestId: 'r' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BusError);
+    expect(error).toMatchObject({ code: 'too_large', remote: { code: 'input_too_large', status: 413 } });
+    expect(downstreamRefusal(error)).toMatchObject({ status: 413, code: 'input_too_large' });
+    expect(await bus.request(ECHO, { text: 'still here' } as never, { requestId: 'r' })).toMatchObject({ text: 'STILL HERE' });
   });
 
   it('times out a slow handler', async () => {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '@platform/auth';
 import { AppError, decodeCursor, isUuid, NotFoundError, toPage, ValidationFailedError, type Page } from '@platform/common';
-import { Bus, BusError, messageContext, RunSubjects, type CreatedWorkflow } from '@platform/messaging';
+import { Bus, downstreamRefusal, messageContext, RunSubjects, type CreatedWorkflow } from '@platform/messaging';
 import { BUILT_IN_TEMPLATES, type WorkflowTemplate } from './builtin-templates.js';
 import type { InstantiateTemplateRequestDto, ListTemplatesQueryDto } from './dto/template.dto.js';
 
@@ -49,8 +49,8 @@ export class TemplatesService {
         { timeoutMs: 10_000 },
       );
     } catch (error) {
-      if (error instanceof BusError && error.remote && error.remote.status < 500)
-        throw new AppError(error.remote.code, error.remote.status, error.remote.message);
+      const refusal = downstreamRefusal(error);
+      if (refusal) throw refusal;
       throw new AppError('run_unavailable', 503, 'The run service did not answer');
     }
   }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppError } from '@platform/common';
 import type { TenantContext } from '@platform/db';
-import { Bus, BusError, CatalogConnectorSubjects, messageContext, type ConnectorDefinition } from '@platform/messaging';
+import { Bus, BusError, CatalogConnectorSubjects, downstreamRefusal, messageContext, type ConnectorDefinition } from '@platform/messaging';
 
 /** How long a replica reuses a definition: a marketplace (re)install reaches running operations within this. */
 const CACHE_MS = 30_000;
@@ -34,6 +34,8 @@ export class ConnectorDefinitions {
           { field: 'connector_id', message: 'is not a connector of the catalog' },
         ]);
       }
+      const refusal = downstreamRefusal(error);
+      if (refusal) throw refusal;
       throw new AppError('catalog_unavailable', 503, 'The connector catalog did not answer');
     }
   }

@@ -37,7 +37,12 @@ describe('TriggerRuns: what a failed start writes', () => {
       new BusError('remote', 's', 'boom', { code: 'internal', status: 500, message: 'boom' }),
       ['counted failure'],
     ],
-    ['it could not be sent: a counted failure', new Error('max_payload size exceeded'), ['counted failure']],
+    ['it could not be sent: a counted failure', new Error('connection closed'), ['counted failure']],
+    [
+      'it is larger than NATS takes: recorded failed at once',
+      new BusError('too_large', 's', 'too large', { code: 'input_too_large', status: 413, message: 'too large' }),
+      ['start recorded'],
+    ],
     ['the run service did not answer: nothing (the age limit applies)', new BusError('timeout', 's', 'late'), []],
     ['no run service is there: nothing (the age limit applies)', new BusError('unavailable', 's', 'No service answers s'), []],
   ])('%s', async (_case, error, written) => {

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { TenantDb } from '@platform/db';
-import { Bus, BusError, messageContext, RunSubjects } from '@platform/messaging';
+import { Bus, BusError, downstreamRefusal, messageContext, RunSubjects } from '@platform/messaging';
 import { TRIGGER_CONFIG, type TriggerConfig } from '../config/trigger.config.js';
 import type { TriggerExecutionRow } from './trigger.record.js';
 import { executionsRepository } from './triggers.repository.js';
@@ -38,8 +38,10 @@ export class TriggerRuns {
       );
       runId = answer.runId;
     } catch (error) {
-      // The run service refused (workflow gone or disabled): final. Otherwise the claim stays pending for the reconciler.
-      if (error instanceof BusError && error.code === 'remote' && error.remote && error.remote.status < 500) failure = error.remote.message;
+      // The run service refused (workflow gone or disabled), or the start was too large to send: final.
+      // Otherwise the claim stays pending for the reconciler.
+      const refusal = downstreamRefusal(error);
+      if (refusal) failure = refusal.message;
       else {
         const unanswered = error instanceof BusError && (error.code === 'timeout' || error.code === 'unavailable');
         if (!unanswered) await this.countFailure(ctx, e.id, (error as Error).message);

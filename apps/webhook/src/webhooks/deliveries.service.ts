@@ -4,7 +4,7 @@ import type { Principal } from '@platform/auth';
 import { assertStorableText, newId } from '@platform/common';
 import { TenantDb } from '@platform/db';
 import { WEBHOOK_CONFIG, type WebhookConfig } from '../config/webhook.config.js';
-import { DeliveryStarter, type StartableDelivery } from './delivery-starter.js';
+import { DeliveryStarter, type RunInputLimit, type StartableDelivery } from './delivery-starter.js';
 import { ReceivingCache, type Owner, type ReceivingWebhook } from './receiving-cache.js';
 import type { StartOutcome } from './run-starter.js';
 import { verifyStandardWebhook, verifyToken, type VerifyResult } from './signature.js';
@@ -42,7 +42,7 @@ type Intake =
   | { kind: 'duplicate'; first: RecordedDelivery }
   | { kind: 'rejected' }
   /** Its run input would be over the run service's limit: refused (413) and logged as rejected. */
-  | { kind: 'too_large'; bytes: number }
+  | { kind: 'too_large'; bytes: number; limit: RunInputLimit }
   /** The webhook changed (or went) since it was cached: verify again against a fresh read. */
   | { kind: 'stale' };
 
@@ -74,7 +74,7 @@ export class DeliveriesService {
       }
       deliveryReceived(intake.kind);
       if (intake.kind === 'rejected') throw WebhookErrors.unauthorized();
-      if (intake.kind === 'too_large') throw WebhookErrors.runInputTooLarge(intake.bytes, this.config.RUN_INPUT_LIMIT_BYTES);
+      if (intake.kind === 'too_large') throw WebhookErrors.runInputTooLarge(intake.bytes, intake.limit.bytes, intake.limit.setting);
       if (intake.kind === 'duplicate') return this.answerDuplicate(hook, intake.first);
       if (hook.webhook.response_mode === 'sync') return this.answerSync(hook.owner, intake.delivery, hook.webhook.timeout_ms ?? 10_000);
       this.starter.accepted(intake.delivery);
@@ -174,10 +174,11 @@ export class DeliveriesService {
       webhook_id: webhook.id,
       delivery_id: deliveryId,
     };
-    const bytes = this.oversizedRunInput(incoming.raw, runInput);
+    const limit = this.starter.runInputLimit();
+    const bytes = this.oversizedRunInput(incoming.raw, runInput, limit.bytes);
     if (bytes !== null) {
-      const reason = `run input of ${bytes} bytes is over the limit of ${this.config.RUN_INPUT_LIMIT_BYTES} (RUN_INPUT_LIMIT_BYTES)`;
-      return (await reject(reason, 413)) ? { kind: 'too_large', bytes } : { kind: 'stale' };
+      const reason = `run input of ${bytes} bytes is over the limit of ${limit.bytes} (${limit.setting})`;
+      return (await reject(reason, 413)) ? { kind: 'too_large', bytes, limit } : { kind: 'stale' };
     }
     const accepted = {
       ...base,
@@ -208,12 +209,11 @@ export class DeliveriesService {
   }
 
   /**
-   * The size of a run input over RUN_INPUT_LIMIT_BYTES, else null. Measuring costs a serialisation,
+   * The size of a run input over `limit`, else null. Measuring costs a serialisation,
    * so it is done only for a body that could matter: JSON escaping at most sextuples a body's
    * bytes, and headers and query (at most 16 KiB as sent) stay within the slack.
    */
-  private oversizedRunInput(raw: Buffer, runInput: Record<string, unknown>): number | null {
-    const limit = this.config.RUN_INPUT_LIMIT_BYTES;
+  private oversizedRunInput(raw: Buffer, runInput: Record<string, unknown>, limit: number): number | null {
     if (raw.length * 6 + RUN_INPUT_SLACK_BYTES <= limit) return null;
     const bytes = Buffer.byteLength(JSON.stringify(runInput));
     return bytes > limit ? bytes : null;

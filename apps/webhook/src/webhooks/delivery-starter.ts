@@ -34,6 +34,14 @@ const BATCH = 32;
 /** Beyond this many queued in memory, deliveries wait in the database for the reconciler. */
 const MAX_QUEUED = 50_000;
 const DRAIN_MS = 5000;
+/** What the start request adds around a run input (envelope, trigger, ids): it must fit in one NATS message. */
+const START_REQUEST_OVERHEAD_BYTES = 16 * 1024;
+
+/** The largest run input a delivery may make, and the setting that makes it so. */
+export interface RunInputLimit {
+  bytes: number;
+  setting: 'RUN_INPUT_LIMIT_BYTES' | 'NATS max_payload';
+}
 
 /**
  * Starts the runs of accepted deliveries behind the answers: the request path queues the
@@ -62,6 +70,17 @@ export class DeliveryStarter implements OnApplicationShutdown {
     @Inject(WEBHOOK_CONFIG) private readonly config: WebhookConfig,
   ) {
     this.intake = new IntakeRate(config.WEBHOOK_BURST_RATE);
+  }
+
+  /**
+   * The run service's limit, or less when the start request could not travel in one NATS message:
+   * accepted, such a delivery's run could never start (the reconciler would try it in vain).
+   */
+  runInputLimit(): RunInputLimit {
+    const carried = this.bus.maxPayload - START_REQUEST_OVERHEAD_BYTES;
+    return carried < this.config.RUN_INPUT_LIMIT_BYTES
+      ? { bytes: carried, setting: 'NATS max_payload' }
+      : { bytes: this.config.RUN_INPUT_LIMIT_BYTES, setting: 'RUN_INPUT_LIMIT_BYTES' };
   }
 
   /** A delivery the receiving route has just accepted: counts towards a burst, and is queued. */

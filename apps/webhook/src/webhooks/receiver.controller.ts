@@ -143,7 +143,7 @@ export class ReceiverController {
   })
   @ApiPayloadTooLargeResponse({
     description:
-      'The body is larger than `BODY_LIMIT_BYTES` (default 10 MiB), or the run input it would make (`{ body, headers, query, … }` as JSON) is larger than the run service takes (`RUN_INPUT_LIMIT_BYTES`, default 1 MiB): nothing is started, and the delivery is logged as rejected with the reason',
+      'The body is larger than `BODY_LIMIT_BYTES` (default 10 MiB), or the run input it would make (`{ body, headers, query, … }` as JSON) is larger than the run service takes (`RUN_INPUT_LIMIT_BYTES`, default 1 MiB) or than one NATS message carries (`max_payload` less 16 KiB, if smaller): code `input_too_large`, nothing is started, and the delivery is logged as rejected with the reason',
     content: {
       'application/json': {
         schema: { $ref: ERROR_SCHEMA_REF },

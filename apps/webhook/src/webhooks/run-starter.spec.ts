@@ -31,7 +31,12 @@ describe('RunStarter: how a failed start is tried again', () => {
       new BusError('remote', 's', 'boom', { code: 'internal', status: 500, message: 'boom' }),
       { permanent: false, counts: true },
     ],
-    ['it could not be sent', new Error('max_payload size exceeded'), { permanent: false, counts: true }],
+    ['it could not be sent', new Error('connection closed'), { permanent: false, counts: true }],
+    [
+      'it is larger than NATS takes (refused before sending)',
+      new BusError('too_large', 's', 'too large', { code: 'input_too_large', status: 413, message: 'too large' }),
+      { permanent: true },
+    ],
     ['the run service did not answer in time', new BusError('timeout', 's', 'did not answer'), { permanent: false, counts: false }],
     ['no run service is there', new BusError('unavailable', 's', 'No service answers s'), { permanent: false, counts: false }],
   ])('%s → %j', async (_case, error, expected) => {

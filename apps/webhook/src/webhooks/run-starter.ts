@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Bus, BusError, messageContext, RunSubjects } from '@platform/messaging';
+import { Bus, BusError, downstreamRefusal, messageContext, RunSubjects } from '@platform/messaging';
 import type { DeliveryRow } from './webhook.record.js';
 
 /**
@@ -40,9 +40,8 @@ export class RunStarter {
       );
       return { runId: answer.runId, error: null };
     } catch (error) {
-      if (error instanceof BusError && error.code === 'remote' && error.remote && error.remote.status < 500) {
-        return { runId: null, error: `run not started: ${error.remote.message}`, permanent: true };
-      }
+      const refusal = downstreamRefusal(error);
+      if (refusal) return { runId: null, error: `run not started: ${refusal.message}`, permanent: true };
       const unanswered = error instanceof BusError && (error.code === 'timeout' || error.code === 'unavailable');
       return { runId: null, error: (error as Error).message, permanent: false, counts: !unanswered };
     }

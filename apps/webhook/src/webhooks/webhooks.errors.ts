@@ -10,11 +10,12 @@ export const WebhookErrors = {
   deliveryNotFound: () => new NotFoundError('Delivery'),
   unauthorized: () => new AppError('invalid_signature', 401, 'Missing or invalid webhook signature or token'),
   tooLarge: (limit: number) => new AppError('payload_too_large', 413, `The body is larger than ${limit} bytes`),
-  runInputTooLarge: (bytes: number, limit: number) =>
+  /** `setting` names what sets the limit: the run service's RUN_INPUT_LIMIT_BYTES, or a smaller NATS max_payload. */
+  runInputTooLarge: (bytes: number, limit: number, setting = 'RUN_INPUT_LIMIT_BYTES') =>
     new AppError(
       'input_too_large',
       413,
-      `The delivery would make a run input of ${bytes} bytes, over the ${size(limit)} run-input limit (RUN_INPUT_LIMIT_BYTES): no run could start with it`,
+      `The delivery would make a run input of ${bytes} bytes, over the ${size(limit)} run-input limit (${setting}): no run could start with it`,
     ),
   notReplayable: () => new AppError('not_replayable', 409, 'Only accepted deliveries can be replayed'),
 };

@@ -1,7 +1,7 @@
 import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter, type LoggerService } from '@nestjs/common';
 import { RpcException } from '@nestjs/microservices';
 import { throwError } from 'rxjs';
-import { BusError, isRemoteError } from '@platform/messaging';
+import { BusError, downstreamRefusal, isRemoteError } from '@platform/messaging';
 import { AppError, TooManyRequestsError, errorBody, statusErrorCode, MAX_JSON_DEPTH, type ErrorBody, type RequestWithId } from '@platform/common';
 
 interface ResolvedError {
@@ -63,9 +63,8 @@ export function resolveError(exception: unknown): ResolvedError {
   if (exception instanceof BusError) {
     if (exception.code === 'timeout') return { status: 504, code: 'upstream_timeout', message: 'A downstream service did not answer in time' };
     if (exception.code === 'unavailable') return { status: 503, code: 'upstream_unavailable', message: 'A downstream service is unavailable' };
-    const remote = exception.remote;
-    if (remote && remote.status < 500)
-      return { status: remote.status, code: remote.code, message: remote.message, details: (remote as { details?: ErrorBody['details'] }).details };
+    const refusal = downstreamRefusal(exception);
+    if (refusal) return { status: refusal.status, code: refusal.code, message: refusal.message, details: refusal.details };
     return { status: 502, code: 'upstream_failed', message: 'A downstream service failed' };
   }
   return { status: 500, code: 'internal', message: 'Internal server error' };

@@ -4,7 +4,7 @@ import { readHumanTask } from './human-task.js';
 import { AbortRun, FailSignal, StepFailure, StopSignal, WaitSignal, combineWaits } from './signals.js';
 import type { Scope, StepRunner } from './step-runner.js';
 
-type ControlStep = (run: StepRunner, step: StepDefinition, scope: Scope, path: string) => Promise<unknown>;
+export type ControlStep = (run: StepRunner, step: StepDefinition, scope: Scope, path: string) => Promise<unknown>;
 
 async function condition(run: StepRunner, step: StepDefinition, scope: Scope, path: string): Promise<unknown> {
   const taken = run.history.branchTaken(path);
@@ -106,13 +106,12 @@ async function delay(run: StepRunner, step: StepDefinition, scope: Scope, path: 
 }
 
 /**
- * Fails a step that never got going (its task or child could not be made) with a record of its
- * own, so the execution's `steps` shows it with the reason, like a failed action step.
+ * Fails a step that never got going (its task or child could not be made); the interpreter records
+ * it as failed with this input (Interpreter.runControl), so `steps` shows it with the reason.
  */
-async function failBeforeWaiting(run: StepRunner, step: StepDefinition, path: string, input: unknown, code: string, message: string): Promise<never> {
+function failBeforeWaiting(run: StepRunner, step: StepDefinition, input: unknown, code: string, message: string): never {
   const failure = run.failure(step, code, message);
-  const { retryable: _, ...error } = failure.error;
-  await run.record(step, path, { status: 'failed', attempt: 1, input, error: { ...error, final: true } });
+  failure.input = input;
   throw failure;
 }
 
@@ -122,7 +121,7 @@ async function waitForChild(run: StepRunner, step: StepDefinition, scope: Scope,
     const input = (await run.evaluateInput(step, scope)) as Record<string, unknown>;
     const childId = await run.host
       .startChild(String(input.workflow_id), (input.input as Record<string, unknown>) ?? {}, path)
-      .catch((error: unknown) => failBeforeWaiting(run, step, path, input, 'subworkflow_failed_to_start', (error as Error).message));
+      .catch((error: unknown) => failBeforeWaiting(run, step, input, 'subworkflow_failed_to_start', (error as Error).message));
     await run.record(step, path, { status: 'waiting', attempt: 1, input: { ...input, child_execution_id: childId } });
     run.host.log(step.id, 'info', `${step.type} ${step.id} waiting`);
   }
@@ -141,11 +140,11 @@ async function waitForPerson(run: StepRunner, step: StepDefinition, scope: Scope
     try {
       task = readHumanTask(step.type, input);
     } catch (error) {
-      return failBeforeWaiting(run, step, path, input, 'invalid_task', (error as Error).message);
+      return failBeforeWaiting(run, step, input, 'invalid_task', (error as Error).message);
     }
     // As POST /tasks/{id}/assign does: a person the tenant does not have would leave the task to nobody.
     const unknown = await run.host.unknownAssignee(task);
-    if (unknown) return failBeforeWaiting(run, step, path, input, 'invalid_task', unknown);
+    if (unknown) return failBeforeWaiting(run, step, input, 'invalid_task', unknown);
     // The task is shown to people: secret values never leave the run service in it.
     await run.host.requestTask({ ...run.host.redactor.redact(task), stepId: step.id, stepPath: path, type: step.type as 'approval' | 'form' });
     await run.record(step, path, { status: 'waiting', attempt: 1, input });

@@ -238,6 +238,39 @@ describe('steps that fail before they wait', () => {
     expect(continued.recorded.map((r) => `${r.path}:${r.status}`)).toEqual(['child:failed']);
   });
 
+  it.each<[string, StepDefinition, string]>([
+    ['a subworkflow whose input expression fails', { id: 'x', type: 'subworkflow', input: { workflow_id: '{% $error("no id") %}' } }, 'expression_error'],
+    ['an approval whose input expression fails', { id: 'x', type: 'approval', input: { title: '{% $error("no title") %}' } }, 'expression_error'],
+    ['a condition whose test fails', { id: 'x', type: 'condition', if: '{% $error("no test") %}', then: [] }, 'expression_error'],
+    ['a loop over something that is not a list', { id: 'x', type: 'loop', items: '{% 5 %}', steps: [] }, 'invalid_items'],
+    ['a delay without seconds or until', { id: 'x', type: 'delay', input: { seconds: 'soon' } }, 'invalid_delay'],
+  ])('records %s as a failed step with its error, and a replay fails it from the record without running it again', async (_case, step, code) => {
+    const started: unknown[] = [];
+    const startChild = (workflowId: string) => {
+      started.push(workflowId);
+      return Promise.resolve('child');
+    };
+    const { outcome, recorded } = await run([step], { startChild });
+    expect(outcome).toEqual({ status: 'failed', error: expect.objectContaining({ code, step_id: 'x' }) });
+    expect(recorded).toEqual([
+      expect.objectContaining({ path: 'x', type: step.type, status: 'failed', error: expect.objectContaining({ code, step_id: 'x', final: true }) }),
+    ]);
+    expect(started).toEqual([]);
+
+    const history: StepRecord[] = recorded.map((r) => ({ ...r }));
+    const again: NewStepRecord[] = [];
+    const replayed = await new Interpreter(new StepRegistry(), host(again, {}, { startChild }), history, { input: {}, execution: {}, secrets: {} }).run([step]);
+    expect(replayed).toEqual({ status: 'failed', error: expect.objectContaining({ code, step_id: 'x' }) });
+    expect(again).toEqual([]);
+  });
+
+  it('records one failed record, not two, for a subworkflow whose child could not start', async () => {
+    const { recorded } = await run([{ id: 'child', type: 'subworkflow', input: { workflow_id: USER } }], {
+      startChild: () => Promise.reject(new Error('Workflow not found')),
+    });
+    expect(recorded.map((r) => `${r.path}:${r.status}`)).toEqual(['child:failed']);
+  });
+
   it('keeps the start of a delay that waited', async () => {
     const waitedFrom = new Date(Date.now() - 60_000);
     const waiting: StepRecord = {

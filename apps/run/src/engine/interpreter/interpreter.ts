@@ -4,7 +4,7 @@ import { ExpressionError, evaluate } from '../expressions.js';
 import type { StepRegistry } from '../step-registry.js';
 import type { StepContext, StepDefinition } from '../steps/step-executor.js';
 import { runAttempts } from './attempts.js';
-import { CONTROL_STEPS, replaySet, replaySetsWithin } from './control-steps.js';
+import { CONTROL_STEPS, replaySet, replaySetsWithin, type ControlStep } from './control-steps.js';
 import { History } from './history.js';
 import { AbortRun, FailSignal, StepFailure, StopSignal, WaitSignal } from './signals.js';
 import type { InterpreterHost, RecordedStep, Scope, StepRunner } from './step-runner.js';
@@ -90,7 +90,25 @@ export class Interpreter implements StepRunner {
     if (failed?.error) throw new StepFailure({ ...failed.error, retryable: false });
     this.checkAbort();
     const control = CONTROL_STEPS.get(step.type);
-    return control ? control(this, step, scope, path) : runAttempts(this, step, scope, path);
+    return control ? this.runControl(control, step, scope, path) : runAttempts(this, step, scope, path);
+  }
+
+  /**
+   * A control step that fails itself (an expression in it, items that are not a list, a task or
+   * child that could not be made) is recorded as failed with its error, as an action step is
+   * (attempts.ts): the execution's `steps` shows it, and a replay fails it again from the record.
+   * A failure escaping here is always the step's own: runList turns its nested steps' into signals.
+   */
+  private async runControl(control: ControlStep, step: StepDefinition, scope: Scope, path: string): Promise<unknown> {
+    try {
+      return await control(this, step, scope, path);
+    } catch (signal) {
+      if (signal instanceof StepFailure) {
+        const { retryable: _, ...error } = signal.error;
+        await this.record(step, path, { status: 'failed', attempt: 1, input: signal.input ?? null, error: { ...error, final: true } });
+      }
+      throw signal;
+    }
   }
 
   childScope(scope: Scope): Scope {

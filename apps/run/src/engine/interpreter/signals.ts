@@ -34,6 +34,9 @@ export class FailSignal extends InterpreterSignal {
 
 /** A step failed for good (retries exhausted or not retryable); its list's on_error decides. */
 export class StepFailure extends InterpreterSignal {
+  /** What a control step had evaluated of its input when it failed, for its failed record. */
+  input?: unknown;
+
   constructor(readonly error: ExecutionError & { retryable: boolean }) {
     super(error.message);
   }
