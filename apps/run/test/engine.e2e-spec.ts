@@ -226,15 +226,9 @@ describe('the execution engine end to end', () => {
     expect((await gw(`/run/executions?workflow_id=${foreign}`, { headers: withKey(b.test_key) })).body.data).toEqual([]);
   });
 
-  it('records a control step that fails itself (an input expression, loop items that are not a list) in steps, with its error', async () => {
-    for (const step of [
-      { id: 'ctl', type: 'subworkflow', input: { workflow_id: '{% $error("no workflow id") %}' } },
-      { id: 'ctl', type: 'loop', items: '{% 5 %}', steps: [{ id: 'inner', type: 'transform', input: {} }] },
-    ]) {
-      const parent = await runToEnd(a, [step, { id: 'after', type: 'transform', input: {} }]);
-      expect(parent.status).toBe('failed');
-      expect(parent.steps).toEqual([expect.objectContaining({ id: 'ctl', type: step.type, status: 'failed', error: parent.error })]);
-    }
+  it('records a subworkflow step whose input expression fails in steps, with its error', async () => {
+    const parent = await runToEnd(a, [{ id: 'ctl', type: 'subworkflow', input: { workflow_id: '{% $error("x") %}' } }]);
+    expect(parent.steps).toEqual([expect.objectContaining({ id: 'ctl', type: 'subworkflow', status: 'failed', error: parent.error })]);
   });
 
   it('keeps versions: an update makes a new version, and runs record the one they used', async () => {
