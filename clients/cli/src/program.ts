@@ -43,7 +43,7 @@ Examples:
   $ platform executions logs <run id> --follow
 `,
     );
-  const named = Object.hasOwn(COMMANDS, argv[0] ?? '') ? [COMMANDS[argv[0]!]!] : Object.values(COMMANDS);
+  const named = Object.hasOwn(COMMANDS, argv[0] ?? '') ? [COMMANDS[argv[0]]] : Object.values(COMMANDS);
   for (const sub of await Promise.all(named.map((load) => load()))) program.addCommand(sub);
   const exitOverride = (cmd: Command): void => {
     cmd.exitOverride();
