@@ -2,19 +2,29 @@ import { Command, CommanderError } from 'commander';
 import { PlatformApiError, PlatformConnectionError } from '@platform-sdk/client';
 import { CommandFailed, EXIT, UsageError } from './cli-errors.js';
 import { outcome } from './command.js';
-import { executionsCommand } from './commands/executions.command.js';
-import { keysCommand } from './commands/keys.command.js';
-import { loginCommand } from './commands/login.command.js';
-import { queryCommand } from './commands/query.command.js';
-import { runCommand } from './commands/run.command.js';
-import { triggersCommand } from './commands/triggers.command.js';
-import { webhooksCommand } from './commands/webhooks.command.js';
-import { workflowsCommand } from './workflows/workflows.command.js';
+
+/**
+ * Each command's module, loaded only when that command runs: `platform run` then reads neither
+ * yaml nor the sync code, which a pipeline pays for on every call. Help lists them all.
+ */
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  login: async () => (await import('./commands/login.command.js')).loginCommand(),
+  workflows: async () => (await import('./workflows/workflows.command.js')).workflowsCommand(),
+  run: async () => (await import('./commands/run.command.js')).runCommand(),
+  executions: async () => (await import('./commands/executions.command.js')).executionsCommand(),
+  keys: async () => (await import('./commands/keys.command.js')).keysCommand(),
+  triggers: async () => (await import('./commands/triggers.command.js')).triggersCommand(),
+  webhooks: async () => (await import('./commands/webhooks.command.js')).webhooksCommand(),
+  query: async () => (await import('./commands/query.command.js')).queryCommand(),
+};
 
 export const VERSION = '0.1.0';
 
-/** Every command, with commander's own exits turned into errors so that `main` picks the code. */
-export function buildProgram(): Command {
+/**
+ * The program with the command `argv` names (every command when it names none, for help and usage
+ * errors), with commander's own exits turned into errors so that `main` picks the code.
+ */
+export async function buildProgram(argv: string[] = []): Promise<Command> {
   const program = new Command('platform')
     .description('Deploy workflows from files, run them and follow them: from a terminal or a CI/CD pipeline')
     .version(VERSION)
@@ -33,18 +43,8 @@ Examples:
   $ platform executions logs <run id> --follow
 `,
     );
-  for (const sub of [
-    loginCommand(),
-    workflowsCommand(),
-    runCommand(),
-    executionsCommand(),
-    keysCommand(),
-    triggersCommand(),
-    webhooksCommand(),
-    queryCommand(),
-  ]) {
-    program.addCommand(sub);
-  }
+  const named = Object.hasOwn(COMMANDS, argv[0] ?? '') ? [COMMANDS[argv[0]]] : Object.values(COMMANDS);
+  for (const sub of await Promise.all(named.map((load) => load()))) program.addCommand(sub);
   const exitOverride = (cmd: Command): void => {
     cmd.exitOverride();
     cmd.commands.forEach(exitOverride);
@@ -57,7 +57,7 @@ Examples:
 export async function runCli(argv: string[]): Promise<number> {
   try {
     outcome.code = EXIT.ok;
-    await buildProgram().parseAsync(argv, { from: 'user' });
+    await (await buildProgram(argv)).parseAsync(argv, { from: 'user' });
     return outcome.code;
   } catch (error) {
     if (error instanceof CommanderError) {

@@ -54,9 +54,9 @@ describe('CLI basics', () => {
   it('is a package of its own: a `platform` bin, ESM with a Node floor, only registry packages at run time', () => {
     const manifest = JSON.parse(readFileSync(join(import.meta.dirname, '../../package.json'), 'utf8')) as Record<string, unknown>;
     expect(manifest.private).toBeUndefined();
-    expect(manifest.bin).toEqual({ platform: 'dist/src/main.js' });
+    expect(manifest.bin).toEqual({ platform: 'dist/bundle/platform.js' });
     expect(manifest.engines).toEqual({ node: expect.stringMatching(/^>=\d+/) });
     expect(Object.keys(manifest.dependencies as object).sort()).toEqual(['@platform-sdk/client', 'commander', 'yaml']);
-    expect(readFileSync(join(import.meta.dirname, '../src/main.js'), 'utf8')).toMatch(/^#!\/usr\/bin\/env node\n/);
+    expect(readFileSync(join(import.meta.dirname, '../bundle/platform.js'), 'utf8')).toMatch(/^#!\/usr\/bin\/env node\n/);
   });
 });

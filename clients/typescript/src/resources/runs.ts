@@ -1,4 +1,5 @@
 import { RunWaitTimeoutError } from '../errors.js';
+import { nextPollInterval } from '../poll-schedule.js';
 import { Paginated, type ListOptions, type Page } from '../pagination.js';
 import type { CallOptions, Transport } from '../transport.js';
 import { isFinal, type Execution, type ExecutionLog, type ExecutionStatus, type ExecutionSummary, type RunAccepted } from '../types.js';
@@ -11,7 +12,7 @@ export interface StartOptions extends CallOptions {
 export interface WaitOptions extends CallOptions {
   /** Give up (RunWaitTimeoutError) after this many ms; the run itself goes on. Default: no limit. */
   timeout?: number;
-  /** The longest pause between two polls, in ms (they start at 20 ms and grow). Default 1,000. */
+  /** The longest pause between two polls, in ms (they start at 5 ms and double). Default 1,000. */
   maxPollInterval?: number;
   /** Called with every status read while waiting. */
   onStatus?: (execution: Execution) => void;
@@ -129,7 +130,7 @@ export class Runs {
     const { timeout, maxPollInterval = 1000, onStatus, ...call } = options;
     const deadline = timeout === undefined ? Infinity : Date.now() + timeout;
     // Short runs finish within milliseconds: poll often at first, then back off.
-    let interval = 20;
+    let interval = nextPollInterval(undefined, maxPollInterval);
     for (;;) {
       const execution = await this.executions.get(id, call);
       onStatus?.(execution);
@@ -138,7 +139,7 @@ export class Runs {
       if (left <= 0) throw new RunWaitTimeoutError(id, timeout!, execution.status);
       const wakeIn = execution.wake_at ? Date.parse(execution.wake_at) - Date.now() : 0;
       await pause(Math.min(Math.max(interval, wakeIn), left, maxPollInterval), call.signal);
-      interval = Math.min(interval * 2, maxPollInterval);
+      interval = nextPollInterval(interval, maxPollInterval);
     }
   }
 
