@@ -34,6 +34,18 @@ export type Flavour = 'text' | 'mrkdwn' | 'card';
  */
 export const slackEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
+/**
+ * Adaptive Card TextBlocks read Markdown (`**`, `_`, `[x](url)`, lists) and Teams reads `<at>` as a
+ * mention: literal text (a template variable, escaped by the template) is backslash-escaped again,
+ * or the card would format what the Markdown parser had already unescaped. Only what can start
+ * formatting is escaped (list and heading markers only at a line's start), to keep the text readable.
+ */
+export const cardEscape = (s: string) =>
+  s
+    .replace(/[\\`*_[\]<>~]/g, (c) => `\\${c}`)
+    .replace(/^(\s*)([-+#])/gm, '$1\\$2')
+    .replace(/^(\s*\d+)\./gm, '$1\\.');
+
 function inline(tokens: Token[] | undefined, f: Flavour): string {
   return (tokens ?? []).map((t) => inlineToken(t, f)).join('');
 }
@@ -65,7 +77,7 @@ function inlineToken(t: Token, f: Flavour): string {
     case 'text': {
       const token = t as Tokens.Text;
       if (token.tokens?.length) return inline(token.tokens, f);
-      return f === 'mrkdwn' ? slackEscape(token.text) : token.text;
+      return f === 'mrkdwn' ? slackEscape(token.text) : f === 'card' ? cardEscape(token.text) : token.text;
     }
     default:
       return 'text' in t && typeof t.text === 'string' ? t.text : '';

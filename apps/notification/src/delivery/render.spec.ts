@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { markdownTo, markdownToHtml } from './markdown.js';
 import { classifyHttp, parseRetryAfter } from './outcome.js';
-import { render, type EmailContent, type SlackContent } from './render.js';
+import { render, type EmailContent, type SlackContent, type TeamsContent } from './render.js';
 import { escapeMarkdown, renderTemplate } from './templates.js';
 
 describe('rendering', () => {
@@ -39,6 +39,30 @@ describe('rendering', () => {
     // Cut to 4,000 characters without leaving half an escape.
     const long = (render('slack', null, `${'x'.repeat(3998)}<<`) as SlackContent).text;
     expect(long).toBe('x'.repeat(3998));
+  });
+});
+
+/** The TextBlocks of a rendered Teams card, in order. */
+function teamsTexts(subject: string | null, markdown: string): string[] {
+  const card = (render('teams', subject, markdown) as TeamsContent).card as { attachments: { content: { body: { text: string }[] } }[] };
+  return card.attachments[0].content.body.map((b) => b.text);
+}
+
+describe('Teams cards', () => {
+  it('escapes variables so they cannot format, link or mention', () => {
+    const variables = { who: '<at>General</at>', link: '[click](https://evil.test)', loud: '**urgent** _now_' };
+    const subject = renderTemplate('Alert {{loud}} {{who}}', variables, 'plain');
+    const [title, body] = teamsTexts(subject, renderTemplate('Hi {{who}}, see {{link}}, {{loud}}', variables));
+    expect(title).toBe('Alert \\*\\*urgent\\*\\* \\_now\\_ \\<at\\>General\\</at\\>');
+    expect(body).toBe('Hi \\<at\\>General\\</at\\>, see \\[click\\](https://evil.test), \\*\\*urgent\\*\\* \\_now\\_');
+    expect(body).not.toMatch(/(^|[^\\])(\*\*|\[click\]|<at>)/);
+    // A value cannot start a list or a heading either.
+    expect(teamsTexts(null, renderTemplate('{{{v}}}', { v: 'x\n\n' }) + renderTemplate('{{v}}', { v: '- a' }))).toEqual(['x', '\\- a']);
+  });
+
+  it("keeps the template's own Markdown as Markdown", () => {
+    const texts = teamsTexts(null, renderTemplate('# Run {{id}}\n\n**Failed** at [logs](https://x.test/{{{path}}})', { id: 'a_b', path: 'r/1' }));
+    expect(texts).toEqual(['**Run a\\_b**', '**Failed** at [logs](https://x.test/r/1)']);
   });
 });
 

@@ -1,5 +1,5 @@
 import type { ChannelKind } from './channel-kinds.js';
-import { escapeHtml, markdownBlocks, markdownTo, markdownToHtml, slackEscape } from './markdown.js';
+import { cardEscape, escapeHtml, markdownBlocks, markdownTo, markdownToHtml, slackEscape } from './markdown.js';
 
 export interface EmailContent {
   subject: string;
@@ -51,7 +51,8 @@ export function render(kind: ChannelKind, subject: string | null, markdown: stri
     }
     case 'teams': {
       const body: Record<string, unknown>[] = [];
-      if (subject) body.push({ type: 'TextBlock', text: subject, weight: 'Bolder', size: 'Medium', wrap: true });
+      // The subject is plain text: escaped, so a variable in it cannot format, link or mention.
+      if (subject) body.push({ type: 'TextBlock', text: cardEscape(subject), weight: 'Bolder', size: 'Medium', wrap: true });
       for (const b of markdownBlocks(markdown)) {
         if (b.kind === 'heading') body.push({ type: 'TextBlock', text: b.text, weight: 'Bolder', wrap: true });
         else if (b.kind === 'code') body.push({ type: 'TextBlock', text: b.text, fontType: 'Monospace', wrap: true });
