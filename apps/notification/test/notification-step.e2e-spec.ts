@@ -88,7 +88,9 @@ describe('notifications from workflows and platform alerts', () => {
     );
     expect(failed.status).toBe('failed');
     const alert = await eventually('the alert at the stand-in', () => Promise.resolve(teams.at(path)[0]), 30_000);
-    const text = JSON.stringify(alert.body);
+    // what Teams shows: the card's texts with their Markdown escapes read (`bad\_order` shows `bad_order`)
+    const card = alert.body as { attachments: { content: { body: { text: string }[] } }[] };
+    const text = card.attachments[0].content.body.map((b) => b.text.replace(/\\(.)/g, '$1')).join('\n');
     expect(text).toContain(failed.id);
     expect(text).toContain('bad_order');
     expect(text).toContain('order {{1}} is invalid');

@@ -38,13 +38,19 @@ export const slackEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g,
  * Adaptive Card TextBlocks read Markdown (`**`, `_`, `[x](url)`, lists) and Teams reads `<at>` as a
  * mention: literal text (a template variable, escaped by the template) is backslash-escaped again,
  * or the card would format what the Markdown parser had already unescaped. Only what can start
- * formatting is escaped (list and heading markers only at a line's start), to keep the text readable.
+ * formatting is escaped, to keep the text readable: these characters anywhere, and list and heading
+ * markers only at a line's start (see cardLineStarts).
  */
-export const cardEscape = (s: string) =>
-  s
-    .replace(/[\\`*_[\]<>~]/g, (c) => `\\${c}`)
-    .replace(/^(\s*)([-+#])/gm, '$1\\$2')
-    .replace(/^(\s*\d+)\./gm, '$1\\.');
+const cardChars = (s: string) => s.replace(/[\\`*_[\]<>~]/g, (c) => `\\${c}`);
+
+/**
+ * List and heading markers at a line's start. Applied to a whole block's text, never to one inline
+ * token: marked cuts `A\-17` into `A`, `-`, `17`, and each piece looked like the start of a line.
+ */
+const cardLineStarts = (s: string) => s.replace(/^(\s*)([-+#])/gm, '$1\\$2').replace(/^(\s*\d+)\./gm, '$1\\.');
+
+/** Plain text (a subject) for a TextBlock: shown as written. */
+export const cardEscape = (s: string) => cardLineStarts(cardChars(s));
 
 function inline(tokens: Token[] | undefined, f: Flavour): string {
   return (tokens ?? []).map((t) => inlineToken(t, f)).join('');
@@ -77,7 +83,7 @@ function inlineToken(t: Token, f: Flavour): string {
     case 'text': {
       const token = t as Tokens.Text;
       if (token.tokens?.length) return inline(token.tokens, f);
-      return f === 'mrkdwn' ? slackEscape(token.text) : f === 'card' ? cardEscape(token.text) : token.text;
+      return f === 'mrkdwn' ? slackEscape(token.text) : f === 'card' ? cardChars(token.text) : token.text;
     }
     default:
       return 'text' in t && typeof t.text === 'string' ? t.text : '';
@@ -85,6 +91,13 @@ function inlineToken(t: Token, f: Flavour): string {
 }
 
 function block(t: Token, f: Flavour): string {
+  return f === 'card' && LINE_TEXT.has(t.type) ? cardLineStarts(blockText(t, f)) : blockText(t, f);
+}
+
+/** Blocks whose text is inline text, where a literal marker at a line's start would become a list or heading. */
+const LINE_TEXT = new Set(['paragraph', 'table', 'text', 'escape', 'html']);
+
+function blockText(t: Token, f: Flavour): string {
   switch (t.type) {
     case 'heading':
       return f === 'mrkdwn' ? `*${inline(t.tokens, f)}*` : f === 'card' ? `**${inline(t.tokens, f)}**` : inline(t.tokens, f);

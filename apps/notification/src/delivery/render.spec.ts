@@ -60,6 +60,13 @@ describe('Teams cards', () => {
     expect(teamsTexts(null, renderTemplate('{{{v}}}', { v: 'x\n\n' }) + renderTemplate('{{v}}', { v: '- a' }))).toEqual(['x', '\\- a']);
   });
 
+  it('leaves punctuation inside a value as written (only a line-start marker is escaped)', () => {
+    const values = { id: '01a225ef-5b30-75c9', at: '2026-11-29T06:12:53.178Z', n: '1. first' };
+    const [text] = teamsTexts(null, renderTemplate('Run {{id}} at {{at}}', values));
+    expect(text).toBe('Run 01a225ef-5b30-75c9 at 2026-11-29T06:12:53.178Z');
+    expect(teamsTexts(null, renderTemplate('{{n}}\n{{id}}', values))).toEqual(['1\\. first\n01a225ef-5b30-75c9']);
+  });
+
   it("keeps the template's own Markdown as Markdown", () => {
     const texts = teamsTexts(null, renderTemplate('# Run {{id}}\n\n**Failed** at [logs](https://x.test/{{{path}}})', { id: 'a_b', path: 'r/1' }));
     expect(texts).toEqual(['**Run a\\_b**', '**Failed** at [logs](https://x.test/r/1)']);
