@@ -72,4 +72,21 @@ describe('build order', () => {
     }
     expect(undeclared).toEqual([]);
   });
+
+  // `npm run build` finds a workspace's own node_modules/.bin first. The SDK's openapi-typescript
+  // brings TypeScript 5 beside the root's 6, and its `tsc -b` then rebuilt every library it
+  // references with the other compiler, which made every other package's `tsc -b` rebuild them
+  // again, at the same time as each other: a clean-clone build failed on a half-written
+  // @platform/common ("has no exported member 'resolveMasterKeys'").
+  it("builds every workspace with the root's TypeScript", () => {
+    const version = (folder: string) => (JSON.parse(readFileSync(join(folder, 'node_modules/typescript/package.json'), 'utf8')) as { version: string }).version;
+    const root = version(REPO_ROOT);
+    const other: string[] = [];
+    for (const [name, folder] of Object.entries(WORKSPACES)) {
+      const build = (JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as { scripts?: Record<string, string> }).scripts?.build ?? '';
+      const bareTsc = /(^|&&\s*)tsc\b/.test(build);
+      if (bareTsc && existsSync(join(folder, 'node_modules/typescript/package.json')) && version(folder) !== root) other.push(`${name}: ${version(folder)}`);
+    }
+    expect(other).toEqual([]);
+  });
 });
