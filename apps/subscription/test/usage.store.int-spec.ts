@@ -31,7 +31,7 @@ let billing: BillingService;
 beforeAll(async () => {
   h = await storeHarness(['subscription'], 'subscription_store');
   limits = new LimitsService(h.tenantDb, bus, config);
-  billing = new BillingService(h.systemDb, limits);
+  billing = new BillingService(h.systemDb, limits, config);
 }, 60_000);
 
 afterAll(async () => {
@@ -214,6 +214,63 @@ describe('billing: a subscription’s period × the billing pass → the invoice
     expect(published).toEqual([{ subject: expect.any(String), data: expect.objectContaining({ tenantId: ctx.tenantId, exhausted: [] }) }]);
     expect(await billing.close(ctx.tenantId)).toBeUndefined();
     expect(await invoices(ctx.tenantId)).toHaveLength(1);
+  });
+});
+
+describe('billing failures: a tenant whose close keeps failing × billing passes → recorded, the others closed, given up after the limit, retried by the operator', () => {
+  // A real failure in PostgreSQL: the invoice insert of one tenant is refused by a trigger.
+  const failing = randomUUID();
+  const others = [randomUUID(), randomUUID()];
+  const limited = Object.assign(new SubscriptionConfig(), { SUBSCRIPTION_BILLING_MAX_ATTEMPTS: 2 });
+  let pass: BillingService;
+  const state = async (tenantId: string) =>
+    (
+      await h.admin.query<{ billing_attempts: number; billing_error: string | null; billing_failed_at: Date | null }>(
+        `select billing_attempts, billing_error, billing_failed_at from subscription.subscriptions where tenant_id = $1`,
+        [tenantId],
+      )
+    ).rows[0];
+
+  beforeAll(async () => {
+    pass = new BillingService(h.systemDb, limits, limited);
+    await h.admin.query(`create function subscription.test_refuse_invoice() returns trigger language plpgsql as $$
+      begin if new.tenant_id = '${failing}' then raise exception 'test: invoice refused'; end if; return new; end $$`);
+    await h.admin.query(`create trigger test_refuse_invoice before insert on subscription.invoices for each row execute function subscription.test_refuse_invoice()`);
+    for (const tenantId of [failing, ...others]) {
+      await aggregate({ tenantId, environmentId: randomUUID() }, [fact('runs', 1)]);
+      await pass.endPeriodNow(tenantId);
+    }
+  });
+
+  afterAll(async () => {
+    await h.admin.query(`drop trigger if exists test_refuse_invoice on subscription.invoices`);
+    await h.admin.query(`drop function if exists subscription.test_refuse_invoice()`);
+  });
+
+  it('a pass (in pages of one) → the failing tenant recorded, every other tenant invoiced', async () => {
+    const first = await pass.run(1);
+    expect(first.failed).toBe(1);
+    expect(await state(failing)).toEqual({ billing_attempts: 1, billing_error: 'test: invoice refused', billing_failed_at: expect.any(Date) });
+    for (const tenantId of others) expect(await invoices(tenantId)).toHaveLength(1);
+    expect(await invoices(failing)).toEqual([]);
+  });
+
+  it('the limit of failed passes reached → the passes leave the tenant alone, its failure kept', async () => {
+    expect((await pass.run()).failed).toBe(1);
+    expect((await state(failing)).billing_attempts).toBe(2);
+    expect((await pass.run()).failed).toBe(0);
+    expect((await state(failing)).billing_attempts).toBe(2);
+  });
+
+  it('the operator retries while it still fails → 409 billing_failed, recorded; once fixed → invoiced, the record cleared', async () => {
+    await expect(pass.retry(failing)).rejects.toMatchObject({ code: 'billing_failed', status: 409 });
+    expect((await state(failing)).billing_attempts).toBe(1);
+    await h.admin.query(`drop trigger test_refuse_invoice on subscription.invoices`);
+    const { invoice_id } = await pass.retry(failing);
+    expect(invoice_id).toEqual(expect.any(String));
+    expect(await invoices(failing)).toHaveLength(1);
+    expect(await state(failing)).toEqual({ billing_attempts: 0, billing_error: null, billing_failed_at: null });
+    await expect(pass.retry(randomUUID())).rejects.toMatchObject({ code: 'not_found' });
   });
 });
 

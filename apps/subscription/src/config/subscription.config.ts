@@ -13,6 +13,16 @@ export class SubscriptionConfig {
   @Max(3_600_000)
   SUBSCRIPTION_BILLING_INTERVAL_MS: number = 60_000;
 
+  /**
+   * Billing passes in a row that may fail to close one tenant's ended period before the pass
+   * leaves it to an operator (the failure stays recorded on the subscription and in the log;
+   * POST /subscription/system/billing/retry tries it again).
+   */
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  SUBSCRIPTION_BILLING_MAX_ATTEMPTS: number = 10;
+
   /** Usage facts aggregated at once on each replica (pulled from the JetStream work queue). */
   @IsInt()
   @Min(1)

@@ -1,9 +1,10 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiNotFoundResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { ApiTag } from '@platform/service';
 import { CurrentSystemPrincipal, SystemRoute, forbidden, type SystemPrincipal } from '@platform/auth';
-import { BillingService } from './billing.service.js';
+import { BillingService, type BillingPass } from './billing.service.js';
 import { EndPeriodRequestDto } from './dto/end-period.request.dto.js';
+import { RetryBillingRequestDto } from './dto/retry-billing.request.dto.js';
 
 /**
  * Operator routes (platform admin token only), for ending a period without waiting for the month
@@ -43,9 +44,29 @@ export class BillingController {
     summary: 'Run a billing pass now (platform admin)',
     description: 'Issues the invoices of every ended period now instead of at the next pass; safe beside the passes of other replicas.',
   })
-  @ApiOkResponse({ description: 'Invoices this call wrote', schema: { example: { issued: 1 } } })
-  async run(@CurrentSystemPrincipal() caller: SystemPrincipal): Promise<{ issued: number }> {
+  @ApiOkResponse({
+    description: 'Invoices this call wrote (`issued`), and the closes that failed (`failed`: each recorded on its subscription and tried again next pass)',
+    schema: { example: { issued: 1, failed: 0 } },
+  })
+  run(@CurrentSystemPrincipal() caller: SystemPrincipal): Promise<BillingPass> {
     if (caller.kind !== 'admin') throw forbidden();
-    return { issued: await this.billing.run() };
+    return this.billing.run();
+  }
+
+  /** Tries a tenant the billing pass gave up on again: its failure count starts afresh and its ended period is closed now. */
+  @Post('retry')
+  @HttpCode(200)
+  @SystemRoute('admin')
+  @ApiOperation({
+    summary: "Retry closing a tenant's ended period (platform admin)",
+    description:
+      'A pass that fails to close a period records the error on the subscription and tries again next pass; after `SUBSCRIPTION_BILLING_MAX_ATTEMPTS` failed passes in a row it stops trying. Once the cause is fixed, this closes the period now and the passes take the tenant again. `invoice_id` is null when the tenant had no ended period.',
+  })
+  @ApiOkResponse({ description: 'The invoice written, if any', schema: { example: { invoice_id: '0194f1c2-9b0d-7e11-8a4f-2c3d4e5f6a70' } } })
+  @ApiNotFoundResponse({ description: 'The tenant has no subscription' })
+  @ApiConflictResponse({ description: '`billing_failed`: closing the period failed again (recorded on the subscription, details in the log)' })
+  retry(@CurrentSystemPrincipal() caller: SystemPrincipal, @Body() body: RetryBillingRequestDto) {
+    if (caller.kind !== 'admin') throw forbidden();
+    return this.billing.retry(body.tenant_id);
   }
 }

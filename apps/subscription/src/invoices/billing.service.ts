@@ -1,12 +1,13 @@
-import { Injectable, Logger } from '@nestjs/common';
-import { NotFoundError } from '@platform/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { ConflictError, NotFoundError } from '@platform/common';
 import { SystemDb } from '@platform/db';
 import { USAGE_METRICS } from '@platform/messaging';
 import { LimitsService } from '../limits/limits.service.js';
 import { GAUGE_METRICS } from '../plans/plan.record.js';
 import { periodAfter } from '../subscriptions/periods.js';
 import { invoiceLines } from './invoice-lines.js';
-import { invoicesRepository } from './invoices.repository.js';
+import { SUBSCRIPTION_CONFIG, type SubscriptionConfig } from '../config/subscription.config.js';
+import { invoicesRepository, type DueSubscription } from './invoices.repository.js';
 
 /**
  * Closes ended periods: for each tenant whose period has ended, one transaction on the system
@@ -16,6 +17,12 @@ import { invoicesRepository } from './invoices.repository.js';
  * refuse a second invoice anyway. Usage aggregation holds the same row shared, so every fact is
  * in exactly one period.
  */
+/** What one billing pass did on this replica. */
+export interface BillingPass {
+  issued: number;
+  failed: number;
+}
+
 @Injectable()
 export class BillingService {
   private readonly logger = new Logger(BillingService.name);
@@ -23,16 +30,60 @@ export class BillingService {
   constructor(
     private readonly system: SystemDb,
     private readonly limits: LimitsService,
+    @Inject(SUBSCRIPTION_CONFIG) private readonly config: SubscriptionConfig,
   ) {}
 
-  /** One pass over the tenants whose period has ended; the number of invoices this replica wrote. */
-  async run(batch = 200): Promise<number> {
-    let issued = 0;
+  /**
+   * One pass over the tenants whose period has ended: the invoices this replica wrote, and the
+   * closes that failed. A failing tenant does not stop the pass: its failure is recorded on its
+   * subscription and the pass goes on to the next; after SUBSCRIPTION_BILLING_MAX_ATTEMPTS failed
+   * passes in a row it is left to an operator (retry).
+   */
+  async run(batch = 200): Promise<BillingPass> {
+    const pass: BillingPass = { issued: 0, failed: 0 };
+    let after: DueSubscription | undefined;
     for (;;) {
-      const due = await this.system.run('billing: subscriptions whose period has ended', (m) => invoicesRepository.due(m, batch), 'debug');
-      for (const tenantId of due) if (await this.close(tenantId)) issued++;
-      if (due.length < batch) return issued;
+      const due = await this.system.run(
+        'billing: subscriptions whose period has ended',
+        (m) => invoicesRepository.due(m, batch, this.config.SUBSCRIPTION_BILLING_MAX_ATTEMPTS, after),
+        'debug',
+      );
+      for (const { tenant_id } of due) {
+        try {
+          if (await this.close(tenant_id)) pass.issued++;
+        } catch (error) {
+          pass.failed++;
+          await this.recordFailure(tenant_id, error);
+        }
+      }
+      if (due.length < batch) return pass;
+      after = due[due.length - 1];
     }
+  }
+
+  /** The operator's retry of a tenant the pass gave up on (or any tenant): its count starts again and its period is closed now. */
+  async retry(tenantId: string): Promise<{ invoice_id: string | null }> {
+    const found = await this.system.run(`billing: retry tenant ${tenantId}`, (m) => invoicesRepository.clearBillingFailures(m, tenantId));
+    if (!found) throw new NotFoundError('Subscription');
+    try {
+      return { invoice_id: (await this.close(tenantId)) ?? null };
+    } catch (error) {
+      await this.recordFailure(tenantId, error);
+      throw new ConflictError('billing_failed', 'Closing the billing period failed again; the error is in the service log and recorded on the subscription');
+    }
+  }
+
+  private async recordFailure(tenantId: string, error: unknown): Promise<void> {
+    const message = error instanceof Error ? error.message : String(error);
+    const attempts = await this.system.run(`billing: record the failed close of tenant ${tenantId}`, (m) =>
+      invoicesRepository.recordBillingFailure(m, tenantId, message),
+    );
+    const max = this.config.SUBSCRIPTION_BILLING_MAX_ATTEMPTS;
+    if (attempts >= max)
+      this.logger.error(
+        `billing of tenant ${tenantId} gave up after ${attempts} failed passes (${message}); fix the cause, then POST /subscription/system/billing/retry`,
+      );
+    else this.logger.warn(`billing of tenant ${tenantId} failed (${attempts}/${max}), tried again next pass: ${message}`);
   }
 
   /** Closes the tenant's ended period, if it has one; the invoice id when this call wrote it. */

@@ -6,6 +6,13 @@ import type { Period } from '../subscriptions/periods.js';
 import type { InvoiceTotals } from './invoice-lines.js';
 import type { InvoiceRow } from './invoice.record.js';
 
+/** A subscription whose period has ended, as the billing pass pages through them. */
+export interface DueSubscription {
+  tenant_id: string;
+  /** As PostgreSQL writes it: a Date would lose the microseconds, and the page would take the row again. */
+  period_end: string;
+}
+
 /** Invoices: reads through TenantDb (RLS); the billing pass's writes on the system path, each naming its tenant. */
 export const invoicesRepository = {
   list(m: EntityManager, beforeId: string | undefined, limit: number): Promise<InvoiceRow[]> {
@@ -20,13 +27,38 @@ export const invoicesRepository = {
     return row;
   },
 
-  /** System path: tenants whose period has ended, oldest first. */
-  async due(m: EntityManager, limit: number): Promise<string[]> {
-    const rows = await m.query<{ tenant_id: string }[]>(
-      `select tenant_id from subscription.subscriptions where period_end <= now() order by period_end limit $1`,
-      [limit],
+  /**
+   * System path: tenants whose period has ended, oldest first, after `after` (the last one a pass
+   * saw, so a tenant whose close failed is not taken twice in one pass), leaving out those whose
+   * close has failed `maxAttempts` passes in a row.
+   */
+  async due(m: EntityManager, limit: number, maxAttempts: number, after?: DueSubscription): Promise<DueSubscription[]> {
+    return await m.query<DueSubscription[]>(
+      `select tenant_id, period_end::text as period_end from subscription.subscriptions
+        where period_end <= now() and billing_attempts < $2
+          and ($3::timestamptz is null or (period_end, tenant_id) > ($3, $4::uuid))
+        order by period_end, tenant_id limit $1`,
+      [limit, maxAttempts, after?.period_end ?? null, after?.tenant_id ?? null],
     );
-    return rows.map((r) => r.tenant_id);
+  },
+
+  /** System path: one more failed close of the tenant's period, with its error; the count so far. */
+  async recordBillingFailure(m: EntityManager, tenantId: string, error: string): Promise<number> {
+    const [[row]] = await m.query<[{ billing_attempts: number }[], number]>(
+      `update subscription.subscriptions set billing_attempts = billing_attempts + 1, billing_error = left($2, 1000), billing_failed_at = now()
+        where tenant_id = $1 returning billing_attempts`,
+      [tenantId, error],
+    );
+    return row?.billing_attempts ?? 0;
+  },
+
+  /** System path: the operator's retry: the pass takes the tenant again. False when it has no subscription. */
+  async clearBillingFailures(m: EntityManager, tenantId: string): Promise<boolean> {
+    const [, count] = await m.query<[unknown[], number]>(
+      `update subscription.subscriptions set billing_attempts = 0 where tenant_id = $1`,
+      [tenantId],
+    );
+    return count > 0;
   },
 
   /** System path: the tenant's subscription if its period has ended, locked until the period is closed (a second replica waits, then finds it open). */
@@ -71,7 +103,8 @@ export const invoicesRepository = {
 
   /** System path: the next period; gauges (what is stored, active) carry their level into it. */
   async openPeriod(m: EntityManager, s: SubscriptionWithPlan, next: Period, gauges: readonly UsageMetric[]): Promise<void> {
-    await m.query(`update subscription.subscriptions set period_start = $2, period_end = $3, updated_at = now() where tenant_id = $1`, [
+    await m.query(`update subscription.subscriptions set period_start = $2, period_end = $3, updated_at = now(),
+        billing_attempts = 0, billing_error = null, billing_failed_at = null where tenant_id = $1`, [
       s.tenant_id,
       next.start,
       next.end,
