@@ -2426,6 +2426,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/subscription/system/billing/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retry closing a tenant's ended period (platform admin)
+         * @description A pass that fails to close a period records the error on the subscription and tries again next pass; after `SUBSCRIPTION_BILLING_MAX_ATTEMPTS` failed passes in a row it stops trying. Once the cause is fixed, this closes the period now and the passes take the tenant again. `invoice_id` is null when the tenant had no ended period.
+         */
+        post: operations["subscription_billing_retry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/notifications/send": {
         parameters: {
             query?: never;
@@ -6543,6 +6563,14 @@ export interface components {
             /**
              * Format: uuid
              * @description The tenant whose current billing period ends now
+             * @example 0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8f01
+             */
+            tenant_id: string;
+        };
+        RetryBillingRequestDto: {
+            /**
+             * Format: uuid
+             * @description The tenant whose ended period the billing pass could not close
              * @example 0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8f01
              */
             tenant_id: string;
@@ -25087,7 +25115,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Invoices this call wrote */
+            /** @description Invoices this call wrote (`issued`), and the closes that failed (`failed`: each recorded on its subscription and tried again next pass) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -25107,6 +25135,126 @@ export interface operations {
             };
             /** @description The credential is valid but not one this route takes (the platform admin token) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this credential in the current window (through the gateway); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure; the message is generic and the log has the details under the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials cannot be checked right now (the account service or the identity provider is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    subscription_billing_retry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RetryBillingRequestDto"];
+            };
+        };
+        responses: {
+            /** @description The invoice written, if any */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /**
+             * @description The body, a parameter or a header is invalid: `details` names every field and what is wrong with it
+             *
+             *     The body is not JSON, or nests deeper than 100 levels
+             *
+             *     The body is JSON but not an object (an array, null, a number, a string)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication credentials: this route takes the platform admin token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential is valid but not one this route takes (the platform admin token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The tenant has no subscription */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `billing_failed`: closing the period failed again (recorded on the subscription, details in the log) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the limit (`BODY_LIMIT_BYTES`, default 10 MiB; uploads `UPLOAD_LIMIT_BYTES`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of a media type this route takes (`Content-Type`) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
