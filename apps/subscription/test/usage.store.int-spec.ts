@@ -235,7 +235,9 @@ describe('billing failures: a tenant whose close keeps failing × billing passes
     pass = new BillingService(h.systemDb, limits, limited);
     await h.admin.query(`create function subscription.test_refuse_invoice() returns trigger language plpgsql as $$
       begin if new.tenant_id = '${failing}' then raise exception 'test: invoice refused'; end if; return new; end $$`);
-    await h.admin.query(`create trigger test_refuse_invoice before insert on subscription.invoices for each row execute function subscription.test_refuse_invoice()`);
+    await h.admin.query(
+      `create trigger test_refuse_invoice before insert on subscription.invoices for each row execute function subscription.test_refuse_invoice()`,
+    );
     for (const tenantId of [failing, ...others]) {
       await aggregate({ tenantId, environmentId: randomUUID() }, [fact('runs', 1)]);
       await pass.endPeriodNow(tenantId);

@@ -54,10 +54,7 @@ export const invoicesRepository = {
 
   /** System path: the operator's retry: the pass takes the tenant again. False when it has no subscription. */
   async clearBillingFailures(m: EntityManager, tenantId: string): Promise<boolean> {
-    const [, count] = await m.query<[unknown[], number]>(
-      `update subscription.subscriptions set billing_attempts = 0 where tenant_id = $1`,
-      [tenantId],
-    );
+    const [, count] = await m.query<[unknown[], number]>(`update subscription.subscriptions set billing_attempts = 0 where tenant_id = $1`, [tenantId]);
     return count > 0;
   },
 
@@ -103,12 +100,11 @@ export const invoicesRepository = {
 
   /** System path: the next period; gauges (what is stored, active) carry their level into it. */
   async openPeriod(m: EntityManager, s: SubscriptionWithPlan, next: Period, gauges: readonly UsageMetric[]): Promise<void> {
-    await m.query(`update subscription.subscriptions set period_start = $2, period_end = $3, updated_at = now(),
-        billing_attempts = 0, billing_error = null, billing_failed_at = null where tenant_id = $1`, [
-      s.tenant_id,
-      next.start,
-      next.end,
-    ]);
+    await m.query(
+      `update subscription.subscriptions set period_start = $2, period_end = $3, updated_at = now(),
+        billing_attempts = 0, billing_error = null, billing_failed_at = null where tenant_id = $1`,
+      [s.tenant_id, next.start, next.end],
+    );
     await m.query(
       `insert into subscription.quota_totals (tenant_id, period_start, metric, quantity)
        select tenant_id, $3, metric, quantity from subscription.quota_totals where tenant_id = $1 and period_start = $2 and metric = any($4)
