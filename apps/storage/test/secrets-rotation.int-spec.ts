@@ -3,8 +3,24 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { Bus, StorageSubjects, configureNamespace, connectNats } from '@platform/messaging';
-import { call, createTestDatabase, freePort, removeNatsNamespace, serviceEntry, startProcess, type ManagedProcess, type TestDatabase } from '@platform/testing';
-import { masterKeyId } from '../src/secrets/key-ring.js';
+import {
+  call,
+  createTestDatabase,
+  freePort,
+  removeNatsNamespace,
+  serviceEntry,
+  startProcess,
+  storeHarness,
+  type ManagedProcess,
+  type StoreHarness,
+  type TestDatabase,
+} from '@platform/testing';
+import { DataKeyRewrapJob } from '../src/secrets/data-key-rewrap.job.js';
+import { DataKeysService } from '../src/secrets/data-keys.service.js';
+import { KeyRing, masterKeyId } from '../src/secrets/key-ring.js';
+import type { DataKeyRow } from '../src/secrets/secret.record.js';
+import { SecretsConfig } from '../src/secrets/secrets.config.js';
+import { dataKeysRepository } from '../src/secrets/secrets.repository.js';
 
 // AUTH_MODE=bench-static: the storage service alone, every request is this tenant (libs/common).
 const TENANT = '00000000-0000-4000-8000-000000000001';
@@ -123,9 +139,12 @@ describe('master key rotation with a real storage process', () => {
     expect(wrappedAfter.master_key_id).toBe(masterKeyId(keyB));
     expect(wrappedAfter.wrapped).not.toBe(wrappedBefore.wrapped);
     expect(await ciphertexts()).toEqual(before);
-    // The damaged key stays as it was, and the log says why.
-    expect((await admin.query(`select master_key_id from storage.data_keys where tenant_id = $1`, [damaged])).rows).toEqual([
-      { master_key_id: masterKeyId(keyA) },
+    // The damaged key stays as it was, marked so that later passes leave it, and the log says why.
+    expect(
+      (await admin.query(`select master_key_id, rewrap_error, rewrap_failed_at is not null as marked from storage.data_keys where tenant_id = $1`, [damaged]))
+        .rows,
+    ).toEqual([
+      { master_key_id: masterKeyId(keyA), rewrap_error: 'data key could not be decrypted (wrong key, or the data was altered or moved)', marked: true },
     ]);
     for (let i = 0; i < 50 && !output.join('\n').includes('could not be opened'); i++) await sleep(100);
     expect(output.join('\n')).toContain('1 data key(s) could not be opened under the master key they name');
@@ -148,4 +167,89 @@ describe('master key rotation with a real storage process', () => {
       /MASTER_KEY_PREVIOUS: entry 1 must be 32 bytes/,
     );
   }, 60_000);
+});
+
+/**
+ * The re-wrap job's bound on damaged data keys, in-process on the real schema: a key that does
+ * not open is marked in the batch that finds it and left out of every later scan, so damaged keys
+ * (more than a batch of them, sorted first) never hold back the others, and are not tried again
+ * until an operator clears the mark.
+ */
+describe('re-wrap job: damaged data keys × passes → marked once, walked past, tried again once restored and cleared', () => {
+  const keyA = randomBytes(32);
+  const keyB = randomBytes(32);
+  const underA = new DataKeysService(new KeyRing(keyA));
+  const rotating = new DataKeysService(new KeyRing(keyB, [keyA]));
+  /** More than the job's batch of 200. */
+  const DAMAGED = 250;
+  let h: StoreHarness;
+  let job: DataKeyRewrapJob;
+
+  beforeAll(async () => {
+    h = await storeHarness(['storage'], 'storage_rewrap');
+    job = new DataKeyRewrapJob(h.systemDb, rotating, new SecretsConfig());
+  }, 60_000);
+
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  const insert = (row: DataKeyRow) => h.systemDb.run('test: a data key', (m) => dataKeysRepository.insert(m, row));
+  /** A tenant id that sorts before (0…) or after (f…) every random one: the scan orders by tenant. */
+  const tenantId = (first: '00000000' | 'ffffffff') => `${first}${randomUUID().slice(8)}`;
+  const marks = async () =>
+    (
+      await h.admin.query<{ id: string; master_key_id: string; failed_at: string | null; rewrap_error: string | null }>(
+        `select id, master_key_id, rewrap_failed_at::text as failed_at, rewrap_error from storage.data_keys order by tenant_id, id`,
+      )
+    ).rows;
+
+  it('re-wraps every good key in one pass past more damaged keys than a batch, marks each damaged one once, and retries a restored one', async () => {
+    // Damaged keys first in the scan's order: their tags are zeroed, so none opens under A.
+    let restorable: DataKeyRow | undefined;
+    for (let i = 0; i < DAMAGED; i++) {
+      const good = underA.wrap(tenantId('00000000'), randomUUID(), randomUUID(), randomBytes(32));
+      restorable ??= good;
+      await insert({ ...good, wrap_tag: Buffer.alloc(16) });
+    }
+    const goodIds: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const row = underA.wrap(tenantId('ffffffff'), randomUUID(), randomUUID(), randomBytes(32));
+      await insert(row);
+      goodIds.push(row.id);
+    }
+
+    expect(await job.run()).toEqual({ rewrapped: 3, failed: DAMAGED, markedBefore: 0, unreadable: 0 });
+    const first = await marks();
+    const isGood = (k: { id: string }) => goodIds.includes(k.id);
+    expect(first.filter(isGood)).toEqual(goodIds.map(() => expect.objectContaining({ master_key_id: masterKeyId(keyB), failed_at: null, rewrap_error: null })));
+    const damaged = first.filter((k) => !isGood(k));
+    expect(damaged).toHaveLength(DAMAGED);
+    for (const k of damaged) {
+      expect(k).toEqual({
+        id: k.id,
+        master_key_id: masterKeyId(keyA),
+        failed_at: expect.any(String),
+        rewrap_error: 'data key could not be decrypted (wrong key, or the data was altered or moved)',
+      });
+    }
+    // Each key opens under B: the re-wrap kept its value.
+    for (const row of await h.systemDb.run('test: read back', (m) =>
+      m.query<DataKeyRow[]>(`select * from storage.data_keys where id = any($1::uuid[])`, [goodIds]),
+    ))
+      expect(() => new DataKeysService(new KeyRing(keyB)).unwrap(row)).not.toThrow();
+
+    // A second pass takes none of them again: nothing counted as newly failed, the marks unchanged.
+    expect(await job.run()).toEqual({ rewrapped: 0, failed: 0, markedBefore: DAMAGED, unreadable: 0 });
+    expect(await marks()).toEqual(first);
+
+    // An operator restores one key from a backup and clears its mark, as docs/configuration.md says: the next pass re-wraps it.
+    await h.admin.query(`update storage.data_keys set wrap_tag = $3, rewrap_failed_at = null where tenant_id = $1 and id = $2`, [
+      restorable!.tenant_id,
+      restorable!.id,
+      restorable!.wrap_tag,
+    ]);
+    expect(await job.run()).toEqual({ rewrapped: 1, failed: 0, markedBefore: DAMAGED - 1, unreadable: 0 });
+    expect((await marks()).find((k) => k.id === restorable!.id)).toMatchObject({ master_key_id: masterKeyId(keyB), failed_at: null, rewrap_error: null });
+  }, 120_000);
 });

@@ -84,19 +84,61 @@ export async function expireDueKeys(m: EntityManager): Promise<string[]> {
 
 /**
  * Active keys expiring within `windowMs` that were never announced, across tenants (SystemDb),
- * locked for the announcing transaction. SKIP LOCKED: replicas take different keys, never the same twice.
+ * with ids after `afterId` (a pass walks the keys by id, so one it failed to announce is not taken
+ * again in the same pass), locked for the announcing transaction. SKIP LOCKED: replicas take
+ * different keys, never the same twice. A key past its expiry date is never taken: its notice is
+ * moot (giveUpExpiryNotices records the ones that had failed).
  */
-export async function lockKeysToAnnounce(m: EntityManager, windowMs: number, limit: number): Promise<ApiKeyRow[]> {
+export async function lockKeysToAnnounce(m: EntityManager, windowMs: number, limit: number, afterId: string | null = null): Promise<ApiKeyRow[]> {
   return m.query<ApiKeyRow[]>(
     `select ${API_KEY_COLUMNS} from account.api_keys
       where status = 'active' and expires_at is not null and expiry_notice_at is null
         and expires_at > now() and expires_at <= now() + $1 * interval '1 millisecond'
-      order by expires_at limit $2 for update skip locked`,
-    [windowMs, limit],
+        and ($3::uuid is null or id > $3::uuid)
+      order by id limit $2 for update skip locked`,
+    [windowMs, limit, afterId],
   );
 }
 
+export interface KeyRef {
+  tenantId: string;
+  id: string;
+}
+
 /** Records that these keys' expiry was announced, in the transaction that locked them. */
-export async function markExpiryAnnounced(m: EntityManager, ids: string[]): Promise<void> {
-  await m.query(`update account.api_keys set expiry_notice_at = now() where id = any($1::uuid[])`, [ids]);
+export async function markExpiryAnnounced(m: EntityManager, keys: KeyRef[]): Promise<void> {
+  if (!keys.length) return;
+  await m.query(
+    `update account.api_keys k set expiry_notice_at = now(), expiry_notice_error = null
+       from unnest($1::uuid[], $2::uuid[]) as s(tenant_id, id) where k.tenant_id = s.tenant_id and k.id = s.id`,
+    [keys.map((k) => k.tenantId), keys.map((k) => k.id)],
+  );
+}
+
+/** Records a failed attempt to publish each key's notice, its error kept short (in the transaction that locked them): the key stays for the next pass. */
+export async function recordExpiryNoticeFailures(m: EntityManager, failures: (KeyRef & { error: string })[]): Promise<void> {
+  if (!failures.length) return;
+  await m.query(
+    `update account.api_keys k set expiry_notice_attempts = k.expiry_notice_attempts + 1, expiry_notice_error = left(s.error, 200)
+       from unnest($1::uuid[], $2::uuid[], $3::text[]) as s(tenant_id, id, error) where k.tenant_id = s.tenant_id and k.id = s.id`,
+    [failures.map((f) => f.tenantId), failures.map((f) => f.id), failures.map((f) => f.error)],
+  );
+}
+
+export interface GivenUpNotice extends KeyRef {
+  attempts: number;
+  error: string | null;
+}
+
+/**
+ * Across tenants (SystemDb): keys that reached their expiry date with their notice still unsent
+ * after failed attempts are recorded as given up (`expiry_notice_failed_at`), once each; answers them.
+ */
+export async function giveUpExpiryNotices(m: EntityManager): Promise<GivenUpNotice[]> {
+  const [rows] = await m.query<[GivenUpNotice[], number]>(
+    `update account.api_keys set expiry_notice_failed_at = now()
+      where expiry_notice_attempts > 0 and expiry_notice_at is null and expiry_notice_failed_at is null and expires_at <= now()
+      returning tenant_id as "tenantId", id, expiry_notice_attempts as attempts, expiry_notice_error as error`,
+  );
+  return rows;
 }

@@ -4,6 +4,7 @@ import { CustomerStatus1766100002000 } from './1766100002000-CustomerStatus.js';
 import { KeyExpiryNotices1766300001000 } from './1766300001000-KeyExpiryNotices.js';
 import { KeysOutliveTheirCustomer1766600001000 } from './1766600001000-KeysOutliveTheirCustomer.js';
 import { ApiKeyHashKey1766700000000 } from './1766700000000-ApiKeyHashKey.js';
+import { KeyExpiryNoticeFailures1767000000021 } from './1767000000021-KeyExpiryNoticeFailures.js';
 import { usageOutboxMigration } from '@platform/service';
 
 /** In order of application; db-setup runs them as the schema's owner. */
@@ -15,4 +16,5 @@ export const migrations = [
   KeyExpiryNotices1766300001000,
   KeysOutliveTheirCustomer1766600001000,
   ApiKeyHashKey1766700000000,
+  KeyExpiryNoticeFailures1767000000021,
 ];

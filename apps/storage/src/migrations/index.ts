@@ -3,6 +3,7 @@ import { CreateFiles1764000000000 } from './1764000000000-CreateFiles.js';
 import { CreateResources1764000001000 } from './1764000001000-CreateResources.js';
 import { CreateSecrets1764000002000 } from './1764000002000-CreateSecrets.js';
 import { CreateDataTables1764000003000 } from './1764000003000-CreateDataTables.js';
+import { DataKeyRewrapFailures1767000000020 } from './1767000000020-DataKeyRewrapFailures.js';
 import { usageOutboxMigration } from '@platform/service';
 import { join } from 'node:path';
 import { databaseFunctions } from '@platform/db';
@@ -15,6 +16,7 @@ export const migrations = [
   CreateSecrets1764000002000,
   CreateDataTables1764000003000,
   usageOutboxMigration('storage'),
+  DataKeyRewrapFailures1767000000020,
 ];
 
 /** The current text of each of the service's SQL functions (`<feature>/sql/<name>.sql`), applied after the migrations. */

@@ -11,8 +11,10 @@ export interface RewrapResult {
   rewrapped: number;
   /** Data keys under a master key this process does not hold at all. */
   unreadable: number;
-  /** Data keys under a held previous master key that would not open (damaged): left as they are, logged. */
+  /** Data keys under a held previous master key that would not open (damaged), marked by this pass: left as they are, logged once. */
   failed: number;
+  /** Data keys marked by an earlier pass and not restored since: no longer tried. */
+  markedBefore: number;
 }
 
 /**
@@ -22,6 +24,12 @@ export interface RewrapResult {
  * SECRETS_REWRAP_INTERVAL_MS, so keys created meanwhile by replicas still on the old
  * configuration are caught too. Secret ciphertexts never change. Replicas may run it at once:
  * rows are taken with SKIP LOCKED and each batch commits on its own.
+ *
+ * A data key that does not open under the master key it names (a damaged row) is tried once: it
+ * is marked (`rewrap_failed_at`, `rewrap_error`) in the batch that found it, logged at error, and
+ * left out of every later scan, so a pass always walks past the damaged keys to the others.
+ * After restoring the row from a backup, setting `rewrap_failed_at` to null has the next pass try
+ * it again.
  */
 @Injectable()
 export class DataKeyRewrapJob extends PeriodicJob {
@@ -49,39 +57,53 @@ export class DataKeyRewrapJob extends PeriodicJob {
     while (previous.length) {
       const batch = await this.system.run('re-wrap data keys under the current master key', async (m) => {
         const rows = await dataKeysRepository.lockWrappedUnder(m, previous, BATCH);
-        let done = 0;
-        let broken = 0;
+        const broken: { tenantId: string; id: string; error: string }[] = [];
         for (const row of rows) {
           // A key that does not open under the master key it names (a damaged row) must not stop the others.
           let next;
           try {
             next = this.keys.rewrap(row);
-          } catch {
-            broken++;
+          } catch (error) {
+            broken.push({ tenantId: row.tenant_id, id: row.id, error: describe(error) });
             continue;
           }
           await dataKeysRepository.rewrap(m, next);
-          done++;
         }
-        return { taken: rows.length, done, broken };
+        // Marked in the batch's transaction: the next batch's scan no longer sees them.
+        await dataKeysRepository.markRewrapFailed(m, broken);
+        return { taken: rows.length, broken };
       });
-      rewrapped += batch.done;
-      failed += batch.broken;
-      // A batch with damaged rows would take them again: the next pass retries, this one ends.
-      if (batch.taken < BATCH || batch.broken) break;
+      rewrapped += batch.taken - batch.broken.length;
+      failed += batch.broken.length;
+      if (batch.broken.length)
+        this.logger.error(
+          `${batch.broken.length} data key(s) could not be opened under the master key they name (${[...new Set(batch.broken.map((b) => b.error))].join('; ')}): ` +
+            `their secrets cannot be read; restore them from a backup. Marked in storage.data_keys.rewrap_failed_at and no longer tried (set it to null to retry a restored row): ` +
+            named(batch.broken.map((b) => `tenant ${b.tenantId} key ${b.id}`)),
+        );
+      if (batch.taken < BATCH) break;
     }
-    const unreadable = await this.system.run(
-      'count data keys under unknown master keys',
-      (m) => dataKeysRepository.countNotUnder(m, [this.keys.currentMasterKeyId(), ...previous]),
+    const counts = await this.system.run(
+      'count data keys under unknown master keys or marked as not opening',
+      async (m) => ({
+        unreadable: await dataKeysRepository.countNotUnder(m, [this.keys.currentMasterKeyId(), ...previous]),
+        marked: await dataKeysRepository.countRewrapFailed(m),
+      }),
       'debug',
     );
     if (rewrapped) this.logger.log(`re-wrapped ${rewrapped} data key(s) under master key ${this.keys.currentMasterKeyId()}`);
-    if (failed)
-      this.logger.error(`${failed} data key(s) could not be opened under the master key they name: their secrets cannot be read; restore them from a backup`);
-    if (unreadable)
+    if (counts.unreadable)
       this.logger.warn(
-        `${unreadable} data key(s) are wrapped by a master key this service does not hold: their secrets cannot be read until MASTER_KEY_PREVIOUS names it`,
+        `${counts.unreadable} data key(s) are wrapped by a master key this service does not hold: their secrets cannot be read until MASTER_KEY_PREVIOUS names it`,
       );
-    return { rewrapped, unreadable, failed };
+    return { rewrapped, unreadable: counts.unreadable, failed, markedBefore: Math.max(0, counts.marked - failed) };
   }
 }
+
+/** The first few of a list, for a log line that stays readable with a batch of them. */
+function named(items: string[], shown = 10): string {
+  return items.length > shown ? `${items.slice(0, shown).join(', ')} and ${items.length - shown} more` : items.join(', ');
+}
+
+/** The error's own message: the cipher's and the key ring's name no key material. */
+const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));

@@ -108,13 +108,37 @@ export const dataKeysRepository = {
     return rows[0];
   },
 
-  /** Cross-tenant (SystemDb): a batch of data keys wrapped by the given master keys, locked for re-wrapping. */
+  /**
+   * Cross-tenant (SystemDb): a batch of data keys wrapped by the given master keys, locked for
+   * re-wrapping. Keys marked as failed are left out: each is tried once, not every pass, and
+   * they cannot fill the batch in front of the keys that would open.
+   */
   async lockWrappedUnder(m: EntityManager, masterKeyIds: string[], limit: number): Promise<DataKeyRow[]> {
     return await m.query<DataKeyRow[]>(
-      `select ${DATA_KEY_COLUMNS} from storage.data_keys where master_key_id = any($1::text[])
+      `select ${DATA_KEY_COLUMNS} from storage.data_keys where master_key_id = any($1::text[]) and rewrap_failed_at is null
        order by tenant_id, id limit $2 for update skip locked`,
       [masterKeyIds, limit],
     );
+  },
+
+  /**
+   * Cross-tenant (SystemDb): records that these keys would not open (the error kept short). A
+   * re-wrap clears it; so does an operator, after restoring a row, by setting rewrap_failed_at to null.
+   */
+  async markRewrapFailed(m: EntityManager, failures: { tenantId: string; id: string; error: string }[]): Promise<void> {
+    if (!failures.length) return;
+    await m.query(
+      `update storage.data_keys k set rewrap_failed_at = now(), rewrap_error = left(f.error, 200)
+         from unnest($1::uuid[], $2::uuid[], $3::text[]) as f(tenant_id, id, error)
+        where k.tenant_id = f.tenant_id and k.id = f.id`,
+      [failures.map((f) => f.tenantId), failures.map((f) => f.id), failures.map((f) => f.error)],
+    );
+  },
+
+  /** Cross-tenant (SystemDb): keys marked by an earlier pass and still not re-wrapped. */
+  async countRewrapFailed(m: EntityManager): Promise<number> {
+    const rows = await m.query<{ n: number }[]>(`select count(*)::int as n from storage.data_keys where rewrap_failed_at is not null`);
+    return rows[0].n;
   },
 
   async countNotUnder(m: EntityManager, masterKeyIds: string[]): Promise<number> {
@@ -124,7 +148,8 @@ export const dataKeysRepository = {
 
   async rewrap(m: EntityManager, row: DataKeyRow): Promise<void> {
     await m.query(
-      `update storage.data_keys set wrap_iv = $3, wrapped_key = $4, wrap_tag = $5, master_key_id = $6, kek_version = $7, rewrapped_at = now()
+      `update storage.data_keys set wrap_iv = $3, wrapped_key = $4, wrap_tag = $5, master_key_id = $6, kek_version = $7, rewrapped_at = now(),
+         rewrap_failed_at = null, rewrap_error = null
        where tenant_id = $1 and id = $2`,
       [row.tenant_id, row.id, row.wrap_iv, row.wrapped_key, row.wrap_tag, row.master_key_id, row.kek_version],
     );
