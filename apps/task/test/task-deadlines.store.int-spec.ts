@@ -1,9 +1,25 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { jetstream } from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/transport-node';
 import type { EntityManager } from 'typeorm';
 import type { TenantContext } from '@platform/db';
+import {
+  Bus,
+  TASK_OUTCOMES_QUEUE,
+  configureNamespace,
+  connectNats,
+  ensureWorkQueue,
+  namespacedQueue,
+  removeNamespaceStreams,
+  type Envelope,
+  type TaskOutcomeItem,
+} from '@platform/messaging';
 import { storeHarness, type StoreHarness } from '@platform/testing';
+import { loadTaskConfig } from '../src/config/task.config.js';
+import { OutboxReconcilerJob } from '../src/tasks/outbox-reconciler.job.js';
+import { OutcomePublisher } from '../src/tasks/outcome-publisher.js';
 import type { TaskRow } from '../src/tasks/task.record.js';
 import { hotPath, linksRepository, tasksRepository } from '../src/tasks/tasks.repository.js';
 import { arrangeTask, otherTenant, readTask, type TaskArrangement } from './task-rows.js';
@@ -140,6 +156,115 @@ describe('tasks store: deadlines, outbox, watch and links', () => {
 
       expect(await readTask(h.admin, delivered)).toMatchObject({ status: 'completed', outcome_pending: false, decision: 'approve' });
       expect(await readTask(h.admin, other)).toEqual(before);
+    });
+  });
+
+  describe('outcome outbox bounds (OutboxReconcilerJob passes on real NATS: a publish refused for good, NATS unreachable)', () => {
+    const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+    // This run's own streams: parallel runs never read each other's outcomes.
+    const NAMESPACE = `task-outbox-${randomBytes(4).toString('hex')}`;
+    let nc: NatsConnection;
+    let down: NatsConnection;
+    /** A pass publishing through a working connection, and one through a closed connection (NATS unreachable). */
+    let working: { job: OutboxReconcilerJob; publisher: OutcomePublisher };
+    let failing: { job: OutboxReconcilerJob; publisher: OutcomePublisher };
+
+    const reconciler = (conn: NatsConnection) => {
+      const publisher = new OutcomePublisher(conn, new Bus(conn), h.systemDb);
+      return { job: new OutboxReconcilerJob(h.systemDb, publisher, loadTaskConfig({})), publisher };
+    };
+
+    /** The task ids whose outcome reached this run's TASK_OUTCOMES stream (acked: the work queue forgets them). */
+    async function published(): Promise<string[]> {
+      const spec = namespacedQueue(TASK_OUTCOMES_QUEUE);
+      const consumer = await jetstream(nc).consumers.get(spec.stream, spec.consumer);
+      const out: string[] = [];
+      for (;;) {
+        const batch = await consumer.fetch({ max_messages: 100, expires: 1000 });
+        let n = 0;
+        for await (const msg of batch) {
+          n++;
+          out.push(msg.json<Envelope<TaskOutcomeItem>>().data.taskId);
+          msg.ack();
+        }
+        if (n === 0) return out;
+      }
+    }
+
+    /** A decided task whose outcome waits in the outbox, decided `ago` seconds ago. */
+    const arrangeDecided = (ctx: TenantContext, ago: number) => arrangeTask(h.admin, ctx, { status: 'completed', outcomePending: true, completedAgo: ago });
+
+    const outbox = async (id: string) => {
+      const row = (await readTask(h.admin, id))!;
+      return { pending: row.outcome_pending, attempts: row.outcome_attempts, error: row.outcome_error, failed: row.outcome_failed_at !== null };
+    };
+
+    beforeAll(async () => {
+      configureNamespace(NAMESPACE);
+      nc = await connectNats({ url: NATS_URL, name: 'task-outbox-test' });
+      await ensureWorkQueue(nc, TASK_OUTCOMES_QUEUE);
+      down = await connectNats({ url: NATS_URL, name: 'task-outbox-test-down' });
+      await down.close();
+      working = reconciler(nc);
+      failing = reconciler(down);
+    });
+
+    afterAll(async () => {
+      await Promise.all([working?.publisher.onModuleDestroy(), failing?.publisher.onModuleDestroy()]);
+      if (nc) {
+        await removeNamespaceStreams(nc, NAMESPACE).catch(() => undefined);
+        await nc.close();
+      }
+    });
+
+    it('an outcome NATS refuses for good (over max_payload) × a pass → failed after one attempt, out of the scan; the others of the pass published', async () => {
+      const ctx = h.tenant();
+      const refused = await arrangeDecided(ctx, 60);
+      await h.admin.query(`update task.tasks set data = jsonb_build_object('big', repeat('x', $2::int)) where id = $1`, [refused, nc.info!.max_payload]);
+      const fine = [await arrangeDecided(ctx, 90), await arrangeDecided(ctx, 30)];
+
+      await working.job.runOnce();
+      await working.publisher.onModuleDestroy();
+
+      const row = await outbox(refused);
+      expect(row).toEqual({ pending: false, attempts: 1, error: expect.stringContaining('max_payload'), failed: true });
+      expect(row.error!.length).toBeLessThanOrEqual(300);
+      expect(row.error).not.toContain('xxxx');
+      for (const id of fine) expect(await outbox(id)).toEqual({ pending: false, attempts: 0, error: null, failed: false });
+      expect(ids(await h.systemDb.run('undelivered', (m) => tasksRepository.undelivered(m, 0, 1000)), ctx.tenantId)).toEqual([]);
+      await working.job.runOnce();
+      expect(await outbox(refused)).toEqual(row);
+      const out = await published();
+      expect(out.filter((id) => [refused, ...fine].includes(id)).sort()).toEqual([...fine].sort());
+    });
+
+    it('an outcome decided past TASK_OUTBOX_GIVE_UP_MS (24 h) × NATS unreachable → failed with the error, and not tried again even once NATS is back', async () => {
+      const ctx = h.tenant();
+      const old = await arrangeDecided(ctx, 2 * 86_400);
+
+      await failing.job.runOnce();
+
+      const row = await outbox(old);
+      expect(row).toEqual({ pending: false, attempts: 1, error: expect.any(String), failed: true });
+      await failing.job.runOnce();
+      await working.job.runOnce();
+      await working.publisher.onModuleDestroy();
+      expect(await outbox(old)).toEqual(row);
+      expect(await published()).not.toContain(old);
+    });
+
+    it('a young outcome × NATS unreachable, twice → kept flagged with 2 attempts and the error; published once NATS is back', async () => {
+      const ctx = h.tenant();
+      const young = await arrangeDecided(ctx, 60);
+
+      await failing.job.runOnce();
+      await failing.job.runOnce();
+
+      expect(await outbox(young)).toEqual({ pending: true, attempts: 2, error: expect.any(String), failed: false });
+      await working.job.runOnce();
+      await working.publisher.onModuleDestroy();
+      expect(await outbox(young)).toMatchObject({ pending: false, attempts: 2, failed: false });
+      expect(await published()).toContain(young);
     });
   });
 

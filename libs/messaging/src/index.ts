@@ -4,6 +4,7 @@ export * from './envelope.js';
 export * from './bus.js';
 export * from './bus.errors.js';
 export * from './downstream.js';
+export * from './publish-refusal.js';
 export * from './nats.errors.js';
 export * from './contracts/index.js';
 export * from './jetstream/work-queue.js';

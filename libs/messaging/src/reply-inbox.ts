@@ -1,5 +1,6 @@
 import { createInbox, headers, type Msg, type MsgHdrs, type NatsConnection, type Subscription } from '@nats-io/transport-node';
 import { countIo } from '@platform/common';
+import { BusError } from './bus.errors.js';
 import { withTraceHeaders } from './trace-headers.js';
 
 /** Nobody subscribes to the subject (the server's 503 status reply). */
@@ -116,8 +117,33 @@ export function request(
   return inboxOf(nc).request(subject, payload, timeoutMs, hdrs);
 }
 
+/**
+ * The stream answered a publish with an error: `status` 4xx refuses this message (over the
+ * stream's max_msg_size), 503 is the stream's own trouble (storage full, no quorum).
+ */
+export class JetStreamRefusal extends Error {
+  constructor(
+    readonly subject: string,
+    description: string,
+    readonly status: number | undefined,
+  ) {
+    super(`JetStream refused ${subject}: ${description} (${status ?? '?'})`);
+    this.name = 'JetStreamRefusal';
+  }
+}
+
 const JS_PUBLISH_TIMEOUT_MS = 5000;
+/** What NATS servers take by default, for a connection that has not told its own yet. */
+const DEFAULT_MAX_PAYLOAD = 1024 * 1024;
 const decoder = new TextDecoder();
+
+/** What the headers weigh on the wire, as the client counts them against max_payload (`NATS/1.0`, a line per value, a blank line). */
+function headerBytes(hdrs: MsgHdrs | undefined): number {
+  if (!hdrs) return 0;
+  let bytes = 12;
+  for (const key of hdrs.keys()) for (const value of hdrs.values(key)) bytes += Buffer.byteLength(key) + Buffer.byteLength(value) + 4;
+  return bytes;
+}
 
 /**
  * A JetStream publish: resolved once a stream capturing the subject has stored the message (its
@@ -132,6 +158,14 @@ export async function publishDurably(nc: NatsConnection, subject: string, payloa
     hdrs.set('Nats-Msg-Id', msgId);
   }
   hdrs = withTraceHeaders(hdrs);
+  // Too large for any server of this connection: refused as the Bus refuses a request (413), so an
+  // outbox can tell it from an outage and record it at once instead of trying it again forever.
+  const bytes = Buffer.byteLength(payload) + headerBytes(hdrs);
+  const maxPayload = nc.info?.max_payload ?? DEFAULT_MAX_PAYLOAD;
+  if (bytes > maxPayload) {
+    const message = `The message is ${bytes} bytes, over the ${maxPayload} bytes a message may carry (NATS max_payload)`;
+    throw new BusError('too_large', subject, message, { code: 'input_too_large', status: 413, message });
+  }
   let reply: Msg;
   countIo('js.publishes', 1, requestId);
   try {
@@ -141,6 +175,6 @@ export async function publishDurably(nc: NatsConnection, subject: string, payloa
     throw error;
   }
   const ack = JSON.parse(decoder.decode(reply.data)) as { stream?: string; error?: { code?: number; description?: string } };
-  if (ack.error) throw new Error(`JetStream refused ${subject}: ${ack.error.description ?? 'error'} (${ack.error.code ?? '?'})`);
+  if (ack.error) throw new JetStreamRefusal(subject, ack.error.description ?? 'error', ack.error.code);
   if (!ack.stream) throw new Error(`JetStream sent no valid ack for ${subject}`);
 }

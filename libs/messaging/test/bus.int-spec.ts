@@ -18,6 +18,7 @@ import {
   enqueueWork,
   namespaced,
   ensureWorkQueue,
+  publishRefusal,
   removeNamespaceStreams,
   startWorker,
   streamPrefix,
@@ -202,6 +203,32 @@ describe('JetStream work queue', () => {
     // The message is the 'no responders' answer's, not a time-out's; the bound rules out waiting for the ack time-out.
     expect((error as Error).message).toBe(`no JetStream stream captures ${namespaced(`test.${run}.uncaptured`)}`);
     expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it('refuses a durable publish over max_payload before sending it, as a refusal (413): an outbox records it instead of retrying', async () => {
+    const error = await enqueueWork(nc, `test.${run}.work.ok`, { text: 'x'.repeat(nc.info!.max_payload) }, 'big-1').catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'too_large', remote: { code: 'input_too_large', status: 413 } });
+    expect(publishRefusal(error)).toMatch(/over the \d+ bytes a message may carry \(NATS max_payload\)/);
+    expect(nc.isClosed()).toBe(false);
+  });
+
+  it("takes a stream's 4xx (over its max_msg_size) as a refusal, and no stream or a closed connection as an outage", async () => {
+    const jsm = await jetstreamManager(nc);
+    const small = `TEST_SMALL_${run}`;
+    await jsm.streams.add({ name: small, subjects: [`test.${run}.small`], max_msg_size: 64 });
+    try {
+      const refused = await enqueueWork(nc, `test.${run}.small`, { text: 'x'.repeat(200) }, 's-1').catch((e: unknown) => e);
+      expect(publishRefusal(refused)).toMatch(/^JetStream refused .*\(4\d\d\)$/);
+    } finally {
+      await jsm.streams.delete(small);
+    }
+    const uncaptured = await enqueueWork(nc, `test.${run}.uncaptured`, { n: 1 }, 'x-2').catch((e: unknown) => e);
+    expect(publishRefusal(uncaptured)).toBeUndefined();
+    const closed = await connectNats({ url: NATS_URL, name: `wq-closed-${run}` });
+    await closed.close();
+    const down = await enqueueWork(closed, `test.${run}.work.ok`, { n: 1 }, 'x-3').catch((e: unknown) => e);
+    expect(down).toBeInstanceOf(Error);
+    expect(publishRefusal(down)).toBeUndefined();
   });
 
   it('retries a failing item with backoff, then dead-letters it', async () => {

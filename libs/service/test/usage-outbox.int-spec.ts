@@ -27,7 +27,8 @@ import {
   type Envelope,
   type UsageFact,
 } from '@platform/messaging';
-import { UsageOutbox, usageOutboxMigration } from '../src/index.js';
+import { UsageOutbox, usageOutboxFailuresMigration, usageOutboxMigration } from '../src/index.js';
+import { usageOutboxRepository } from '../src/usage/usage-outbox.repository.js';
 
 const SCHEMA = 'usage_outbox_test';
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
@@ -55,7 +56,7 @@ describe('usage outbox on real PostgreSQL and JetStream', () => {
   let failing: UsageOutbox;
   /** Publishes through a working connection (the relay of this or another replica). */
   let working: UsageOutbox;
-  const options = { schema: SCHEMA, graceMs: 0 };
+  const options = { schema: SCHEMA, graceMs: 0, giveUpMs: 3_600_000 };
 
   const rows = async (): Promise<string[]> =>
     (await system.run('test: outbox rows', (m) => m.query<{ event_id: string }[]>(`select event_id from ${SCHEMA}.usage_outbox order by event_id`))).map(
@@ -83,7 +84,10 @@ describe('usage outbox on real PostgreSQL and JetStream', () => {
   beforeAll(async () => {
     configureNamespace(NAMESPACE);
     settings = withDatabase(databaseSettings(process.env), `platform_outbox_${randomBytes(4).toString('hex')}`);
-    await setupDatabase({ settings, services: [{ service: 'outbox', schema: SCHEMA, migrations: [usageOutboxMigration(SCHEMA)] }] });
+    await setupDatabase({
+      settings,
+      services: [{ service: 'outbox', schema: SCHEMA, migrations: [usageOutboxMigration(SCHEMA), usageOutboxFailuresMigration(SCHEMA)] }],
+    });
     app = createDataSource({ connection: settings.app, schema: SCHEMA, applicationName: 'outbox-test', poolSize: 2 });
     await app.initialize();
     db = new TenantDb(app);
@@ -162,5 +166,79 @@ describe('usage outbox on real PostgreSQL and JetStream', () => {
     await expect(db.run(tenantB, (m) => failing.add(m, [failing.fact(tenantA, { metric: 'seats', quantity: 1 })]))).rejects.toThrow(/row-level security/);
     expect(await working.relay()).toBe(1);
     expect(await drain()).toHaveLength(1);
+  });
+  describe('bounded retries: a failed publish counts, a refused or too old fact is given up and kept', () => {
+    interface OutboxState {
+      event_id: string;
+      publish_attempts: number;
+      publish_error: string | null;
+      publish_failed_at: Date | null;
+    }
+    const state = async (tenantId: string): Promise<OutboxState[]> =>
+      system.run('test: outbox state', (m) =>
+        m.query<OutboxState[]>(
+          `select event_id, publish_attempts, publish_error, publish_failed_at from ${SCHEMA}.usage_outbox where tenant_id = $1 order by event_id`,
+          [tenantId],
+        ),
+      );
+    const backlog = () => system.run('test: backlog', (m) => usageOutboxRepository.backlog(m, SCHEMA));
+
+    /** A fact written `ageSeconds` ago; `actorBytes` makes its envelope as large as wanted. */
+    async function arrange(tenant: typeof tenantA, ageSeconds = 0, actorBytes = 0): Promise<string> {
+      const fact = working.fact(tenant, { metric: 'runs', quantity: 1 }, actorBytes ? { actor: 'a'.repeat(actorBytes) } : {});
+      await db.run(tenant, (m) => working.add(m, [fact]));
+      await system.run('test: age', (m) =>
+        m.query(`update ${SCHEMA}.usage_outbox set created_at = now() - make_interval(secs => $2) where event_id = $1`, [fact.fact.eventId, ageSeconds]),
+      );
+      return fact.fact.eventId;
+    }
+
+    it('a fact NATS refuses for good (over max_payload) × a relay pass → failed after one attempt, never taken again; the others in the pass published', async () => {
+      const tenant = { tenantId: randomUUID(), environmentId: randomUUID(), scopeId: null };
+      const before = await backlog();
+      const refused = await arrange(tenant, 10, nc.info!.max_payload + 1);
+      const fine = [await arrange(tenant, 20), await arrange(tenant, 5)];
+
+      expect(await working.relay()).toBe(2);
+
+      const [row] = await state(tenant.tenantId);
+      expect(row).toMatchObject({ event_id: refused, publish_attempts: 1, publish_error: expect.stringContaining('max_payload') });
+      expect(row.publish_failed_at).toBeInstanceOf(Date);
+      expect(row.publish_error!.length).toBeLessThanOrEqual(300);
+      expect(row.publish_error).not.toContain('aaaa');
+      // Out of the scan: a second pass neither tries nor counts it; out of the backlog, into the failed gauge.
+      expect(await working.relay()).toBe(0);
+      expect(await state(tenant.tenantId)).toEqual([row]);
+      expect(await backlog()).toEqual({ facts: before.facts, oldestSeconds: expect.any(Number), failed: before.failed + 1 });
+      expect((await drain()).map((d) => d.eventId).sort()).toEqual([...fine].sort());
+    });
+
+    it('a fact past USAGE_OUTBOX_GIVE_UP_MS × NATS unreachable → failed with the error, kept, and not retried even once NATS is back', async () => {
+      const tenant = { tenantId: randomUUID(), environmentId: randomUUID(), scopeId: null };
+      const old = await arrange(tenant, 2 * 3600);
+
+      expect(await failing.relay()).toBe(0);
+
+      const [row] = await state(tenant.tenantId);
+      expect(row).toMatchObject({ event_id: old, publish_attempts: 1, publish_error: expect.any(String) });
+      expect(row.publish_failed_at).toBeInstanceOf(Date);
+      expect(await failing.relay()).toBe(0);
+      expect(await working.relay()).toBe(0);
+      expect(await state(tenant.tenantId)).toEqual([row]);
+      expect(await drain()).toEqual([]);
+    });
+
+    it('a young fact × NATS unreachable, twice → kept for the next pass with 2 attempts and the error; published once NATS is back', async () => {
+      const tenant = { tenantId: randomUUID(), environmentId: randomUUID(), scopeId: null };
+      const young = await arrange(tenant, 60);
+
+      expect(await failing.relay()).toBe(0);
+      expect(await failing.relay()).toBe(0);
+
+      expect(await state(tenant.tenantId)).toEqual([{ event_id: young, publish_attempts: 2, publish_error: expect.any(String), publish_failed_at: null }]);
+      expect(await working.relay()).toBe(1);
+      expect(await state(tenant.tenantId)).toEqual([]);
+      expect((await drain()).map((d) => d.eventId)).toEqual([young]);
+    });
   });
 });

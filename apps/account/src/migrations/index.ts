@@ -5,7 +5,7 @@ import { KeyExpiryNotices1766300001000 } from './1766300001000-KeyExpiryNotices.
 import { KeysOutliveTheirCustomer1766600001000 } from './1766600001000-KeysOutliveTheirCustomer.js';
 import { ApiKeyHashKey1766700000000 } from './1766700000000-ApiKeyHashKey.js';
 import { KeyExpiryNoticeFailures1767000000021 } from './1767000000021-KeyExpiryNoticeFailures.js';
-import { usageOutboxMigration } from '@platform/service';
+import { usageOutboxFailuresMigration, usageOutboxMigration } from '@platform/service';
 
 /** In order of application; db-setup runs them as the schema's owner. */
 export const migrations = [
@@ -16,5 +16,6 @@ export const migrations = [
   KeyExpiryNotices1766300001000,
   KeysOutliveTheirCustomer1766600001000,
   ApiKeyHashKey1766700000000,
+  usageOutboxFailuresMigration('account'),
   KeyExpiryNoticeFailures1767000000021,
 ];

@@ -3,7 +3,7 @@ import { CreateNotifications1765200000000 } from './1765200000000-CreateNotifica
 import { NoticeSettings1766300002000 } from './1766300002000-NoticeSettings.js';
 import { NotificationHotPath1766500000000 } from './1766500000000-NotificationHotPath.js';
 import { CountDeliveryRequeues1766600000000 } from './1766600000000-CountDeliveryRequeues.js';
-import { usageOutboxMigration } from '@platform/service';
+import { usageOutboxFailuresMigration, usageOutboxMigration } from '@platform/service';
 import { join } from 'node:path';
 import { databaseFunctions } from '@platform/db';
 
@@ -15,6 +15,7 @@ export const migrations = [
   NoticeSettings1766300002000,
   NotificationHotPath1766500000000,
   CountDeliveryRequeues1766600000000,
+  usageOutboxFailuresMigration('notification'),
 ];
 
 /** The current text of each of the service's SQL functions (`<feature>/sql/<name>.sql`), applied after the migrations. */

@@ -9,7 +9,7 @@ import { ExecutionReports1766100001000 } from './1766100001000-ExecutionReports.
 import { MeteredStart1766300001000 } from './1766300001000-MeteredStart.js';
 import { OneTripResume1766400000000 } from './1766400000000-OneTripResume.js';
 import { VersionedWorkflowMeta1766500000000 } from './1766500000000-VersionedWorkflowMeta.js';
-import { usageOutboxMigration } from '@platform/service';
+import { usageOutboxFailuresMigration, usageOutboxMigration } from '@platform/service';
 import { join } from 'node:path';
 import { databaseFunctions } from '@platform/db';
 
@@ -27,6 +27,7 @@ export const migrations = [
   MeteredStart1766300001000,
   OneTripResume1766400000000,
   VersionedWorkflowMeta1766500000000,
+  usageOutboxFailuresMigration('run'),
 ];
 
 /** The current text of each of the service's SQL functions (`<feature>/sql/<name>.sql`), applied after the migrations. */

@@ -4,7 +4,7 @@ import { CreateResources1764000001000 } from './1764000001000-CreateResources.js
 import { CreateSecrets1764000002000 } from './1764000002000-CreateSecrets.js';
 import { CreateDataTables1764000003000 } from './1764000003000-CreateDataTables.js';
 import { DataKeyRewrapFailures1767000000020 } from './1767000000020-DataKeyRewrapFailures.js';
-import { usageOutboxMigration } from '@platform/service';
+import { usageOutboxFailuresMigration, usageOutboxMigration } from '@platform/service';
 import { join } from 'node:path';
 import { databaseFunctions } from '@platform/db';
 
@@ -16,6 +16,7 @@ export const migrations = [
   CreateSecrets1764000002000,
   CreateDataTables1764000003000,
   usageOutboxMigration('storage'),
+  usageOutboxFailuresMigration('storage'),
   DataKeyRewrapFailures1767000000020,
 ];
 

@@ -16,6 +16,16 @@ export class TaskConfig {
   TASK_OUTBOX_GRACE_MS: number = 2000;
 
   /**
+   * A decided task whose outcome still cannot be published this long after the decision (NATS
+   * down all along) is given up by the reconciler: recorded failed, no longer tried. The waiting
+   * execution has timed out by then (a run's timeout is at most 24 h unless RUN_DEFAULT_TIMEOUT_SECONDS is raised).
+   */
+  @IsInt()
+  @Min(60_000)
+  @Max(30 * 86_400_000)
+  TASK_OUTBOX_GIVE_UP_MS: number = 86_400_000;
+
+  /**
    * A pending task whose execution has not been checked for this long is checked (is it still
    * waiting?): cancels the tasks of executions that ended while this service missed the event.
    */

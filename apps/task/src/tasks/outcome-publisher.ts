@@ -1,7 +1,16 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { SystemDb, type TenantContext } from '@platform/db';
-import { Bus, NATS_CONNECTION, TaskSubjects, enqueueWork, messageContext, type AgentApprovalOutcomeItem, type TaskOutcomeItem } from '@platform/messaging';
+import {
+  Bus,
+  NATS_CONNECTION,
+  TaskSubjects,
+  enqueueWork,
+  messageContext,
+  publishRefusal,
+  type AgentApprovalOutcomeItem,
+  type TaskOutcomeItem,
+} from '@platform/messaging';
 import { toTaskEvent, type TaskRow } from './task.record.js';
 import { tasksRepository } from './tasks.repository.js';
 
@@ -9,6 +18,11 @@ type EventSubject = (typeof TaskSubjects)['taskCreated' | 'taskAssigned' | 'task
 
 /** Marks of delivered outcomes are written together, at most this long after the publish. */
 const MARK_DELAY_MS = 20;
+/** The error kept in the row: enough to tell the cause, never the outcome's data. */
+const ERROR_LENGTH = 300;
+
+/** A publish's result: on the queue, or not with why; `permanent` when NATS refused it for good (too large). */
+export type Delivery = { delivered: true } | { delivered: false; error: string; permanent: boolean };
 
 export function outcomeOf(row: TaskRow): TaskOutcomeItem {
   const fail = row.status === 'expired' && row.on_expiry === 'fail';
@@ -59,20 +73,22 @@ export class OutcomePublisher implements OnModuleDestroy {
     private readonly system: SystemDb,
   ) {}
 
-  /** Publishes the outcome; true when it reached the queue. */
-  async deliver(row: TaskRow): Promise<boolean> {
+  /** Publishes the outcome; never throws. */
+  async deliver(row: TaskRow): Promise<Delivery> {
     try {
       // Tenant-wide: a task assigned to a customer is in that customer's scope, its execution may not be.
       const context = messageContext({ ...tenantOf(row), scopeId: null });
       if (row.agent_run_id) await enqueueWork(this.nc, TaskSubjects.agentOutcomes, agentOutcomeOf(row), `task-outcome:${row.id}`, context);
       else await enqueueWork(this.nc, TaskSubjects.outcomes, outcomeOf(row), `task-outcome:${row.id}`, context);
     } catch (error) {
-      this.logger.warn(`outcome of task ${row.id} not published yet (the reconciler retries): ${(error as Error).message}`);
-      return false;
+      const refusal = publishRefusal(error);
+      const message = (refusal ?? (error as Error)?.message ?? String(error)).slice(0, ERROR_LENGTH);
+      this.logger.warn(`outcome of task ${row.id} not published (${refusal ? 'refused: the reconciler records it' : 'the reconciler retries'}): ${message}`);
+      return { delivered: false, error: message, permanent: refusal !== undefined };
     }
     this.marks.push({ tenantId: row.tenant_id, id: row.id });
     this.flushing ??= setTimeout(() => void this.flush(), MARK_DELAY_MS);
-    return true;
+    return { delivered: true };
   }
 
   emit(subject: EventSubject, row: TaskRow): void {

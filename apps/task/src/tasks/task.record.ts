@@ -31,6 +31,11 @@ export interface TaskRow {
   completed_by: string | null;
   completed_at: Date | null;
   outcome_pending: boolean;
+  /** Publishes of the outcome the reconciler tried and that failed; the last one's error. */
+  outcome_attempts: number;
+  outcome_error: string | null;
+  /** Set when the outbox gave the outcome up (refused for good, or too old): outcome_pending is then false. */
+  outcome_failed_at: Date | null;
   checked_at: Date | null;
   created_at: Date;
   updated_at: Date;

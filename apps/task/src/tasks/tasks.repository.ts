@@ -4,7 +4,8 @@ import { HUMAN_TASK_TYPES, type CreateTaskItem, type TaskDecision, type TaskStat
 import { assigneeColumns, decisionsOf, type AssigneeType, type TaskRow } from './task.record.js';
 
 const COLUMNS = `tenant_id, environment_id, scope_id, id, type, status, title, description, execution_id, workflow_id, workflow_name, step_id, step_path,
-  agent_run_id, agent_id, tool_call_id, assignee_type, assignee_id, form, context, due_at, on_expiry, escalated, decision, data, completed_by, completed_at, outcome_pending, checked_at, created_at, updated_at`;
+  agent_run_id, agent_id, tool_call_id, assignee_type, assignee_id, form, context, due_at, on_expiry, escalated, decision, data, completed_by, completed_at, outcome_pending,
+  outcome_attempts, outcome_error, outcome_failed_at, checked_at, created_at, updated_at`;
 
 const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
 
@@ -17,6 +18,22 @@ export interface TaskFilter {
   dueBefore?: string;
   afterId: string | null;
   limit: number;
+}
+
+/** A publish of a task's outcome that failed; `permanent` when NATS refused it for good. */
+export interface OutcomeFailure {
+  tenantId: string;
+  id: string;
+  error: string;
+  permanent: boolean;
+}
+
+export interface OutcomeFailureRecord {
+  tenant_id: string;
+  id: string;
+  outcome_attempts: number;
+  outcome_error: string;
+  given_up: boolean;
 }
 
 export interface LinkRow {
@@ -174,6 +191,30 @@ export const tasksRepository = {
       `select ${COLUMNS} from task.tasks where outcome_pending and completed_at < now() - make_interval(secs => $1::float8 / 1000) order by completed_at limit $2`,
       [graceMs, limit],
     );
+  },
+
+  /**
+   * SystemDb: outcomes the reconciler could not publish. Each counts an attempt and keeps its error;
+   * one refused for good (`permanent`), or decided more than `giveUpMs` ago, is given up: failed
+   * now, its flag cleared (out of the scan), the row kept. Answers every row written, `given_up`
+   * for those (once: a given-up row has no flag for a second call to match).
+   */
+  async outcomeFailed(m: EntityManager, failures: OutcomeFailure[], giveUpMs: number): Promise<OutcomeFailureRecord[]> {
+    if (!failures.length) return [];
+    const [rows] = await m.query<[OutcomeFailureRecord[], number]>(
+      `with f as (
+         select f.*, f.permanent or t.completed_at < now() - make_interval(secs => $5::float8 / 1000) as given_up
+           from unnest($1::uuid[], $2::uuid[], $3::text[], $4::boolean[]) as f(tenant_id, id, error, permanent)
+           join task.tasks t on t.tenant_id = f.tenant_id and t.id = f.id)
+       update task.tasks t
+          set outcome_attempts = t.outcome_attempts + 1, outcome_error = f.error,
+              outcome_failed_at = case when f.given_up then now() end, outcome_pending = not f.given_up
+         from f
+        where t.tenant_id = f.tenant_id and t.id = f.id and t.outcome_pending
+        returning t.tenant_id, t.id, t.outcome_attempts, t.outcome_error, f.given_up`,
+      [failures.map((f) => f.tenantId), failures.map((f) => f.id), failures.map((f) => f.error), failures.map((f) => f.permanent), giveUpMs],
+    );
+    return rows;
   },
 
   /**

@@ -43,6 +43,7 @@ describe('loadConfig with ServiceConfig', () => {
       KEY_CACHE_TTL_MS: 5000,
       USAGE_OUTBOX_GRACE_MS: 2000,
       USAGE_OUTBOX_RELAY_MS: 1000,
+      USAGE_OUTBOX_GIVE_UP_MS: 604_800_000,
       PLATFORM_ADMIN_TOKEN: '',
       AUTH_MODE: 'credentials',
       MASTER_KEYS: '',

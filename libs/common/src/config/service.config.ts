@@ -155,6 +155,16 @@ export class ServiceConfig extends ProcessConfig {
   @Max(600_000)
   USAGE_OUTBOX_RELAY_MS: number = 1000;
 
+  /**
+   * Metering services: a usage fact still failing to publish this long after it was written (NATS
+   * down all along) is given up by the relay: kept in the outbox with publish_failed_at, counted in
+   * `usage_outbox_failed`, no longer tried. Long, since a given-up fact is not billed.
+   */
+  @IsInt()
+  @Min(3_600_000)
+  @Max(90 * 86_400_000)
+  USAGE_OUTBOX_GIVE_UP_MS: number = 7 * 86_400_000;
+
   /** Bearer token for system routes (initial tenant creation over HTTP); empty disables them for admins. */
   @ValidateIf((c: ServiceConfig) => c.PLATFORM_ADMIN_TOKEN !== '')
   @Matches(/^\S{32,}$/, { message: 'must be at least 32 characters without spaces' })

@@ -23,6 +23,7 @@ describe('service metrics', () => {
         'background_job_pass_duration_seconds',
         'reconciler_repairs_total',
         'usage_outbox_backlog',
+        'usage_outbox_failed',
       ]),
     );
     expect(declaredLabelProblems()).toEqual([]);

@@ -3,6 +3,8 @@ import { gauge } from '@platform/common';
 export interface OutboxBacklog {
   facts: number;
   oldestSeconds: number;
+  /** Facts the relay gave up (refused for good, or too old): kept for an operator, never sent. */
+  failed: number;
 }
 
 /** The service's usage outbox, read at each scrape (one small query); one per process. */
@@ -32,6 +34,16 @@ gauge({
   async collect() {
     const now = await backlog();
     if (now) this.set(now.oldestSeconds);
+  },
+});
+
+gauge({
+  name: 'usage_outbox_failed',
+  help: "Usage facts the relay gave up (NATS refused them for good, or still failing USAGE_OUTBOX_GIVE_UP_MS after they were written): kept in the service's usage_outbox with publish_failed_at, never billed unless an operator acts",
+  aggregator: 'max',
+  async collect() {
+    const now = await backlog();
+    if (now) this.set(now.failed);
   },
 });
 

@@ -3,6 +3,8 @@ import { applyTenantRls, dropTenantRlsStatements } from '@platform/db';
 
 /** When the outbox came; the same in every metering service's list (each schema keeps its own migrations table). */
 export const USAGE_OUTBOX_MIGRATION = 'UsageOutbox1766300000000';
+/** When the outbox's publishes became bounded (usageOutboxFailuresMigration); last in each list that holds the outbox. */
+export const USAGE_OUTBOX_FAILURES_MIGRATION = 'UsageOutboxFailures1767000000010';
 
 const SCHEMA = /^[a-z_][a-z0-9_]*$/;
 
@@ -13,8 +15,7 @@ const SCHEMA = /^[a-z_][a-z0-9_]*$/;
  * created_at serves the relay, which looks only for rows left behind.
  */
 export function usageOutboxMigration(schema: string): new () => MigrationInterface {
-  if (!SCHEMA.test(schema)) throw new Error(`Not a plain schema name: ${schema}`);
-  const table = `${schema}.usage_outbox`;
+  const table = outboxTable(schema);
   return class UsageOutboxMigration implements MigrationInterface {
     name = USAGE_OUTBOX_MIGRATION;
 
@@ -42,4 +43,38 @@ export function usageOutboxMigration(schema: string): new () => MigrationInterfa
       await q.query(`drop table ${table}`);
     }
   };
+}
+
+/**
+ * The relay's publishes end (after usageOutboxMigration, in the same list): a failed publish counts
+ * in `publish_attempts` with its last error (short, never the fact); a fact NATS refuses for good,
+ * or still failing USAGE_OUTBOX_GIVE_UP_MS after it was written, gets `publish_failed_at` and is
+ * no longer taken. The row stays for an operator; the relay's index leaves failed rows out, so a
+ * pass never reads past them.
+ */
+export function usageOutboxFailuresMigration(schema: string): new () => MigrationInterface {
+  const table = outboxTable(schema);
+  return class UsageOutboxFailuresMigration implements MigrationInterface {
+    name = USAGE_OUTBOX_FAILURES_MIGRATION;
+
+    async up(q: QueryRunner): Promise<void> {
+      await q.query(`alter table ${table}
+        add column publish_attempts int not null default 0,
+        add column publish_error text,
+        add column publish_failed_at timestamptz`);
+      await q.query(`drop index ${schema}.usage_outbox_created`);
+      await q.query(`create index usage_outbox_created on ${table} (created_at) where publish_failed_at is null`);
+    }
+
+    async down(q: QueryRunner): Promise<void> {
+      await q.query(`drop index ${schema}.usage_outbox_created`);
+      await q.query(`create index usage_outbox_created on ${table} (created_at)`);
+      await q.query(`alter table ${table} drop column publish_attempts, drop column publish_error, drop column publish_failed_at`);
+    }
+  };
+}
+
+function outboxTable(schema: string): string {
+  if (!SCHEMA.test(schema)) throw new Error(`Not a plain schema name: ${schema}`);
+  return `${schema}.usage_outbox`;
 }

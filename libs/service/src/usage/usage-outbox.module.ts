@@ -15,6 +15,7 @@ import { UsageOutboxRelayJob } from './usage-outbox.relay.js';
       useFactory: (definition: ServiceDefinition, config: ServiceConfig): UsageOutboxOptions => ({
         schema: definition.schema,
         graceMs: config.USAGE_OUTBOX_GRACE_MS,
+        giveUpMs: config.USAGE_OUTBOX_GIVE_UP_MS,
       }),
       inject: [SERVICE_DEFINITION, SERVICE_CONFIG],
     },

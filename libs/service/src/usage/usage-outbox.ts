@@ -1,9 +1,9 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { SystemDb, TenantDb } from '@platform/db';
-import { UsageMeter, type ContextOptions, type TenantRef, type UsageRecord } from '@platform/messaging';
+import { UsageMeter, publishRefusal, type ContextOptions, type TenantRef, type UsageRecord } from '@platform/messaging';
 import { fromOutboxRow, pendingUsage, usageContext, type PendingUsage } from './pending-usage.js';
-import { usageOutboxRepository as outbox } from './usage-outbox.repository.js';
+import { usageOutboxRepository as outbox, type UsagePublishFailure } from './usage-outbox.repository.js';
 import { watchOutboxBacklog } from '../metrics/outbox.metrics.js';
 
 export interface UsageOutboxOptions {
@@ -11,6 +11,8 @@ export interface UsageOutboxOptions {
   schema: string;
   /** How old a row must be before the relay takes it: younger ones are still being published after their commit. */
   graceMs: number;
+  /** How old a row may be and still be retried after a failed publish; older, it is given up (USAGE_OUTBOX_GIVE_UP_MS). */
+  giveUpMs: number;
 }
 
 export const USAGE_OUTBOX_OPTIONS = Symbol('USAGE_OUTBOX_OPTIONS');
@@ -28,6 +30,8 @@ export function writeUsageFacts(m: EntityManager, schema: string, facts: Pending
 const RELAY_BATCH = 200;
 /** Deletions of published facts are written together, at most this long after the ack. */
 const DELETE_DELAY_MS = 20;
+/** The error kept in the row: enough to tell the cause, never the fact. */
+const ERROR_LENGTH = 300;
 
 /**
  * How a service reports metered usage without losing it (a transactional outbox): the fact is a
@@ -86,15 +90,18 @@ export class UsageOutbox implements OnModuleDestroy {
 
   /**
    * One relay pass: rows left behind are published in batches, each in a transaction that holds
-   * them (FOR UPDATE SKIP LOCKED, so replicas share the work) and deletes those JetStream stored.
-   * Stops at the first batch with a failure: with NATS down, the next pass tries again.
+   * them (FOR UPDATE SKIP LOCKED, so replicas share the work), deletes those JetStream stored and
+   * records the failures (usageOutboxRepository.recordFailures): a fact NATS refused for good is
+   * given up at once, one older than `giveUpMs` at its next failure; either leaves the scan and
+   * is logged once at error. Stops at the first batch with a failure that may pass later (NATS
+   * down: the next pass tries again); a refusal of some facts does not stop the others.
    */
   async relay(): Promise<number> {
     let total = 0;
     for (;;) {
-      const { found, sent } = await this.system.run('usage outbox: facts left behind', (m) => this.relayBatch(m), 'debug');
+      const { found, sent, retry } = await this.system.run('usage outbox: facts left behind', (m) => this.relayBatch(m), 'debug');
       total += sent;
-      if (found < RELAY_BATCH || sent < found) break;
+      if (found < RELAY_BATCH || retry) break;
     }
     if (total) this.logger.log(`published ${total} usage fact(s) left in the outbox`);
     return total;
@@ -105,15 +112,28 @@ export class UsageOutbox implements OnModuleDestroy {
     await this.deletePublished();
   }
 
-  private async relayBatch(m: EntityManager): Promise<{ found: number; sent: number }> {
-    const rows = (await outbox.lockStale(m, this.options.schema, this.options.graceMs, RELAY_BATCH)).map(fromOutboxRow);
+  private async relayBatch(m: EntityManager): Promise<{ found: number; sent: number; retry: boolean }> {
+    const { schema, graceMs, giveUpMs } = this.options;
+    const rows = (await outbox.lockStale(m, schema, graceMs, RELAY_BATCH)).map(fromOutboxRow);
     const results = await Promise.allSettled(rows.map((usage) => this.meter.publish(usage.fact, usageContext(usage))));
-    const sent = rows.filter((_, i) => results[i].status === 'fulfilled');
-    const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-    if (failure)
-      this.logger.warn(`${rows.length - sent.length} usage fact(s) still not published: ${(failure.reason as Error)?.message ?? String(failure.reason)}`);
-    await outbox.remove(m, this.options.schema, sent);
-    return { found: rows.length, sent: sent.length };
+    const sent: PendingUsage[] = [];
+    const failures: UsagePublishFailure[] = [];
+    results.forEach((result, i) => {
+      if (result.status === 'fulfilled') return void sent.push(rows[i]);
+      const refusal = publishRefusal(result.reason);
+      const error = (refusal ?? (result.reason as Error)?.message ?? String(result.reason)).slice(0, ERROR_LENGTH);
+      failures.push({ tenantId: rows[i].tenantId, eventId: rows[i].fact.eventId, error, permanent: refusal !== undefined });
+    });
+    await outbox.remove(m, schema, sent);
+    const recorded = await outbox.recordFailures(m, schema, failures, giveUpMs);
+    for (const r of recorded.filter((f) => f.given_up))
+      this.logger.error(
+        `gave up publishing usage fact ${r.event_id} (tenant ${r.tenant_id}) after ${r.publish_attempts} attempt(s): ${r.publish_error}; ` +
+          `it stays in ${schema}.usage_outbox with publish_failed_at, not billed`,
+      );
+    const kept = recorded.filter((f) => !f.given_up);
+    if (kept.length) this.logger.warn(`${kept.length} usage fact(s) still not published (the relay retries): ${kept[0].publish_error}`);
+    return { found: rows.length, sent: sent.length, retry: failures.some((f) => !f.permanent) };
   }
 
   private markStored(usage: PendingUsage): void {
