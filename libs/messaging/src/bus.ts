@@ -7,6 +7,7 @@ import { envelope, type Envelope, type MessageContext } from './envelope.js';
 import { namespaced } from './namespace.js';
 import { NoReplierError, ReplyTimeoutError, publishDurably, request } from './reply-inbox.js';
 import { natsRequestDone, requestOutcome } from './messaging.metrics.js';
+import { maxPayloadOf, payloadTooLarge } from './payload-limit.js';
 import { withTraceHeaders } from './trace-headers.js';
 
 export interface RequestOptions {
@@ -14,8 +15,6 @@ export interface RequestOptions {
 }
 
 const DEFAULT_TIMEOUT_MS = 5000;
-/** What NATS servers take by default, for a connection that has not told its own yet. */
-const DEFAULT_MAX_PAYLOAD = 1024 * 1024;
 
 /**
  * Typed request/reply and events over NATS.
@@ -32,7 +31,7 @@ export class Bus {
 
   /** The largest message the server takes (its max_payload): a larger request is refused before it is sent. */
   get maxPayload(): number {
-    return this.connection.info?.max_payload ?? DEFAULT_MAX_PAYLOAD;
+    return maxPayloadOf(this.connection);
   }
 
   request<S extends RequestSubject>(
@@ -56,10 +55,9 @@ export class Bus {
     const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const started = performance.now();
     const bytes = Buffer.byteLength(packet);
-    if (bytes > this.maxPayload) {
-      // The server would close the connection on it; what is too large to send is the sender's input, not an outage.
-      const message = `The request is ${bytes} bytes, over the ${this.maxPayload} bytes a message may carry (NATS max_payload)`;
-      const failure = new BusError('too_large', subject, message, { code: 'input_too_large', status: 413, message });
+    const maxPayload = this.maxPayload;
+    if (bytes > maxPayload) {
+      const failure = payloadTooLarge(subject, 'request', bytes, maxPayload);
       natsRequestDone(subject, failure.code, started);
       throw failure;
     }

@@ -1,3 +1,4 @@
+import { errorMessage } from '@platform/common';
 import { BusError } from './bus.errors.js';
 import { JetStreamRefusal } from './reply-inbox.js';
 
@@ -12,4 +13,13 @@ export function publishRefusal(error: unknown): string | undefined {
   if (error instanceof BusError && error.code === 'too_large') return error.message;
   if (error instanceof JetStreamRefusal && error.status !== undefined && error.status >= 400 && error.status < 500) return error.message;
   return undefined;
+}
+
+/** The error an outbox keeps in its row: enough to tell the cause, never the message's data. */
+const RECORDED_ERROR_LENGTH = 300;
+
+/** A failed durable publish as an outbox records it: the reason, and whether it is final (publishRefusal) or may pass later. */
+export function publishFailure(error: unknown): { error: string; permanent: boolean } {
+  const refusal = publishRefusal(error);
+  return { error: (refusal ?? errorMessage(error)).slice(0, RECORDED_ERROR_LENGTH), permanent: refusal !== undefined };
 }

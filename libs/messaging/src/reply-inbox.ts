@@ -1,6 +1,6 @@
 import { createInbox, headers, type Msg, type MsgHdrs, type NatsConnection, type Subscription } from '@nats-io/transport-node';
 import { countIo } from '@platform/common';
-import { BusError } from './bus.errors.js';
+import { maxPayloadOf, payloadTooLarge } from './payload-limit.js';
 import { withTraceHeaders } from './trace-headers.js';
 
 /** Nobody subscribes to the subject (the server's 503 status reply). */
@@ -133,8 +133,6 @@ export class JetStreamRefusal extends Error {
 }
 
 const JS_PUBLISH_TIMEOUT_MS = 5000;
-/** What NATS servers take by default, for a connection that has not told its own yet. */
-const DEFAULT_MAX_PAYLOAD = 1024 * 1024;
 const decoder = new TextDecoder();
 
 /** What the headers weigh on the wire, as the client counts them against max_payload (`NATS/1.0`, a line per value, a blank line). */
@@ -161,11 +159,8 @@ export async function publishDurably(nc: NatsConnection, subject: string, payloa
   // Too large for any server of this connection: refused as the Bus refuses a request (413), so an
   // outbox can tell it from an outage and record it at once instead of trying it again forever.
   const bytes = Buffer.byteLength(payload) + headerBytes(hdrs);
-  const maxPayload = nc.info?.max_payload ?? DEFAULT_MAX_PAYLOAD;
-  if (bytes > maxPayload) {
-    const message = `The message is ${bytes} bytes, over the ${maxPayload} bytes a message may carry (NATS max_payload)`;
-    throw new BusError('too_large', subject, message, { code: 'input_too_large', status: 413, message });
-  }
+  const maxPayload = maxPayloadOf(nc);
+  if (bytes > maxPayload) throw payloadTooLarge(subject, 'message', bytes, maxPayload);
   let reply: Msg;
   countIo('js.publishes', 1, requestId);
   try {

@@ -11,6 +11,7 @@ import {
   messageContext,
   type ApiKeyExpiringEvent,
 } from '@platform/messaging';
+import { errorMessage, someOf } from '@platform/common';
 import { PeriodicJob, SERVICE_CONFIG } from '@platform/service';
 import type { AccountConfig } from '../config/account.config.js';
 import type { ApiKeyRow } from './api-key.record.js';
@@ -117,7 +118,7 @@ export class KeyExpiryNoticeJob extends PeriodicJob {
       this.queueReady = true;
       return null;
     } catch (error) {
-      return describe(error);
+      return errorMessage(error);
     }
   }
 
@@ -136,7 +137,7 @@ export class KeyExpiryNoticeJob extends PeriodicJob {
     outcomes.forEach((outcome, i) => {
       const ref = { tenantId: keys[i].tenant_id, id: keys[i].id };
       if (outcome.status === 'fulfilled') sent.push(ref);
-      else failures.push({ ...ref, error: describe(outcome.reason) });
+      else failures.push({ ...ref, error: errorMessage(outcome.reason) });
     });
     await markExpiryAnnounced(m, sent);
     await recordExpiryNoticeFailures(m, failures);
@@ -145,15 +146,11 @@ export class KeyExpiryNoticeJob extends PeriodicJob {
 }
 
 function givenUpMessage(keys: GivenUpNotice[]): string {
-  const shown = keys.slice(0, 10).map((k) => `tenant ${k.tenantId} key ${k.id} (${k.attempts} attempt(s): ${k.error ?? 'no error recorded'})`);
-  const more = keys.length > shown.length ? ` and ${keys.length - shown.length} more` : '';
+  const named = someOf(keys.map((k) => `tenant ${k.tenantId} key ${k.id} (${k.attempts} attempt(s): ${k.error ?? 'no error recorded'})`));
   return (
     `${keys.length} API key(s) expired before their expiry notice could be published; no longer tried ` +
-    `(recorded in account.api_keys.expiry_notice_failed_at): ${shown.join(', ')}${more}`
+    `(recorded in account.api_keys.expiry_notice_failed_at): ${named}`
   );
 }
 
 const distinct = (errors: string[]) => [...new Set(errors)].slice(0, 3).join('; ');
-
-/** The error's own message: the bus's, never the key. */
-const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));

@@ -20,8 +20,7 @@ function writerOf({ tenant, context }: TenantMessage<unknown>): WriterContext {
 
 /** Room for base64 (4/3) and the JSON envelope inside one NATS message. */
 function messageCapacity(bus: Bus): number {
-  const maxPayload = bus.connection.info?.max_payload ?? 1024 * 1024;
-  return Math.floor(((maxPayload - 4096) * 3) / 4);
+  return Math.floor(((bus.maxPayload - 4096) * 3) / 4);
 }
 
 /** The workflow steps `file.read` and `file.write`: small files as base64, in the caller's tenant. */

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { errorMessage, someOf } from '@platform/common';
 import { PeriodicJob } from '@platform/service';
 import { SystemDb } from '@platform/db';
 import { DataKeysService } from './data-keys.service.js';
@@ -64,7 +65,7 @@ export class DataKeyRewrapJob extends PeriodicJob {
           try {
             next = this.keys.rewrap(row);
           } catch (error) {
-            broken.push({ tenantId: row.tenant_id, id: row.id, error: describe(error) });
+            broken.push({ tenantId: row.tenant_id, id: row.id, error: errorMessage(error) });
             continue;
           }
           await dataKeysRepository.rewrap(m, next);
@@ -79,7 +80,7 @@ export class DataKeyRewrapJob extends PeriodicJob {
         this.logger.error(
           `${batch.broken.length} data key(s) could not be opened under the master key they name (${[...new Set(batch.broken.map((b) => b.error))].join('; ')}): ` +
             `their secrets cannot be read; restore them from a backup. Marked in storage.data_keys.rewrap_failed_at and no longer tried (set it to null to retry a restored row): ` +
-            named(batch.broken.map((b) => `tenant ${b.tenantId} key ${b.id}`)),
+            someOf(batch.broken.map((b) => `tenant ${b.tenantId} key ${b.id}`)),
         );
       if (batch.taken < BATCH) break;
     }
@@ -99,11 +100,3 @@ export class DataKeyRewrapJob extends PeriodicJob {
     return { rewrapped, unreadable: counts.unreadable, failed, markedBefore: Math.max(0, counts.marked - failed) };
   }
 }
-
-/** The first few of a list, for a log line that stays readable with a batch of them. */
-function named(items: string[], shown = 10): string {
-  return items.length > shown ? `${items.slice(0, shown).join(', ')} and ${items.length - shown} more` : items.join(', ');
-}
-
-/** The error's own message: the cipher's and the key ring's name no key material. */
-const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { ConflictError, NotFoundError } from '@platform/common';
+import { ConflictError, NotFoundError, errorMessage } from '@platform/common';
 import { SystemDb } from '@platform/db';
 import { USAGE_METRICS } from '@platform/messaging';
 import { LimitsService } from '../limits/limits.service.js';
@@ -74,7 +74,7 @@ export class BillingService {
   }
 
   private async recordFailure(tenantId: string, error: unknown): Promise<void> {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     const attempts = await this.system.run(`billing: record the failed close of tenant ${tenantId}`, (m) =>
       invoicesRepository.recordBillingFailure(m, tenantId, message),
     );

@@ -7,7 +7,7 @@ import {
   TaskSubjects,
   enqueueWork,
   messageContext,
-  publishRefusal,
+  publishFailure,
   type AgentApprovalOutcomeItem,
   type TaskOutcomeItem,
 } from '@platform/messaging';
@@ -18,8 +18,6 @@ type EventSubject = (typeof TaskSubjects)['taskCreated' | 'taskAssigned' | 'task
 
 /** Marks of delivered outcomes are written together, at most this long after the publish. */
 const MARK_DELAY_MS = 20;
-/** The error kept in the row: enough to tell the cause, never the outcome's data. */
-const ERROR_LENGTH = 300;
 
 /** A publish's result: on the queue, or not with why; `permanent` when NATS refused it for good (too large). */
 export type Delivery = { delivered: true } | { delivered: false; error: string; permanent: boolean };
@@ -81,10 +79,11 @@ export class OutcomePublisher implements OnModuleDestroy {
       if (row.agent_run_id) await enqueueWork(this.nc, TaskSubjects.agentOutcomes, agentOutcomeOf(row), `task-outcome:${row.id}`, context);
       else await enqueueWork(this.nc, TaskSubjects.outcomes, outcomeOf(row), `task-outcome:${row.id}`, context);
     } catch (error) {
-      const refusal = publishRefusal(error);
-      const message = (refusal ?? (error as Error)?.message ?? String(error)).slice(0, ERROR_LENGTH);
-      this.logger.warn(`outcome of task ${row.id} not published (${refusal ? 'refused: the reconciler records it' : 'the reconciler retries'}): ${message}`);
-      return { delivered: false, error: message, permanent: refusal !== undefined };
+      const failure = publishFailure(error);
+      this.logger.warn(
+        `outcome of task ${row.id} not published (${failure.permanent ? 'refused: the reconciler records it' : 'the reconciler retries'}): ${failure.error}`,
+      );
+      return { delivered: false, ...failure };
     }
     this.marks.push({ tenantId: row.tenant_id, id: row.id });
     this.flushing ??= setTimeout(() => void this.flush(), MARK_DELAY_MS);

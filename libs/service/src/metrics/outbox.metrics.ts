@@ -17,35 +17,35 @@ function backlog(): Promise<OutboxBacklog | undefined> {
   return reading;
 }
 
-gauge({
-  name: 'usage_outbox_backlog',
-  help: "Usage facts in the service's outbox not yet published to the subscription service (normally a handful, each for a few ms)",
-  aggregator: 'max',
-  async collect() {
-    const now = await backlog();
-    if (now) this.set(now.facts);
+const GAUGES: { name: string; help: string; value: (backlog: OutboxBacklog) => number }[] = [
+  {
+    name: 'usage_outbox_backlog',
+    help: "Usage facts in the service's outbox not yet published to the subscription service (normally a handful, each for a few ms)",
+    value: (b) => b.facts,
   },
-});
+  {
+    name: 'usage_outbox_oldest_seconds',
+    help: 'Age of the oldest fact in the usage outbox; above USAGE_OUTBOX_GRACE_MS plus a relay interval, publishing is failing (NATS, JetStream)',
+    value: (b) => b.oldestSeconds,
+  },
+  {
+    name: 'usage_outbox_failed',
+    help: "Usage facts the relay gave up (NATS refused them for good, or still failing USAGE_OUTBOX_GIVE_UP_MS after they were written): kept in the service's usage_outbox with publish_failed_at, never billed unless an operator acts",
+    value: (b) => b.failed,
+  },
+];
 
-gauge({
-  name: 'usage_outbox_oldest_seconds',
-  help: 'Age of the oldest fact in the usage outbox; above USAGE_OUTBOX_GRACE_MS plus a relay interval, publishing is failing (NATS, JetStream)',
-  aggregator: 'max',
-  async collect() {
-    const now = await backlog();
-    if (now) this.set(now.oldestSeconds);
-  },
-});
-
-gauge({
-  name: 'usage_outbox_failed',
-  help: "Usage facts the relay gave up (NATS refused them for good, or still failing USAGE_OUTBOX_GIVE_UP_MS after they were written): kept in the service's usage_outbox with publish_failed_at, never billed unless an operator acts",
-  aggregator: 'max',
-  async collect() {
-    const now = await backlog();
-    if (now) this.set(now.failed);
-  },
-});
+for (const { name, help, value } of GAUGES) {
+  gauge({
+    name,
+    help,
+    aggregator: 'max',
+    async collect() {
+      const now = await backlog();
+      if (now) this.set(value(now));
+    },
+  });
+}
 
 /** The usage outbox reports its backlog in `usage_outbox_*`. */
 export function watchOutboxBacklog(read: () => Promise<OutboxBacklog>): void {

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { SystemDb, TenantDb } from '@platform/db';
-import { UsageMeter, publishRefusal, type ContextOptions, type TenantRef, type UsageRecord } from '@platform/messaging';
+import { UsageMeter, publishFailure, type ContextOptions, type TenantRef, type UsageRecord } from '@platform/messaging';
 import { fromOutboxRow, pendingUsage, usageContext, type PendingUsage } from './pending-usage.js';
 import { usageOutboxRepository as outbox, type UsagePublishFailure } from './usage-outbox.repository.js';
 import { watchOutboxBacklog } from '../metrics/outbox.metrics.js';
@@ -30,8 +30,6 @@ export function writeUsageFacts(m: EntityManager, schema: string, facts: Pending
 const RELAY_BATCH = 200;
 /** Deletions of published facts are written together, at most this long after the ack. */
 const DELETE_DELAY_MS = 20;
-/** The error kept in the row: enough to tell the cause, never the fact. */
-const ERROR_LENGTH = 300;
 
 /**
  * How a service reports metered usage without losing it (a transactional outbox): the fact is a
@@ -120,9 +118,7 @@ export class UsageOutbox implements OnModuleDestroy {
     const failures: UsagePublishFailure[] = [];
     results.forEach((result, i) => {
       if (result.status === 'fulfilled') return void sent.push(rows[i]);
-      const refusal = publishRefusal(result.reason);
-      const error = (refusal ?? (result.reason as Error)?.message ?? String(result.reason)).slice(0, ERROR_LENGTH);
-      failures.push({ tenantId: rows[i].tenantId, eventId: rows[i].fact.eventId, error, permanent: refusal !== undefined });
+      failures.push({ tenantId: rows[i].tenantId, eventId: rows[i].fact.eventId, ...publishFailure(result.reason) });
     });
     await outbox.remove(m, schema, sent);
     const recorded = await outbox.recordFailures(m, schema, failures, giveUpMs);
