@@ -172,4 +172,19 @@ describe('quotas and invoices', () => {
     expect((plans.body.data as { code: string }[]).map((p) => p.code)).toEqual(expect.arrayContaining(['free', 'pro', 'enterprise', PLAN]));
     await sleep(0);
   });
+
+  it('retries billing for a tenant through the gateway to a platform admin only: a tenant key is refused, bad input is 400, an unknown tenant 404, a closed period writes nothing', async () => {
+    const admin = { authorization: `Bearer ${env.adminToken}` };
+    const retry = (headers: Record<string, string>, body: unknown) => gw('/subscription/system/billing/retry', { method: 'POST', headers, body });
+    const before = ((await gw('/subscription/invoices', { headers: withKey(tenant.live_key) })).body.data as Json[]).map((i) => i.id);
+    for (const key of [tenant.live_key, other.live_key]) expect([401, 403]).toContain((await retry(withKey(key), { tenant_id: tenant.tenant_id })).status);
+    const bad = await retry(admin, { tenant_id: 'not-a-uuid' });
+    expect(bad.status).toBe(400);
+    expect((bad.body.details as { field: string }[])[0].field).toBe('tenant_id');
+    expect((await retry(admin, { tenant_id: '0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8f01' })).status).toBe(404);
+    const again = await retry(admin, { tenant_id: tenant.tenant_id });
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual({ invoice_id: null });
+    expect(((await gw('/subscription/invoices', { headers: withKey(tenant.live_key) })).body.data as Json[]).map((i) => i.id)).toEqual(before);
+  });
 });
