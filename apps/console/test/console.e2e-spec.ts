@@ -73,6 +73,8 @@ describe('the console in a real browser (Debian chromium, playwright-core), agai
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Workflows' }).waitFor();
     expect(await page.evaluate(() => [sessionStorage.length, localStorage.length, document.cookie])).toEqual([1, 0, '']);
+    // A key belongs to one tenant: no tenant switch in the header.
+    expect(await page.getByRole('button', { name: /^Tenant / }).count()).toBe(0);
     await look('workflows-empty');
 
     // API keys: created, its value shown once, then revoked after a confirmation.
