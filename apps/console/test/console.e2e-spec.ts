@@ -112,21 +112,38 @@ describe('the console in a real browser (Debian chromium, playwright-core), agai
     await active.waitFor({ state: 'detached' });
     await look('keys');
     expect((await call(env.gatewayUrl, '/run/executions', { headers: withKey(successor) })).status).toBe(401);
-    // The key's page: its usage and audit log (recorded asynchronously, so waited for through the API first).
+    // The key's page: its usage and audit log (recorded asynchronously, so waited for through the
+    // API first). The rotated key and its successor share the name: the page shows its own key's
+    // requests only (filtered by key id), not the other's.
+    const byName = async () =>
+      (
+        await call<{ data: { key_id: string; request_id: string }[] }>(env.gatewayUrl, '/account/audit-logs?key_name=e2e-reader', {
+          headers: withKey(t.test_key),
+        })
+      ).body.data;
     await eventually(
-      'audit entries of e2e-reader',
-      async () => {
-        const audit = await call<{ data: unknown[] }>(env.gatewayUrl, '/account/audit-logs?key_name=e2e-reader', { headers: withKey(t.test_key) });
-        return audit.body.data.length >= 2 ? true : undefined;
-      },
+      'audit entries of both e2e-reader keys',
+      async () => (new Set((await byName()).map((e) => e.key_id)).size >= 2 ? true : undefined),
       10_000,
       200,
     );
     await page.getByRole('link', { name: 'e2e-reader' }).first().click();
     await page.getByRole('heading', { name: 'API key e2e-reader' }).waitFor();
-    await page.getByRole('table', { name: 'Audit log' }).getByText('GET /run/executions').first().waitFor();
+    const auditTable = page.getByRole('table', { name: 'Audit log' });
+    await auditTable.getByText('GET /run/executions').first().waitFor();
     await page.getByRole('table', { name: 'Requests per endpoint' }).waitFor();
     await look('key-usage');
+    const shownKey = new URL(page.url()).pathname.split('/').pop()!;
+    const shown = await auditTable.locator('tbody tr td:last-child').allTextContents();
+    const entries = await byName();
+    const own = new Set(entries.filter((e) => e.key_id === shownKey).map((e) => e.request_id));
+    expect(shown.length).toBeGreaterThan(0);
+    expect(shown.filter((requestId) => !own.has(requestId))).toEqual([]);
+    expect(entries.some((e) => e.key_id !== shownKey)).toBe(true);
+    // A time window in the address: from a future time, nothing.
+    await page.getByLabel('From', { exact: true }).fill('2099-01-01T00:00');
+    await page.getByText('No requests with this key recorded in this window.').waitFor();
+    expect(new URL(page.url()).searchParams.get('from')).toMatch(/^2099-01-01T/);
     await page.getByRole('link', { name: 'All API keys' }).click();
 
     // A three-step workflow with an approval, built on the graph side, named on the JSON side.

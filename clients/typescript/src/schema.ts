@@ -237,7 +237,7 @@ export interface paths {
         };
         /**
          * List the audit log
-         * @description Every use of an API key of the tenant (method, path, HTTP status, request id, address), newest first; filter by key name, endpoint, success or error and date range.
+         * @description Every use of an API key of the tenant (method, path, HTTP status, request id, address), newest first; filter by key (`key_id`, one key; `key_name`, every key of that name), endpoint, success or error and date range. A key id of another tenant gives an empty page, like an unknown one.
          *
          *     Requires the scope `account:read` (a key with `*` has every scope).
          */
@@ -8912,6 +8912,8 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque cursor from the previous page's next_cursor */
                 cursor?: string;
+                /** @description Uses of this one key only (its `id`). Key names need not be unique: this names one key; a rotated key and its successor are two keys. */
+                key_id?: string;
                 /** @description Uses of keys with this name only */
                 key_name?: string;
                 /** @description Exact request path (no query string) */
