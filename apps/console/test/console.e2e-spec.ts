@@ -1,39 +1,12 @@
 import { createHmac } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { REPO_ROOT, call, createTenant, e2eEnvironment, eventually, withKey, type TestTenant } from '@platform/testing';
+import { call, createTenant, e2eEnvironment, eventually, withKey, type TestTenant } from '@platform/testing';
+import { CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS, seriousViolations } from './browser.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-/** Kept after the run (gitignored): a screenshot of every page the test saw. */
-const SCREENSHOTS = join(REPO_ROOT, 'apps/console/screenshots');
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const env = e2eEnvironment();
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[] }[];
-}
-
-/**
- * axe-core on the page as it is. The console's CSP forbids inline scripts, so axe is not added
- * as a script tag (the browser would refuse it, as it should): it is evaluated through the
- * DevTools protocol, which the page's CSP does not govern.
- */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE);
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
-    return (await axe.run(document, { resultTypes: ['violations'] })).violations;
-  });
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 describe('the console in a real browser (Debian chromium, playwright-core), against the platform', () => {
   let browser: Browser;
@@ -51,7 +24,7 @@ describe('the console in a real browser (Debian chromium, playwright-core), agai
   beforeAll(async () => {
     mkdirSync(SCREENSHOTS, { recursive: true });
     t = await createTenant(env.gatewayUrl, env.adminToken, 'console');
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-background-networking'] });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.gatewayUrl });
     page = await context.newPage();
@@ -288,7 +261,7 @@ describe('the console in a real browser (Debian chromium, playwright-core), agai
     await expect(deliveries.count()).resolves.toBe(2);
     await look('webhook-deliveries');
 
-    // The read-mostly pages: each one's empty state, and axe on it.
+    // The read-mostly pages: each one's empty state, and axe on it (their forms: console-forms.e2e-spec.ts).
     await page.getByRole('link', { name: 'Connections', exact: true }).click();
     await page.getByText('No connections yet.').waitFor();
     await look('connections');
