@@ -127,6 +127,12 @@ describe('the console in a real browser (Debian chromium, playwright-core), agai
     await page.getByLabel('New step type').selectOption('transform');
     await page.getByRole('button', { name: 'Add step' }).click();
     await expect(page.locator('.react-flow__node').count()).resolves.toBe(3);
+    // The approval's input in a form generated from the input schema the run service publishes for the type.
+    await page.locator('.react-flow__node', { hasText: 'approval' }).click();
+    const inputForm = page.getByRole('group', { name: 'Input of approval' });
+    await inputForm.getByRole('textbox', { name: 'title', exact: true }).fill('Approve the refund');
+    await page.getByRole('button', { name: 'Apply to step' }).click();
+    await page.getByLabel('Definition (JSON)').getByText('"title": "Approve the refund"').waitFor();
     // The JSON side is CodeMirror: its text is read from its lines, and typing replaces it.
     const json = page.getByLabel('Definition (JSON)');
     const name = `refund-${Date.now()}`;
@@ -164,7 +170,7 @@ describe('the console in a real browser (Debian chromium, playwright-core), agai
 
     // The inbox: approve with a comment.
     await page.getByRole('link', { name: 'Tasks', exact: true }).click();
-    await page.getByRole('heading', { name: 'Approve?' }).waitFor();
+    await page.getByRole('heading', { name: 'Approve the refund' }).waitFor();
     await look('tasks');
     // Given to the tenant's owner first (the people come from the tenant's team members).
     await page.locator('.card').getByText('unassigned').waitFor();
