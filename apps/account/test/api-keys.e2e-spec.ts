@@ -274,6 +274,32 @@ describe('API keys end to end', () => {
     expect((await gw('/account/audit-logs?status=maybe', { headers: withKey(a.test_key) })).status).toBe(400);
   });
 
+  it('filters the audit log by one key (key_id): two keys of one name are told apart, another tenant finds nothing', async () => {
+    const name = `twin-${Date.now()}`;
+    const [first, second] = [await createKey(a, { name, scopes: ['data:read'] }), await createKey(a, { name, scopes: ['data:read'] })];
+    await gw('/account/me', { headers: withKey(first.key) });
+    await gw('/account/me', { headers: withKey(second.key) });
+    await gw('/v1/automations/run', { headers: withKey(second.key), body: { automation_id: 'x', input: {} } });
+    const list = (query: string, key = a.test_key) => gw(`/account/audit-logs?${query}`, { headers: withKey(key) });
+    let byName: Record<string, unknown>[] = [];
+    for (let i = 0; i < 50 && byName.length < 3; i++) {
+      await sleep(200);
+      byName = (await list(`key_name=${encodeURIComponent(name)}`)).body.data ?? [];
+    }
+    expect(byName).toHaveLength(3);
+    const ofFirst = await list(`key_id=${first.id}`);
+    expect([ofFirst.status, ofFirst.body.data?.map((e: Record<string, unknown>) => [e.key_id, e.endpoint])]).toEqual([200, [[first.id, '/account/me']]]);
+    const ofSecond = (await list(`key_id=${second.id}`)).body.data ?? [];
+    expect(ofSecond.map((e: Record<string, unknown>) => e.key_id)).toEqual([second.id, second.id]);
+    // With the other filters: the second key's failed use only.
+    const failed = await list(`key_id=${second.id}&status=error&from=${new Date(Date.now() - 300_000).toISOString()}`);
+    expect(failed.body.data?.map((e: Record<string, unknown>) => [e.endpoint, e.http_status])).toEqual([['/v1/automations/run', 403]]);
+    // Another tenant asking for this key's id gets an empty page, as for an id that does not exist.
+    expect(await list(`key_id=${first.id}`, b.test_key).then((r) => [r.status, r.body.data])).toEqual([200, []]);
+    const notAnId = await list('key_id=not-a-uuid');
+    expect([notAnId.status, notAnId.body.code, notAnId.body.details?.[0]?.field]).toEqual([400, 'validation_failed', 'key_id']);
+  });
+
   it('describes the account: organizations, team members, the scope catalogue', async () => {
     const orgs = await gw('/account/organizations', { headers: withKey(a.test_key) });
     expect(orgs.body).toEqual({ data: [{ id: expect.any(String), name: 'keys-a', created_at: expect.any(String) }], next_cursor: null });

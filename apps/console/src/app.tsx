@@ -9,6 +9,7 @@ import { loadOidcSettings, type OidcSettings } from './shell/oidc-settings';
 import { signIn, signOut, storedCredential, type Session } from './shell/session';
 import { SessionContext } from './shell/session-context';
 import { SignInPage } from './shell/sign-in.page';
+import { TenantMenu } from './shell/tenant-menu';
 import { TasksPage } from './tasks/tasks.page';
 import { TriggersPage } from './triggers/triggers.page';
 import { WorkflowsPage } from './workflows/workflows.page';
@@ -77,10 +78,16 @@ export function App() {
     signOut();
     setBoot({ state: 'signed-out' });
   };
+  // Another tenant: what the address names (a run, a workflow, a filter) belongs to the first
+  // one, so the section's list opens; the key below remounts the pages, which load their data again.
+  const switched = (session: Session) => {
+    setBoot({ state: 'signed-in', session });
+    void navigate(`/${location.pathname.split('/')[1] ?? ''}`);
+  };
   return (
     <SessionContext.Provider value={boot.session}>
-      <Layout session={boot.session} onSignOut={leave}>
-        <Suspense fallback={<Loading />}>
+      <Layout session={boot.session} onSignOut={leave} onSwitched={switched}>
+        <Suspense key={boot.session.me.tenant_id} fallback={<Loading />}>
           <Routes>
             <Route path="/" element={<Navigate to="/workflows" replace />} />
             <Route path="/keys" element={<KeysPage />} />
@@ -118,7 +125,17 @@ const PAGES = [
   ['/customers', 'Customers'],
 ] as const;
 
-function Layout({ session, onSignOut, children }: { session: Session; onSignOut: () => void; children: React.ReactNode }) {
+function Layout({
+  session,
+  onSignOut,
+  onSwitched,
+  children,
+}: {
+  session: Session;
+  onSignOut: () => void;
+  onSwitched: (session: Session) => void;
+  children: React.ReactNode;
+}) {
   return (
     <div className="layout">
       <a className="skip" href="#main">
@@ -137,6 +154,7 @@ function Layout({ session, onSignOut, children }: { session: Session; onSignOut:
           {session.me.name ?? (typeof session.me.email === 'string' ? session.me.email : undefined) ?? session.me.key_id ?? session.me.type}
           {session.me.mode ? ` · ${session.me.mode}` : ` · tenant ${session.me.tenant_id.slice(0, 8)}`}
         </span>
+        <TenantMenu session={session} onSwitched={onSwitched} />
         <button type="button" className="secondary" onClick={onSignOut}>
           Sign out
         </button>

@@ -36,7 +36,7 @@ describe('the console signs users in through OIDC with PKCE (Debian chromium)', 
     await browser?.close();
   });
 
-  it('signs in at the provider, offers the authorized tenants, and shows only the picked tenant’s data', async () => {
+  it('signs in at the provider, offers the authorized tenants, shows only the picked tenant’s data, and switches tenant without a new sign-in', async () => {
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     const cspViolations: string[] = [];
@@ -85,9 +85,34 @@ describe('the console signs users in through OIDC with PKCE (Debian chromium)', 
     expect((await call(env.gatewayUrl, '/account/me', { headers: asUser(a.tenant_id) })).status).toBe(200);
     expect((await call(env.gatewayUrl, '/account/me', { headers: asUser(other.tenant_id) })).status).toBe(403);
 
-    // A reload keeps the session; sign out forgets it.
+    // Switch to the other tenant from the header, without signing in again: the page loads the
+    // other tenant's data (opened on a workflow of b, it falls back to the list), the tab keeps it.
+    await page.getByRole('link', { name: 'only-in-b', exact: true }).click();
+    await page.getByRole('heading', { name: 'Workflow: only-in-b' }).waitFor();
+    const menu = page.getByRole('button', { name: /^Tenant / });
+    await menu.click();
+    expect(await menu.getAttribute('aria-expanded')).toBe('true');
+    const switchList = page.getByRole('list', { name: 'Switch tenant' });
+    expect((await switchList.getByRole('button').allTextContents()).sort()).toEqual([a.tenant_id, b.tenant_id].sort());
+    expect(await switchList.getByRole('button', { name: b.tenant_id }).isDisabled()).toBe(true);
+    await switchList.getByRole('button', { name: a.tenant_id }).click();
+    await page.getByText('only-in-a').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/console/workflows');
+    expect(await page.getByText('only-in-b').count()).toBe(0);
+    expect(await page.evaluate(() => sessionStorage.getItem('platform-console.tenant'))).toBe(a.tenant_id);
+    expect(await page.evaluate(() => sessionStorage.getItem('platform-console.token'))).toBe(token);
+    expect(await page.getByRole('list', { name: 'Switch tenant' }).count()).toBe(0);
+    // Keyboard: the menu opens with Enter and closes with Escape.
+    await menu.focus();
+    await page.keyboard.press('Enter');
+    await switchList.waitFor();
+    await page.keyboard.press('Escape');
+    expect(await page.getByRole('list', { name: 'Switch tenant' }).count()).toBe(0);
+
+    // A reload keeps the session (in the tenant switched to); sign out forgets it.
     await page.reload();
-    await page.getByText('only-in-b').waitFor();
+    await page.getByText('only-in-a').waitFor();
+    expect(await page.getByText('only-in-b').count()).toBe(0);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByLabel('API key').waitFor();
     expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
@@ -116,6 +141,7 @@ describe('the console signs users in through OIDC with PKCE (Debian chromium)', 
     await page.getByLabel('Tenants').fill(a.tenant_id);
     await page.getByRole('button', { name: 'Sign in to the provider' }).click();
     await page.getByText('only-in-a').waitFor();
+    expect(await page.getByRole('button', { name: /^Tenant / }).count()).toBe(0);
     await context.close();
   }, 60_000);
 });

@@ -1,39 +1,12 @@
 import { createHmac } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { REPO_ROOT, call, createTenant, e2eEnvironment, eventually, withKey, type TestTenant } from '@platform/testing';
+import { call, createTenant, e2eEnvironment, eventually, withKey, type TestTenant } from '@platform/testing';
+import { CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS, seriousViolations } from './browser.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-/** Kept after the run (gitignored): a screenshot of every page the test saw. */
-const SCREENSHOTS = join(REPO_ROOT, 'apps/console/screenshots');
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const env = e2eEnvironment();
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[] }[];
-}
-
-/**
- * axe-core on the page as it is. The console's CSP forbids inline scripts, so axe is not added
- * as a script tag (the browser would refuse it, as it should): it is evaluated through the
- * DevTools protocol, which the page's CSP does not govern.
- */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE);
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
-    return (await axe.run(document, { resultTypes: ['violations'] })).violations;
-  });
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 describe('the console in a real browser (Debian chromium, playwright-core), against the platform', () => {
   let browser: Browser;
@@ -51,7 +24,7 @@ describe('the console in a real browser (Debian chromium, playwright-core), agai
   beforeAll(async () => {
     mkdirSync(SCREENSHOTS, { recursive: true });
     t = await createTenant(env.gatewayUrl, env.adminToken, 'console');
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-background-networking'] });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.gatewayUrl });
     page = await context.newPage();
@@ -73,6 +46,8 @@ describe('the console in a real browser (Debian chromium, playwright-core), agai
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Workflows' }).waitFor();
     expect(await page.evaluate(() => [sessionStorage.length, localStorage.length, document.cookie])).toEqual([1, 0, '']);
+    // A key belongs to one tenant: no tenant switch in the header.
+    expect(await page.getByRole('button', { name: /^Tenant / }).count()).toBe(0);
     await look('workflows-empty');
 
     // API keys: created, its value shown once, then revoked after a confirmation.
@@ -110,21 +85,38 @@ describe('the console in a real browser (Debian chromium, playwright-core), agai
     await active.waitFor({ state: 'detached' });
     await look('keys');
     expect((await call(env.gatewayUrl, '/run/executions', { headers: withKey(successor) })).status).toBe(401);
-    // The key's page: its usage and audit log (recorded asynchronously, so waited for through the API first).
+    // The key's page: its usage and audit log (recorded asynchronously, so waited for through the
+    // API first). The rotated key and its successor share the name: the page shows its own key's
+    // requests only (filtered by key id), not the other's.
+    const byName = async () =>
+      (
+        await call<{ data: { key_id: string; request_id: string }[] }>(env.gatewayUrl, '/account/audit-logs?key_name=e2e-reader', {
+          headers: withKey(t.test_key),
+        })
+      ).body.data;
     await eventually(
-      'audit entries of e2e-reader',
-      async () => {
-        const audit = await call<{ data: unknown[] }>(env.gatewayUrl, '/account/audit-logs?key_name=e2e-reader', { headers: withKey(t.test_key) });
-        return audit.body.data.length >= 2 ? true : undefined;
-      },
+      'audit entries of both e2e-reader keys',
+      async () => (new Set((await byName()).map((e) => e.key_id)).size >= 2 ? true : undefined),
       10_000,
       200,
     );
     await page.getByRole('link', { name: 'e2e-reader' }).first().click();
     await page.getByRole('heading', { name: 'API key e2e-reader' }).waitFor();
-    await page.getByRole('table', { name: 'Audit log' }).getByText('GET /run/executions').first().waitFor();
+    const auditTable = page.getByRole('table', { name: 'Audit log' });
+    await auditTable.getByText('GET /run/executions').first().waitFor();
     await page.getByRole('table', { name: 'Requests per endpoint' }).waitFor();
     await look('key-usage');
+    const shownKey = new URL(page.url()).pathname.split('/').pop()!;
+    const shown = await auditTable.locator('tbody tr td:last-child').allTextContents();
+    const entries = await byName();
+    const own = new Set(entries.filter((e) => e.key_id === shownKey).map((e) => e.request_id));
+    expect(shown.length).toBeGreaterThan(0);
+    expect(shown.filter((requestId) => !own.has(requestId))).toEqual([]);
+    expect(entries.some((e) => e.key_id !== shownKey)).toBe(true);
+    // A time window in the address: from a future time, nothing.
+    await page.getByLabel('From', { exact: true }).fill('2099-01-01T00:00');
+    await page.getByText('No requests with this key recorded in this window.').waitFor();
+    expect(new URL(page.url()).searchParams.get('from')).toMatch(/^2099-01-01T/);
     await page.getByRole('link', { name: 'All API keys' }).click();
 
     // A three-step workflow with an approval, built on the graph side, named on the JSON side.
@@ -135,6 +127,12 @@ describe('the console in a real browser (Debian chromium, playwright-core), agai
     await page.getByLabel('New step type').selectOption('transform');
     await page.getByRole('button', { name: 'Add step' }).click();
     await expect(page.locator('.react-flow__node').count()).resolves.toBe(3);
+    // The approval's input in a form generated from the input schema the run service publishes for the type.
+    await page.locator('.react-flow__node', { hasText: 'approval' }).click();
+    const inputForm = page.getByRole('group', { name: 'Input of approval' });
+    await inputForm.getByRole('textbox', { name: 'title', exact: true }).fill('Approve the refund');
+    await page.getByRole('button', { name: 'Apply to step' }).click();
+    await page.getByLabel('Definition (JSON)').getByText('"title": "Approve the refund"').waitFor();
     // The JSON side is CodeMirror: its text is read from its lines, and typing replaces it.
     const json = page.getByLabel('Definition (JSON)');
     const name = `refund-${Date.now()}`;
@@ -172,7 +170,7 @@ describe('the console in a real browser (Debian chromium, playwright-core), agai
 
     // The inbox: approve with a comment.
     await page.getByRole('link', { name: 'Tasks', exact: true }).click();
-    await page.getByRole('heading', { name: 'Approve?' }).waitFor();
+    await page.getByRole('heading', { name: 'Approve the refund' }).waitFor();
     await look('tasks');
     // Given to the tenant's owner first (the people come from the tenant's team members).
     await page.locator('.card').getByText('unassigned').waitFor();
@@ -269,7 +267,7 @@ describe('the console in a real browser (Debian chromium, playwright-core), agai
     await expect(deliveries.count()).resolves.toBe(2);
     await look('webhook-deliveries');
 
-    // The read-mostly pages: each one's empty state, and axe on it.
+    // The read-mostly pages: each one's empty state, and axe on it (their forms: console-forms.e2e-spec.ts).
     await page.getByRole('link', { name: 'Connections', exact: true }).click();
     await page.getByText('No connections yet.').waitFor();
     await look('connections');

@@ -237,7 +237,7 @@ export interface paths {
         };
         /**
          * List the audit log
-         * @description Every use of an API key of the tenant (method, path, HTTP status, request id, address), newest first; filter by key name, endpoint, success or error and date range.
+         * @description Every use of an API key of the tenant (method, path, HTTP status, request id, address), newest first; filter by key (`key_id`, one key; `key_name`, every key of that name), endpoint, success or error and date range. A key id of another tenant gives an empty page, like an unknown one.
          *
          *     Requires the scope `account:read` (a key with `*` has every scope).
          */
@@ -5030,7 +5030,7 @@ export interface components {
              * @example transform
              */
             type: string;
-            /** @description Values or expressions; what the step type takes (e.g. http.request: method, url, headers, query, body, timeout_ms). */
+            /** @description Values or expressions; what the step type takes (e.g. http.request: method, url, headers, query, body, timeout_ms). The input of each built-in type is described by the component `x-input-schema-by-type` refers to for it (HttpRequestStepInput, …). */
             input?: {
                 [key: string]: unknown;
             };
@@ -5075,6 +5075,248 @@ export interface components {
             concurrency?: number;
             /** @description parallel: step lists run at once */
             branches?: components["schemas"]["WorkflowStep"][][];
+        };
+        /** @description http.request: one HTTP call; its output is { status, headers, body } */
+        HttpRequestStepInput: {
+            /**
+             * @default GET
+             * @enum {string}
+             */
+            method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD";
+            /**
+             * Format: uri
+             * @description http(s) URL; private addresses are refused unless the platform allows them
+             */
+            url: string;
+            /** @description Header names and values */
+            headers?: {
+                [key: string]: unknown;
+            };
+            /** @description Query parameters, added to the URL */
+            query?: {
+                [key: string]: unknown;
+            };
+            /** @description JSON (sent as application/json) or a string */
+            body?: unknown;
+            /** @description Per attempt */
+            timeout_ms?: number;
+            /**
+             * @description How the response body is read
+             * @default auto
+             * @enum {string}
+             */
+            response_type: "auto" | "json" | "text" | "base64";
+            /**
+             * @description A 4xx/5xx answer fails the step
+             * @default true
+             */
+            fail_on_status: boolean;
+        };
+        /** @description code: JavaScript run in a sandbox; what it returns is the output */
+        CodeStepInput: {
+            /**
+             * Format: textarea
+             * @description The function body (sees input); at most 65536 bytes
+             */
+            code: string;
+            /** @description Given to the code as input */
+            input?: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description data.query: one SELECT on the data tables */
+        DataQueryStepInput: {
+            /**
+             * Format: textarea
+             * @description A single SELECT
+             */
+            query: string;
+            /** @description Values of $1, $2, … */
+            params?: unknown[];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description data.insert: rows into a data table */
+        DataInsertStepInput: {
+            /** @description Table name */
+            table: string;
+            /** @description Rows as objects */
+            rows: Record<string, never>[];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description data.update: one row of a data table */
+        DataUpdateStepInput: {
+            /** @description Table name */
+            table: string;
+            /** @description The row id */
+            id: string;
+            /** @description Columns to set */
+            values: {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description data.delete: one row of a data table */
+        DataDeleteStepInput: {
+            /** @description Table name */
+            table: string;
+            /** @description The row id */
+            id: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description file.read: a stored file as base64 */
+        FileReadStepInput: {
+            /**
+             * Format: uuid
+             * @description The file id
+             */
+            fileId: string;
+            /** @description Refused above this size */
+            maxBytes?: number;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description file.write: a new stored file */
+        FileWriteStepInput: {
+            /** @description File name */
+            name: string;
+            /** @description Media type (default: detected) */
+            contentType?: string;
+            /**
+             * Format: textarea
+             * @description The content, base64
+             */
+            contentBase64: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description notification: a message through a notification channel (body or template) */
+        NotificationStepInput: {
+            /**
+             * Format: uuid
+             * @description The channel
+             */
+            channel_id: string;
+            /** @description A recipient or a list of them (default: the channel’s) */
+            to?: unknown;
+            /** @description Subject, where the channel has one */
+            subject?: string;
+            /**
+             * Format: textarea
+             * @description The message
+             */
+            body?: string;
+            /** @description A template instead of the body */
+            template?: string;
+            /** @description Values of the template */
+            variables?: {
+                [key: string]: unknown;
+            };
+            /** @description Sends once per key (default: one per run and step) */
+            idempotency_key?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description delay: waits, without holding a worker */
+        DelayStepInput: {
+            /** @description How long */
+            seconds?: number;
+            /**
+             * Format: date-time
+             * @description Or until this ISO 8601 time
+             */
+            until?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description approval: a person approves or rejects; the run waits */
+        ApprovalStepInput: {
+            /** @description What the person is asked (1-500 characters) */
+            title: string;
+            /** @description More about it, shown with the task */
+            description?: string;
+            /** @description Exactly one of user_id, team_id or customer_id (a UUID) */
+            assignee?: {
+                [key: string]: unknown;
+            };
+            /** @description Values shown with the task */
+            context?: {
+                [key: string]: unknown;
+            };
+            /** @description Deadline, seconds from when the task is created */
+            due_in_seconds?: number;
+            /**
+             * Format: date-time
+             * @description Deadline, an ISO 8601 time (not with due_in_seconds)
+             */
+            due_at?: string;
+            /** @description "reject", "fail" or { escalate_to, extend_seconds }; needs a deadline */
+            on_expiry?: unknown;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description form: a person fills in a form; the run waits */
+        FormStepInput: {
+            /** @description What the person is asked (1-500 characters) */
+            title: string;
+            /** @description More about it, shown with the task */
+            description?: string;
+            /** @description Exactly one of user_id, team_id or customer_id (a UUID) */
+            assignee?: {
+                [key: string]: unknown;
+            };
+            /** @description Values shown with the task */
+            context?: {
+                [key: string]: unknown;
+            };
+            /** @description Deadline, seconds from when the task is created */
+            due_in_seconds?: number;
+            /**
+             * Format: date-time
+             * @description Deadline, an ISO 8601 time (not with due_in_seconds)
+             */
+            due_at?: string;
+            /** @description "reject", "fail" or { escalate_to, extend_seconds }; needs a deadline */
+            on_expiry?: unknown;
+            /** @description The JSON Schema of the data to collect */
+            form: {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description subworkflow: runs another workflow and waits for it; its output is the child’s */
+        SubworkflowStepInput: {
+            /**
+             * Format: uuid
+             * @description The workflow
+             */
+            workflow_id: string;
+            /** @description The child run’s input */
+            input?: {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description stop: ends the run successfully */
+        StopStepInput: {
+            /** @description The run’s output */
+            output?: unknown;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description fail: ends the run as failed */
+        FailStepInput: {
+            /** @description The error message */
+            message?: string;
+            /** @description The error code (default workflow_failed) */
+            code?: string;
+        } & {
+            [key: string]: unknown;
         };
         TriggerResponseDto: {
             /**
@@ -8912,6 +9154,8 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque cursor from the previous page's next_cursor */
                 cursor?: string;
+                /** @description Uses of this one key only (its `id`). Key names need not be unique: this names one key; a rotated key and its successor are two keys. */
+                key_id?: string;
                 /** @description Uses of keys with this name only */
                 key_name?: string;
                 /** @description Exact request path (no query string) */

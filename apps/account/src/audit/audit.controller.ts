@@ -16,7 +16,7 @@ export class AuditController {
   @ApiOperation({
     summary: 'List the audit log',
     description:
-      'Every use of an API key of the tenant (method, path, HTTP status, request id, address), newest first; filter by key name, endpoint, success or error and date range.',
+      'Every use of an API key of the tenant (method, path, HTTP status, request id, address), newest first; filter by key (`key_id`, one key; `key_name`, every key of that name), endpoint, success or error and date range. A key id of another tenant gives an empty page, like an unknown one.',
   })
   @ApiOkResponse({
     description: 'One page of audit entries',

@@ -19,6 +19,7 @@ export interface AuditRow {
 export interface AuditFilter {
   from: Date;
   to: Date;
+  keyId?: string;
   keyName?: string;
   endpoint?: string;
   status?: string;
@@ -38,6 +39,7 @@ const USAGE_FILTER = `key_id = $1 and created_at >= $2 and created_at <= $3`;
 export const auditRepository = {
   async list(m: EntityManager, filter: AuditFilter): Promise<AuditRow[]> {
     const f = new SqlFilter().add('created_at >= ?', filter.from).add('created_at <= ?', filter.to);
+    if (filter.keyId) f.add('key_id = ?', filter.keyId);
     if (filter.keyName) f.add('key_name = ?', filter.keyName);
     if (filter.endpoint) f.add('endpoint = ?', filter.endpoint);
     if (filter.status) f.add('status = ?', filter.status);

@@ -45,6 +45,7 @@ export class AuditService {
       auditRepository.list(m, {
         from,
         to,
+        keyId: query.key_id,
         keyName: query.key_name,
         endpoint: query.endpoint,
         status: query.status,

@@ -1,36 +1,68 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import type { components } from '@platform-sdk/client';
 import { ok } from '../shell/api';
 import { ErrorMessage, ListState, When } from '../shell/list-state';
 import { useClient } from '../shell/session-context';
-import { useAction, useAsync } from '../shell/use-async';
+import { useAction } from '../shell/use-async';
 import { onePage, PAGE_SIZE, usePaged } from '../shell/use-paged';
+import { CreateConnectionForm } from './create-connection.form';
+import { authorizeConnection } from './oauth-authorization';
 
 type Connection = components['schemas']['ConnectionResponseDto'];
-type Connector = components['schemas']['ConnectorSummaryDto'];
-type AuthType = components['schemas']['ConnectionAuthDto']['type'];
 
-/** The tenant's connections to outside services (`GET /connections`): create one, test it. Credentials are never shown. */
+/**
+ * The tenant's connections to outside services (`GET /connections`): create one, test it,
+ * authorize an OAuth one at its provider. Credentials are never shown. The API's OAuth callback
+ * sends the browser back here with `?connection_id=&status=authorized|failed`.
+ */
 export function ConnectionsPage() {
   const client = useClient();
+  const [params] = useSearchParams();
   const connections = usePaged((cursor) => onePage(client.list<Connection>('/connections', {}, { pageSize: PAGE_SIZE, cursor })), 'connections');
   const [creating, setCreating] = useState(false);
+  const [notice, setNotice] = useState<{ ok: boolean; text: string } | null>(null);
+  const returned = params.get('status');
+  const shown =
+    notice ??
+    (returned === 'authorized'
+      ? { ok: true, text: 'The connection is authorized.' }
+      : returned === 'failed'
+        ? { ok: false, text: 'The provider did not authorize the connection: try Authorize again.' }
+        : null);
   return (
     <section aria-labelledby="connections-title">
       <div className="title-row">
         <h1 id="connections-title">Connections</h1>
-        <button type="button" onClick={() => setCreating(true)} disabled={creating}>
+        <button
+          type="button"
+          onClick={() => {
+            setCreating(true);
+            setNotice(null);
+          }}
+          disabled={creating}
+        >
           Create connection
         </button>
       </div>
       {creating && (
         <CreateConnectionForm
-          onCreated={() => {
+          onCreated={(connection, authorizationError) => {
             setCreating(false);
+            setNotice(
+              authorizationError
+                ? { ok: false, text: `Connection ${connection.name} created, but its authorization could not start: ${authorizationError}` }
+                : { ok: true, text: `Connection ${connection.name} created.` },
+            );
             connections.reload();
           }}
           onCancel={() => setCreating(false)}
         />
+      )}
+      {shown && (
+        <p role="status" className={shown.ok ? 'notice' : 'notice failed'}>
+          {shown.text}
+        </p>
       )}
       <ListState state={connections} empty="No connections yet.">
         <table>
@@ -60,6 +92,8 @@ function ConnectionRow({ connection }: { connection: Connection }) {
   const action = useAction();
   const [result, setResult] = useState<{ ok: boolean; message?: string; status?: number } | null>(null);
   const test = () => action.run(async () => setResult(await ok(client.api.POST('/connections/{id}/test', { params: { path: { id: connection.id } } }))));
+  const authorize = () => action.run(() => authorizeConnection(client, connection.id));
+  const needsAuthorization = connection.auth.type === 'oauth2_code' && connection.status !== 'active';
   const last = result ?? (connection.last_test_ok === null ? null : { ok: connection.last_test_ok });
   return (
     <tr>
@@ -82,94 +116,15 @@ function ConnectionRow({ connection }: { connection: Connection }) {
       </td>
       <td className="actions">
         <button type="button" className="secondary" disabled={action.busy} onClick={test} aria-label={`Test ${connection.name}`}>
-          {action.busy ? 'Testing…' : 'Test'}
-        </button>
+          {action.busy ? 'Working…' : 'Test'}
+        </button>{' '}
+        {needsAuthorization && (
+          <button type="button" disabled={action.busy} onClick={authorize} aria-label={`Authorize ${connection.name}`}>
+            Authorize
+          </button>
+        )}
         {action.error && <ErrorMessage message={action.error} />}
       </td>
     </tr>
-  );
-}
-
-/** A connection to a catalog connector, with one credential for the simple schemes (OAuth ones go through the API). */
-function CreateConnectionForm({ onCreated, onCancel }: { onCreated: () => void; onCancel: () => void }) {
-  const client = useClient();
-  const connectors = useAsync(() => client.list<Connector>('/catalog/connectors', {}, { pageSize: 200 }).toArray(200), 'connectors');
-  const [name, setName] = useState('');
-  const [connectorId, setConnectorId] = useState('');
-  const [authType, setAuthType] = useState<AuthType>('none');
-  const [secret, setSecret] = useState('');
-  const [username, setUsername] = useState('');
-  const action = useAction();
-  const connector = connectors.value?.find((c) => c.id === (connectorId || connectors.value?.[0]?.id));
-  const authTypes = (connector?.auth_types ?? ['none']).filter((t): t is AuthType => ['none', 'api_key', 'bearer', 'basic'].includes(t));
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const type = authTypes.includes(authType) ? authType : (authTypes[0] ?? 'none');
-    const auth =
-      type === 'api_key'
-        ? { type, key: secret }
-        : type === 'bearer'
-          ? { type, token: secret }
-          : type === 'basic'
-            ? { type, username, password: secret }
-            : { type };
-    action.run(async () => {
-      await ok(client.api.POST('/connections', { body: { name, connector_id: connector?.id ?? '', auth } }));
-      onCreated();
-    });
-  };
-  const type = authTypes.includes(authType) ? authType : (authTypes[0] ?? 'none');
-
-  return (
-    <form className="panel" onSubmit={submit} aria-label="Create connection">
-      <h2>New connection</h2>
-      <label>
-        Name
-        <input value={name} onChange={(e) => setName(e.target.value)} required />
-      </label>
-      <label>
-        Connector
-        <select value={connector?.id ?? ''} onChange={(e) => setConnectorId(e.target.value)} disabled={!connectors.value} required>
-          {connectors.loading && <option>Loading…</option>}
-          {connectors.value?.length === 0 && <option value="">No connectors</option>}
-          {connectors.value?.map((c) => (
-            <option key={c.id} value={c.id}>
-              {c.name}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label>
-        Authentication
-        <select value={type} onChange={(e) => setAuthType(e.target.value as AuthType)}>
-          {authTypes.map((t) => (
-            <option key={t}>{t}</option>
-          ))}
-        </select>
-      </label>
-      {type === 'basic' && (
-        <label>
-          User name
-          <input value={username} onChange={(e) => setUsername(e.target.value)} required autoComplete="off" />
-        </label>
-      )}
-      {type !== 'none' && (
-        <label>
-          {type === 'api_key' ? 'API key' : type === 'bearer' ? 'Token' : 'Password'}
-          <input type="password" value={secret} onChange={(e) => setSecret(e.target.value)} required autoComplete="off" />
-        </label>
-      )}
-      <div className="buttons">
-        <button type="submit" disabled={action.busy || !connector}>
-          Create
-        </button>
-        <button type="button" className="secondary" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
-      {connectors.error && <ErrorMessage message={connectors.error} retry={connectors.reload} />}
-      {action.error && <ErrorMessage message={action.error} />}
-    </form>
   );
 }

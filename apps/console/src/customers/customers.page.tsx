@@ -1,12 +1,17 @@
+import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { components } from '@platform-sdk/client';
 import { ListState, When } from '../shell/list-state';
 import { useClient } from '../shell/session-context';
 import { onePage, PAGE_SIZE, usePaged } from '../shell/use-paged';
+import { CreateCustomerForm } from './create-customer.form';
 
 type Customer = components['schemas']['CustomerResponseDto'];
 
-/** The tenant's customers (for tenants that embed the platform): `GET /portal/customers`, filtered by name and status in the address. */
+/**
+ * The tenant's customers (for tenants that embed the platform): `GET /portal/customers`, filtered
+ * by name and status in the address; **Create customer** adds one (`POST /portal/customers`).
+ */
 export function CustomersPage() {
   const client = useClient();
   const [params, setParams] = useSearchParams();
@@ -16,6 +21,8 @@ export function CustomersPage() {
     (cursor) => onePage(client.list<Customer>('/portal/customers', { name: name || undefined, status: status || undefined }, { pageSize: PAGE_SIZE, cursor })),
     `customers:${params.toString()}`,
   );
+  const [creating, setCreating] = useState(false);
+  const [created, setCreated] = useState<Customer | null>(null);
   const set = (param: string, value: string) => {
     const next = new URLSearchParams(params);
     if (value) next.set(param, value);
@@ -24,7 +31,34 @@ export function CustomersPage() {
   };
   return (
     <section aria-labelledby="customers-title">
-      <h1 id="customers-title">Customers</h1>
+      <div className="title-row">
+        <h1 id="customers-title">Customers</h1>
+        <button
+          type="button"
+          onClick={() => {
+            setCreating(true);
+            setCreated(null);
+          }}
+          disabled={creating}
+        >
+          Create customer
+        </button>
+      </div>
+      {creating && (
+        <CreateCustomerForm
+          onCreated={(customer) => {
+            setCreating(false);
+            setCreated(customer);
+            customers.reload();
+          }}
+          onCancel={() => setCreating(false)}
+        />
+      )}
+      {created && (
+        <p role="status" className="notice">
+          Customer {created.name} created: its id <code>{created.id}</code> is the <code>X-Scope-Key</code> for its runs and keys.
+        </p>
+      )}
       <div className="filters" role="search">
         <label>
           Name
@@ -39,7 +73,7 @@ export function CustomersPage() {
           </select>
         </label>
       </div>
-      <ListState state={customers} empty="No customers match. Tenants that embed the platform create them through the portal API.">
+      <ListState state={customers} empty="No customers match. Tenants that embed the platform create one per customer of theirs.">
         <table>
           <thead>
             <tr>

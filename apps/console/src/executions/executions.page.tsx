@@ -1,6 +1,7 @@
 import { Link, useSearchParams } from 'react-router';
 import type { ExecutionFilters, ExecutionStatus } from '@platform-sdk/client';
 import { ListState, When } from '../shell/list-state';
+import { fromLocalInput, isoParam, toLocalInput } from '../shell/local-time';
 import { useClient } from '../shell/session-context';
 import { onePage, PAGE_SIZE, usePaged } from '../shell/use-paged';
 import { duration } from './duration';
@@ -8,16 +9,6 @@ import { duration } from './duration';
 const STATUSES: ExecutionStatus[] = ['queued', 'running', 'waiting', 'succeeded', 'failed', 'cancelled', 'timed_out'];
 type TriggerType = NonNullable<ExecutionFilters['trigger_type']>;
 const TRIGGER_TYPES: TriggerType[] = ['api', 'schedule', 'event', 'webhook', 'portal', 'subworkflow'];
-
-/** An ISO time from the address as a `datetime-local` value (local time, to the minute), and back. */
-function toLocalInput(iso: string | null): string {
-  if (!iso || Number.isNaN(Date.parse(iso))) return '';
-  const d = new Date(iso);
-  return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
-}
-function fromLocalInput(local: string): string {
-  return local ? new Date(local).toISOString() : '';
-}
 
 /**
  * Filters live in the address (`?status=failed&workflow_id=…&trigger_type=webhook&created_after=<ISO>&created_before=<ISO>`):
@@ -34,8 +25,8 @@ export function ExecutionsPage() {
   const triggerType = params.get('trigger_type');
   if (triggerType && (TRIGGER_TYPES as string[]).includes(triggerType)) filters.trigger_type = triggerType as TriggerType;
   for (const bound of ['created_after', 'created_before'] as const) {
-    const at = params.get(bound);
-    if (at && !Number.isNaN(Date.parse(at))) filters[bound] = new Date(at).toISOString();
+    const at = isoParam(params.get(bound));
+    if (at) filters[bound] = at;
   }
   const executions = usePaged((cursor) => onePage(client.executions.list(filters, { pageSize: PAGE_SIZE, cursor })), `executions:${params.toString()}`);
 
@@ -76,7 +67,7 @@ export function ExecutionsPage() {
           Created from
           <input
             type="datetime-local"
-            value={toLocalInput(filters.created_after ?? null)}
+            value={toLocalInput(filters.created_after)}
             onChange={(e) => setFilter('created_after', fromLocalInput(e.target.value))}
           />
         </label>
@@ -84,7 +75,7 @@ export function ExecutionsPage() {
           Created before
           <input
             type="datetime-local"
-            value={toLocalInput(filters.created_before ?? null)}
+            value={toLocalInput(filters.created_before)}
             onChange={(e) => setFilter('created_before', fromLocalInput(e.target.value))}
           />
         </label>

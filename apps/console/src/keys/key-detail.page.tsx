@@ -1,6 +1,7 @@
 import { Link, useParams, useSearchParams } from 'react-router';
 import { ok } from '../shell/api';
 import { ErrorMessage, ListState, Loading, When } from '../shell/list-state';
+import { fromLocalInput, isoParam, toLocalInput } from '../shell/local-time';
 import { useClient } from '../shell/session-context';
 import { useAsync } from '../shell/use-async';
 import { onePage, PAGE_SIZE, usePaged } from '../shell/use-paged';
@@ -32,7 +33,10 @@ interface AuditEntry {
 const DAY = 24 * 3600 * 1000;
 const WINDOWS = [1, 7, 30, 90] as const;
 
-/** One key: its requests over a window (`?days=`, default 30) by endpoint and day, and its audit log (`?status=`). */
+/**
+ * One key: its requests over a window (`?days=`, default 30) by endpoint and day, and its audit
+ * log filtered by this key's id (names are not unique), result (`?status=`) and time (`?from=&to=`).
+ */
 export function KeyDetailPage() {
   const { id = '' } = useParams();
   const client = useClient();
@@ -49,13 +53,11 @@ export function KeyDetailPage() {
       ) as Promise<KeyUsage>,
     `usage:${id}:${days}`,
   );
-  const name = key.value?.name;
+  const from = isoParam(params.get('from'));
+  const to = isoParam(params.get('to'));
   const audit = usePaged(
-    (cursor) =>
-      name === undefined
-        ? Promise.resolve({ data: [], next_cursor: null })
-        : onePage(client.list<AuditEntry>('/account/audit-logs', { key_name: name, status }, { pageSize: PAGE_SIZE, cursor })),
-    `audit:${name ?? ''}:${status ?? ''}`,
+    (cursor) => onePage(client.list<AuditEntry>('/account/audit-logs', { key_id: id, status, from, to }, { pageSize: PAGE_SIZE, cursor })),
+    `audit:${id}:${status ?? ''}:${from ?? ''}:${to ?? ''}`,
   );
   const set = (param: string, value: string) => {
     const next = new URLSearchParams(params);
@@ -104,8 +106,8 @@ export function KeyDetailPage() {
       {usage.loading && !usage.value && <Loading />}
       {usage.error && <ErrorMessage message={usage.error} retry={usage.reload} />}
       {usage.value && <UsageSummary usage={usage.value} />}
-      <div className="title-row">
-        <h2>Audit log</h2>
+      <h2>Audit log</h2>
+      <div className="filters" role="search" aria-label="Audit log filters">
         <label>
           Result
           <select value={status ?? ''} onChange={(e) => set('status', e.target.value)}>
@@ -114,8 +116,17 @@ export function KeyDetailPage() {
             <option value="error">error</option>
           </select>
         </label>
+        <label>
+          From
+          <input type="datetime-local" value={toLocalInput(from)} onChange={(e) => set('from', fromLocalInput(e.target.value))} />
+        </label>
+        <label>
+          Until
+          <input type="datetime-local" value={toLocalInput(to)} onChange={(e) => set('to', fromLocalInput(e.target.value))} />
+        </label>
       </div>
-      <ListState state={audit} empty="No requests with this key recorded.">
+      <p className="hint">Without a start, the last 30 days.</p>
+      <ListState state={audit} empty="No requests with this key recorded in this window.">
         <table aria-label="Audit log">
           <thead>
             <tr>

@@ -1,9 +1,10 @@
 import { useCallback, useEffect, useState } from 'react';
 import { describeError } from './errors';
 import { ErrorMessage, Loading } from './list-state';
-import { authorizedTenants, finishOidcSignIn } from './oidc';
+import { finishOidcSignIn } from './oidc';
 import type { OidcSettings } from './oidc-settings';
 import { signIn, type Session } from './session';
+import { authorizedTenants } from './token-tenants';
 
 /** One exchange per callback address: React's development mode runs effects twice, and a code works once. */
 const exchanges = new Map<string, Promise<string>>();

@@ -1,4 +1,3 @@
-import { decodeJwt } from 'jose';
 import * as oauth from 'oauth4webapi';
 import type { OidcSettings } from './oidc-settings';
 
@@ -48,14 +47,4 @@ export async function finishOidcSignIn(settings: OidcSettings, callback: URL): P
   const response = await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), parameters, redirectUri(), pending.verifier, options(issuer));
   const result = await oauth.processAuthorizationCodeResponse(as, client, response);
   return result.access_token;
-}
-
-/**
- * The tenants a token may act for (`authorized_tenants`), for the tenant picker. Read, not
- * verified: the API verifies the token on every call and refuses a tenant it does not authorize.
- */
-export function authorizedTenants(token: string): string[] {
-  const claims = decodeJwt(token);
-  const tenants = claims.authorized_tenants;
-  return Array.isArray(tenants) ? tenants.filter((t): t is string => typeof t === 'string') : [];
 }

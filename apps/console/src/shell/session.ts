@@ -1,4 +1,5 @@
 import { createClient, type Me, type PlatformClient } from '@platform-sdk/client';
+import { authorizedTenants } from './token-tenants';
 
 /**
  * The credential lives in sessionStorage only: gone when the tab closes, never in localStorage or
@@ -15,6 +16,8 @@ export interface Session {
   client: PlatformClient;
   me: Me;
   credential: Credential;
+  /** The tenants a user's token authorizes (the header offers a switch when there are several); none with a key. */
+  tenants: string[];
 }
 
 export function clientFor(credential: Credential): PlatformClient {
@@ -41,7 +44,17 @@ export async function signIn(credential: Credential): Promise<Session> {
     sessionStorage.setItem(TOKEN, clean.token);
     sessionStorage.setItem(TENANT, clean.tenant);
   }
-  return { client, me, credential: clean };
+  return { client, me, credential: clean, tenants: 'token' in clean ? authorizedTenants(clean.token) : [] };
+}
+
+/**
+ * The same user in another of the token's tenants, without signing in again: checked with
+ * `GET /account/me` under the new `X-SELECTED-TENANT` first, so a refused switch keeps the
+ * session as it was (storage included).
+ */
+export async function switchTenant(session: Session, tenant: string): Promise<Session> {
+  if (!('token' in session.credential)) throw new Error('Only a single sign-on session can switch tenant.');
+  return signIn({ token: session.credential.token, tenant });
 }
 
 export function signOut(): void {

@@ -1,6 +1,6 @@
 import { jsonLanguage } from '@codemirror/lang-json';
 import { describe, expect, it } from 'vitest';
-import { definitionSchema, fromOpenApi, schemaProblems } from './definition-schema';
+import { definitionSchema, fromOpenApi, schemaProblems, stepInputSchema, withExpressions } from './definition-schema';
 import { pointerRange } from './json-positions';
 
 /** The shape of the run service's OpenAPI, cut down: nullable fields, a $ref to the step schema. */
@@ -86,5 +86,46 @@ describe('where a JSON pointer lies in the text', () => {
     expect(at('/steps/1/type')).toBe('{');
     expect(pointerRange(tree, text, '/steps/1/type').from).toBe(text.indexOf('{\n      "id": "b"'));
     expect(at('')).toBe('{');
+  });
+});
+
+describe("a built-in step type's input schema", () => {
+  const openApi = {
+    components: {
+      schemas: {
+        ...OPENAPI.components.schemas,
+        WorkflowStep: {
+          ...OPENAPI.components.schemas.WorkflowStep,
+          'x-input-schema-by-type': {
+            delay: { $ref: '#/components/schemas/DelayStepInput' },
+            odd: { $ref: 'elsewhere' },
+            bare: '#/components/schemas/DelayStepInput',
+          },
+        },
+        DelayStepInput: { type: 'object', properties: { seconds: { type: 'number', minimum: 0 }, until: { type: 'string', nullable: true } } },
+      },
+    },
+  };
+  const schema = definitionSchema(openApi);
+
+  it('is the component WorkflowStep names for the type (converted like the rest), and none for another type', () => {
+    expect(stepInputSchema(schema, 'delay')).toEqual({
+      type: 'object',
+      properties: { seconds: { type: 'number', minimum: 0 }, until: { type: ['string', 'null'] } },
+    });
+    expect(stepInputSchema(schema, 'transform')).toBeNull();
+    expect(stepInputSchema(schema, 'odd')).toBeNull();
+    expect(stepInputSchema(schema, 'bare')).toBeNull();
+    expect(stepInputSchema(schema, 'constructor')).toBeNull();
+    expect(stepInputSchema(null, 'delay')).toBeNull();
+  });
+
+  it('turns a field holding an expression into text, so the form shows it instead of losing it', () => {
+    const delay = stepInputSchema(schema, 'delay')!;
+    expect(withExpressions(delay, { seconds: '{% input.wait %}' }).properties).toEqual({
+      seconds: { type: 'string', format: 'textarea' },
+      until: { type: ['string', 'null'] },
+    });
+    expect(withExpressions(delay, { seconds: 5 })).toEqual(delay);
   });
 });

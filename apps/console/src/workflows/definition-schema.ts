@@ -55,3 +55,37 @@ export function schemaProblems(schema: Schema, value: unknown): SchemaProblem[] 
       return true;
     });
 }
+
+/**
+ * The input schema the run service publishes for a built-in step type: WorkflowStep's
+ * `x-input-schema-by-type` refers to a component per type (`http.request` → HttpRequestStepInput).
+ * Null for a type it does not describe (transform, set, a connector's), whose input stays JSON.
+ */
+export function stepInputSchema(schema: Schema | null, type: string): Schema | null {
+  const schemas = (schema?.components as { schemas?: Record<string, Schema> } | undefined)?.schemas;
+  const byType = schemas?.WorkflowStep?.['x-input-schema-by-type'] as Record<string, unknown> | undefined;
+  const entry = byType && Object.hasOwn(byType, type) ? byType[type] : undefined;
+  const ref = typeof entry === 'object' && entry !== null ? (entry as { $ref?: unknown }).$ref : undefined;
+  if (typeof ref !== 'string' || !ref.startsWith('#/components/schemas/')) return null;
+  const found = schemas?.[ref.slice('#/components/schemas/'.length)];
+  return typeof found === 'object' && found !== null ? found : null;
+}
+
+/**
+ * Any value of a step's input may be a `{% … %}` expression: a field that holds one is edited as
+ * text, whatever type its literal values have, so the form shows the expression instead of losing it.
+ */
+export function withExpressions(schema: Schema, values: Record<string, unknown>): Schema {
+  const properties = (schema.properties ?? {}) as Record<string, Schema>;
+  const isExpression = (v: unknown) => typeof v === 'string' && /^\{%[\s\S]*%\}$/.test(v);
+  return {
+    ...schema,
+    properties: Object.fromEntries(
+      Object.entries(properties).map(([name, property]) => {
+        if (!isExpression(values[name])) return [name, property];
+        const { enum: _choices, minimum: _min, maximum: _max, ...rest } = property;
+        return [name, { ...rest, type: 'string', format: 'textarea' }];
+      }),
+    ),
+  };
+}

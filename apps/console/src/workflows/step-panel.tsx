@@ -1,17 +1,26 @@
 import { useState } from 'react';
 import type { WorkflowStep } from '@platform-sdk/client';
+import { problemsOf, type ObjectSchema } from '../forms/schema-fields';
+import { SchemaFields } from '../forms/schema-form';
 import { ConnectorParams } from './connector-params';
+import { stepInputSchema, withExpressions } from './definition-schema';
 import { updateStep, type Definition } from './definition';
 
-/** The selected step: its id, type and input (as JSON), applied to the definition on "Apply". */
+/**
+ * The selected step: its id, type and input, applied to the definition on "Apply". The input is
+ * JSON, and for a built-in type the run service describes (`schema`: the definition's, from its
+ * OpenAPI) also a form generated from that type's input schema, kept in step with the JSON.
+ */
 export function StepPanel({
   step,
   definition,
+  schema,
   onChange,
   onRenamed,
 }: {
   step: WorkflowStep;
   definition: Definition;
+  schema: Record<string, unknown> | null;
   onChange: (next: Definition) => void;
   onRenamed: (id: string) => void;
 }) {
@@ -26,6 +35,9 @@ export function StepPanel({
     type === 'connector' && current && typeof current.connection_id === 'string' && typeof current.operation === 'string'
       ? { connectionId: current.connection_id, operationId: current.operation, params: (current.params ?? {}) as Record<string, unknown> }
       : null;
+
+  const described = type === 'connector' ? null : stepInputSchema(schema, type);
+  const inputSchema = described && current ? (withExpressions(described, current) as ObjectSchema) : null;
 
   const apply = () => {
     let parsed: unknown;
@@ -66,6 +78,18 @@ export function StepPanel({
         Step input (JSON)
         <textarea value={input} onChange={(e) => setInput(e.target.value)} rows={5} spellCheck={false} />
       </label>
+      {inputSchema && current && (
+        <fieldset>
+          <legend>Input of {type}</legend>
+          {typeof described?.description === 'string' && <p className="hint">{described.description}</p>}
+          <SchemaFields
+            schema={inputSchema}
+            values={current}
+            onChange={(values) => setInput(JSON.stringify(values, null, 2))}
+            problems={problemsOf(inputSchema, current)}
+          />
+        </fieldset>
+      )}
       {connector && current && (
         <ConnectorParams
           connectionId={connector.connectionId}

@@ -166,7 +166,7 @@ function Editor({ workflow }: { workflow: Workflow | undefined }) {
           )}
         </div>
       </div>
-      {step && <StepPanel key={step.id} step={step} definition={definition} onChange={edit} onRenamed={setSelected} />}
+      {step && <StepPanel key={step.id} step={step} definition={definition} schema={schema} onChange={edit} onRenamed={setSelected} />}
       {workflow && <RunPanel workflowId={workflow.id} />}
     </section>
   );

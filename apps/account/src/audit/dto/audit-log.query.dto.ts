@@ -1,8 +1,17 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsDateString, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsDateString, IsIn, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
 import { PageQueryDto } from '@platform/service';
 
 export class AuditLogQueryDto extends PageQueryDto {
+  @ApiPropertyOptional({
+    format: 'uuid',
+    example: '01a206da-b832-746c-8a4d-1556da6bca8e',
+    description: 'Uses of this one key only (its `id`). Key names need not be unique: this names one key; a rotated key and its successor are two keys.',
+  })
+  @IsOptional()
+  @IsUUID()
+  key_id?: string;
+
   @ApiPropertyOptional({ example: 'ci-deployer', description: 'Uses of keys with this name only' })
   @IsOptional()
   @IsString()

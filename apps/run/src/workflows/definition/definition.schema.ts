@@ -1,3 +1,5 @@
+import { INPUT_SCHEMA_BY_TYPE } from './step-inputs.schema.js';
+
 /**
  * JSON Schema of a workflow definition's steps, published in the OpenAPI description so clients
  * can validate and generate types. The validator is the authority (it also checks ids, gotos and
@@ -13,6 +15,8 @@ const stepList = { type: 'array', items: { $ref: '#/components/schemas/WorkflowS
 export const WORKFLOW_STEP_SCHEMA = {
   type: 'object',
   required: ['id', 'type'],
+  // Where each built-in type's input is described (step-inputs.schema.ts): for forms, not validation.
+  'x-input-schema-by-type': INPUT_SCHEMA_BY_TYPE,
   properties: {
     id: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_-]{0,63}$', description: 'Unique within the workflow' },
     type: {
@@ -24,7 +28,8 @@ export const WORKFLOW_STEP_SCHEMA = {
     input: {
       type: 'object',
       additionalProperties: true,
-      description: 'Values or expressions; what the step type takes (e.g. http.request: method, url, headers, query, body, timeout_ms).',
+      description:
+        'Values or expressions; what the step type takes (e.g. http.request: method, url, headers, query, body, timeout_ms). The input of each built-in type is described by the component `x-input-schema-by-type` refers to for it (HttpRequestStepInput, …).',
     },
     retry: {
       type: 'object',
