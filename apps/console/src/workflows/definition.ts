@@ -3,8 +3,11 @@ import type { CreateWorkflowRequest, WorkflowStep } from '@platform-sdk/client';
 /** What the editor edits: the body of `POST /run/workflows` (and of `PUT /run/workflows/{id}`). */
 export type Definition = CreateWorkflowRequest;
 
-/** Step types offered by the editor's "Add step"; the JSON side accepts any type the API knows. */
-export const STEP_TYPES = ['transform', 'approval', 'http', 'delay', 'condition', 'form', 'notify'] as const;
+/**
+ * Step types offered by the editor's "Add step" (each a type the run service knows:
+ * apps/run's console-step-types.spec checks this list); the JSON side accepts any type the API knows.
+ */
+export const STEP_TYPES = ['transform', 'http.request', 'code', 'condition', 'approval', 'form', 'notification', 'delay', 'subworkflow'] as const;
 
 export type ParseResult = { ok: true; definition: Definition } | { ok: false; error: string };
 
