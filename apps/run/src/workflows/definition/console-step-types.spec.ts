@@ -6,7 +6,6 @@ import type { Bus } from '@platform/messaging';
 import { StepRegistry } from '../../engine/step-registry.js';
 import { actionSteps } from '../../engine/steps/index.js';
 import { DefinitionValidator } from './definition.validator.js';
-import type { WorkflowDefinition } from './workflow-definition.js';
 
 /**
  * The console's "Add step" offers step types by name (apps/console/src/workflows/definition.ts);
