@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Headers, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Param, ParseUUIDPipe, Post, Query, Res } from '@nestjs/common';
 import {
   ApiAcceptedResponse,
   ApiConflictResponse,
@@ -8,10 +8,13 @@ import {
   ApiOperation,
   ApiPayloadTooLargeResponse,
 } from '@nestjs/swagger';
+import type { Response } from 'express';
 import { CurrentPrincipal, RequireScopes, type Principal } from '@platform/auth';
 import { AppError } from '@platform/common';
 import { ApiPageResponse, ApiTag } from '@platform/service';
 import { ExecutionStarter } from './execution.starter.js';
+import { ExecutionWaiter } from './execution-waiter.js';
+import { preferredWaitSeconds } from './prefer-wait.js';
 import { ExecutionsService } from './executions.service.js';
 import {
   EXECUTION_EXAMPLE,
@@ -38,6 +41,14 @@ const ACCEPTED = {
   example: { run_id: EXECUTION_EXAMPLE.id, status: 'queued' },
 };
 const { steps: _steps, ...SUMMARY_EXAMPLE } = EXECUTION_EXAMPLE;
+const PREFER_WAIT = {
+  name: 'Prefer',
+  required: false,
+  description:
+    '`wait=<seconds>` (RFC 7240): hold the answer until the execution is final or the seconds have passed (at most EXECUTION_WAIT_MAX_MS, 60 s by default), ' +
+    'then answer it as it is; `Preference-Applied: wait=<seconds honoured>` says the wait was applied. An unreadable value is ignored (answered at once).',
+  schema: { type: 'string', example: 'wait=30' },
+};
 
 function idempotencyKey(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
@@ -57,6 +68,7 @@ export class ExecutionsController {
   constructor(
     private readonly starter: ExecutionStarter,
     private readonly executions: ExecutionsService,
+    private readonly waiter: ExecutionWaiter,
   ) {}
 
   @Post('v1/automations/run')
@@ -119,14 +131,25 @@ export class ExecutionsController {
 
   @Get('run/executions/:id')
   @RequireScopes('executions:read')
+  @ApiHeader(PREFER_WAIT)
   @ApiOperation({
     summary: 'Get an execution',
     description:
-      'Status, timings, input, output and error of an execution, and each step that ran (its latest attempt) with its input and output; secrets are redacted.',
+      'Status, timings, input, output and error of an execution, and each step that ran (its latest attempt) with its input and output; secrets are redacted. ' +
+      'With `Prefer: wait=<seconds>` the answer is held until the execution is final (or the seconds pass): one request instead of polling.',
   })
-  @ApiOkResponse({ type: ExecutionResponseDto, description: 'The execution', example: EXECUTION_EXAMPLE })
-  get(@CurrentPrincipal() p: Principal, @Param('id', uuid) id: string) {
-    return this.executions.get(p, id);
+  @ApiOkResponse({
+    type: ExecutionResponseDto,
+    description: 'The execution (with `Prefer: wait`, once final or at the end of the wait, whatever its status then)',
+    example: EXECUTION_EXAMPLE,
+    headers: { 'Preference-Applied': { description: '`wait=<seconds>` when a `Prefer: wait` was honoured', schema: { type: 'string', example: 'wait=30' } } },
+  })
+  async get(@CurrentPrincipal() p: Principal, @Param('id', uuid) id: string, @Res({ passthrough: true }) res: Response, @Headers('prefer') prefer?: string) {
+    const gone = new AbortController();
+    res.once('close', () => gone.abort());
+    const { execution, applied } = await this.waiter.get(p, id, preferredWaitSeconds(prefer), gone.signal);
+    if (applied !== undefined) res.setHeader('Preference-Applied', `wait=${applied}`);
+    return execution;
   }
 
   @Get('run/executions/:id/logs')
