@@ -12,7 +12,11 @@ export interface StartOptions extends CallOptions {
 export interface WaitOptions extends CallOptions {
   /** Give up (RunWaitTimeoutError) after this many ms; the run itself goes on. Default: no limit. */
   timeout?: number;
-  /** The longest pause between two polls, in ms (they start at 5 ms and double). Default 1,000. */
+  /**
+   * The longest pause between two polls, in ms (they start at 5 ms and double), when the platform
+   * does not hold the reads itself (`Prefer: wait`, answered without `Preference-Applied`: an
+   * older platform, or a proxy that drops the header). Default 1,000.
+   */
   maxPollInterval?: number;
   /** Called with every status read while waiting. */
   onStatus?: (execution: Execution) => void;
@@ -30,6 +34,9 @@ export interface LogFilters {
   level?: 'debug' | 'info' | 'warn' | 'error';
   step_id?: string;
 }
+
+/** The longest a read is held (`Prefer: wait`): below proxies' usual idle timeouts (60 s). */
+const LONGEST_HOLD_SECONDS = 30;
 
 function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -60,6 +67,19 @@ export class Executions {
 
   get(id: string, options: CallOptions = {}): Promise<Execution> {
     return this.http.request('GET', `/run/executions/${encodeURIComponent(id)}`, options);
+  }
+
+  /**
+   * The run, the answer held by the platform until it is final or `waitSeconds` have passed
+   * (`Prefer: wait`). `held`: the platform honoured the preference (`Preference-Applied`); when it
+   * did not, the run is answered as it is at once and the caller has to poll.
+   */
+  async getHeld(id: string, waitSeconds: number, options: CallOptions = {}): Promise<{ execution: Execution; held: boolean }> {
+    const { body, headers } = await this.http.exchange<Execution>('GET', `/run/executions/${encodeURIComponent(id)}`, {
+      ...options,
+      headers: { ...options.headers, prefer: `wait=${waitSeconds}` },
+    });
+    return { execution: body, held: /(^|[,\s])wait=\d+/i.test(headers.get('preference-applied') ?? '') };
   }
 
   cancel(id: string, options: CallOptions = {}): Promise<Execution> {
@@ -125,18 +145,34 @@ export class Runs {
     return this.http.request('POST', '/v1/automations/run', { ...call, headers, body: { automation_id: automation, input } });
   }
 
-  /** Polls the run until its status is final (succeeded, failed, cancelled, timed_out) and returns it. */
+  /**
+   * Waits until the run's status is final (succeeded, failed, cancelled, timed_out) and returns it.
+   * Each read is held by the platform until the run ends (`Prefer: wait`, up to 30 s a read), so
+   * the end is seen a few ms after it happens with one request; a platform that does not hold
+   * reads is polled instead, at pauses from 5 ms doubling up to `maxPollInterval`.
+   */
   async wait(id: string, options: WaitOptions = {}): Promise<Execution> {
     const { timeout, maxPollInterval = 1000, onStatus, ...call } = options;
     const deadline = timeout === undefined ? Infinity : Date.now() + timeout;
-    // Short runs finish within milliseconds: poll often at first, then back off.
+    // A held read must end before the transport's own per-attempt limit cuts it.
+    const attemptLimit = this.http.attemptTimeoutMs === undefined ? Infinity : Math.floor(this.http.attemptTimeoutMs / 1000) - 1;
+    let holds = true;
     let interval = nextPollInterval(undefined, maxPollInterval);
     for (;;) {
-      const execution = await this.executions.get(id, call);
+      const waitSeconds = holds ? Math.min(LONGEST_HOLD_SECONDS, attemptLimit, Math.floor((deadline - Date.now()) / 1000)) : 0;
+      let execution: Execution;
+      if (waitSeconds >= 1) {
+        const read = await this.executions.getHeld(id, waitSeconds, call);
+        execution = read.execution;
+        // Not honoured: an older platform; poll from now on.
+        holds = read.held;
+      } else execution = await this.executions.get(id, call);
       onStatus?.(execution);
       if (isFinal(execution.status)) return execution;
       const left = deadline - Date.now();
       if (left <= 0) throw new RunWaitTimeoutError(id, timeout!, execution.status);
+      // A held read has waited already: ask again at once.
+      if (holds && waitSeconds >= 1) continue;
       const wakeIn = execution.wake_at ? Date.parse(execution.wake_at) - Date.now() : 0;
       await pause(Math.min(Math.max(interval, wakeIn), left, maxPollInterval), call.signal);
       interval = nextPollInterval(interval, maxPollInterval);
