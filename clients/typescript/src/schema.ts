@@ -1401,7 +1401,7 @@ export interface paths {
         };
         /**
          * Get an execution
-         * @description Status, timings, input, output and error of an execution, and each step that ran (its latest attempt) with its input and output; secrets are redacted.
+         * @description Status, timings, input, output and error of an execution, and each step that ran (its latest attempt) with its input and output; secrets are redacted. With `Prefer: wait=<seconds>` the answer is held until the execution is final (or the seconds pass): one request instead of polling.
          *
          *     Requires the scope `executions:read` (a key with `*` has every scope).
          */
@@ -17740,6 +17740,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description `wait=<seconds>` (RFC 7240): hold the answer until the execution is final or the seconds have passed (at most EXECUTION_WAIT_MAX_MS, 60 s by default), then answer it as it is; `Preference-Applied: wait=<seconds honoured>` says the wait was applied. An unreadable value is ignored (answered at once). */
+                Prefer?: string;
                 /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
                 "X-SELECTED-TENANT"?: string;
                 /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
@@ -17755,9 +17757,11 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The execution */
+            /** @description The execution (with `Prefer: wait`, once final or at the end of the wait, whatever its status then) */
             200: {
                 headers: {
+                    /** @description `wait=<seconds>` when a `Prefer: wait` was honoured */
+                    "Preference-Applied"?: string;
                     [name: string]: unknown;
                 };
                 content: {
