@@ -1,9 +1,12 @@
-import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import type { Subscription } from '@nats-io/transport-node';
 import type { Principal } from '@platform/auth';
 import { Bus, isFinished, RunSubjects } from '@platform/messaging';
 import { RUN_CONFIG, type RunConfig } from '../config/run.config.js';
 import { ExecutionsService } from './executions.service.js';
+
+/** How long terminal events are still listened to after the last held read has ended. */
+const IDLE_LISTEN_MS = 10_000;
 
 const TERMINAL = [RunSubjects.executionCompleted, RunSubjects.executionFailed, RunSubjects.executionCancelled, RunSubjects.executionTimedOut] as const;
 
@@ -21,15 +24,17 @@ interface Listener {
 }
 
 /**
- * Holds `GET /run/executions/{id}` with `Prefer: wait` until the run's terminal event. Every
- * replica listens to every terminal event (the run may end on any replica; the one holding the
- * request must hear it), the way webhooks' SyncWaiter does. A watch is registered before the
+ * Holds `GET /run/executions/{id}` with `Prefer: wait` until the run's terminal event. A replica
+ * holding a read listens to every terminal event (the run may end on any replica; the one holding
+ * the request must hear it), as webhooks' SyncWaiter does. A watch is registered before the
  * caller reads the execution, so a run that ends between that read and the wait is not missed.
  */
 @Injectable()
-export class ExecutionWaiter implements OnModuleInit, OnModuleDestroy {
+export class ExecutionWaiter implements OnModuleDestroy {
   private readonly listeners = new Map<string, Set<Listener>>();
-  private subscriptions: Subscription[] = [];
+  private subscriptions?: Subscription[];
+  private ready: Promise<void> = Promise.resolve();
+  private idle?: NodeJS.Timeout;
 
   constructor(
     private readonly bus: Bus,
@@ -48,6 +53,7 @@ export class ExecutionWaiter implements OnModuleInit, OnModuleDestroy {
     // Listen first, then read: a run that ends in between is heard.
     const watch = this.watch(principal.tenantId, id);
     try {
+      await this.listen();
       const current = await this.executions.get(principal, id);
       if (applied === 0 || isFinished(current.status)) return { execution: current, applied };
       const ended = await watch.ended(applied * 1000, signal);
@@ -58,20 +64,42 @@ export class ExecutionWaiter implements OnModuleInit, OnModuleDestroy {
     }
   }
 
-  onModuleInit(): void {
-    this.subscriptions = TERMINAL.map((subject) =>
-      this.bus.subscribeAll(subject, (event) => {
-        // Only the run's own tenant's event ends its wait.
-        for (const listener of this.listeners.get(event.data.executionId) ?? []) if (listener.tenantId === event.context.tenantId) listener.end();
-      }),
-    );
-  }
-
   onModuleDestroy(): void {
-    for (const s of this.subscriptions) s.unsubscribe();
+    clearTimeout(this.idle);
+    for (const s of this.subscriptions ?? []) s.unsubscribe();
+    this.subscriptions = undefined;
   }
 
-  watch(tenantId: string, executionId: string): Watch {
+  /**
+   * Terminal events are listened to only while a read is held (and a little after, for the next
+   * one): a replica nobody waits on receives none, so a run costs no extra message. The flush
+   * makes the server know the subscription before the caller reads the execution.
+   */
+  private listen(): Promise<void> {
+    clearTimeout(this.idle);
+    if (!this.subscriptions) {
+      this.subscriptions = TERMINAL.map((subject) =>
+        this.bus.subscribeAll(subject, (event) => {
+          // Only the run's own tenant's event ends its wait.
+          for (const listener of this.listeners.get(event.data.executionId) ?? []) if (listener.tenantId === event.context.tenantId) listener.end();
+        }),
+      );
+      // Unflushed (a lost connection), a run ending meanwhile is seen at the end of the wait instead.
+      this.ready = this.bus.connection.flush().catch(() => undefined);
+    }
+    return this.ready;
+  }
+
+  private release(): void {
+    if (this.listeners.size) return;
+    this.idle = setTimeout(() => {
+      if (this.listeners.size) return;
+      for (const s of this.subscriptions ?? []) s.unsubscribe();
+      this.subscriptions = undefined;
+    }, IDLE_LISTEN_MS).unref();
+  }
+
+  private watch(tenantId: string, executionId: string): Watch {
     let ended = false;
     let wake: (() => void) | undefined;
     const listener: Listener = {
@@ -100,6 +128,7 @@ export class ExecutionWaiter implements OnModuleInit, OnModuleDestroy {
       stop: () => {
         set.delete(listener);
         if (set.size === 0 && this.listeners.get(executionId) === set) this.listeners.delete(executionId);
+        this.release();
       },
     };
   }
