@@ -84,4 +84,49 @@ describe('GET /run/executions/{id} with Prefer: wait', () => {
     }
     await gw(`/run/executions/${id}/cancel`, { method: 'POST', headers: withKey(a.test_key) });
   });
+
+  describe('on a start', () => {
+    const startHeld = async (tenant: TestTenant, path: string, body: Record<string, unknown>, prefer: string, extra: Record<string, string> = {}) => {
+      const started = Date.now();
+      const res = await gw(path, { headers: { ...withKey(tenant.test_key), prefer, ...extra }, body, timeoutMs: 20_000 });
+      return { ...res, ms: Date.now() - started };
+    };
+
+    it('answers 200 with the finished execution when the run ends within the wait, on both start routes', async () => {
+      const id = await createWorkflow(a, [{ id: 'double', type: 'transform', input: { v: '{% input.x * 2 %}' } }]);
+      const run = await startHeld(a, '/v1/automations/run', { automation_id: id, input: { x: 21 } }, 'wait=10');
+      expect(run.status).toBe(200);
+      expect(run.headers.get('preference-applied')).toBe('wait=10');
+      expect(run.body).toMatchObject({ workflow_id: id, status: 'succeeded', output: { v: 42 }, steps: [expect.objectContaining({ id: 'double' })] });
+      const slow = await createWorkflow(a, [
+        { id: 'pause', type: 'delay', input: { seconds: 1 } },
+        { id: 'done', type: 'set', input: { ok: true } },
+      ]);
+      const executed = await startHeld(a, `/run/workflows/${slow}/execute`, { input: {} }, 'wait=10');
+      expect([executed.status, executed.body.status, executed.body.output]).toEqual([200, 'succeeded', { ok: true }]);
+      expect(executed.ms).toBeGreaterThan(500);
+      // The same run is what a read answers.
+      expect((await read(a, executed.body.id as string)).body).toEqual(executed.body);
+    });
+
+    it('answers the usual 202 with the current status when the wait passes first, and a repeated Idempotency-Key the same way', async () => {
+      const id = await createWorkflow(a, [{ id: 'pause', type: 'delay', input: { seconds: 30 } }]);
+      const held = await startHeld(a, '/v1/automations/run', { automation_id: id }, 'wait=1', { 'idempotency-key': `held-${id}` });
+      expect(held.status).toBe(202);
+      expect(held.headers.get('preference-applied')).toBe('wait=1');
+      expect(held.body).toEqual({ run_id: expect.any(String), status: expect.stringMatching(/^(queued|running|waiting)$/) });
+      expect(held.ms).toBeGreaterThanOrEqual(950);
+      const again = await startHeld(a, '/v1/automations/run', { automation_id: id }, 'wait=1', { 'idempotency-key': `held-${id}` });
+      expect([again.status, again.body.run_id]).toEqual([202, held.body.run_id]);
+      await gw(`/run/executions/${held.body.run_id as string}/cancel`, { method: 'POST', headers: withKey(a.test_key) });
+    });
+
+    it('ignores an unreadable wait, and another tenant’s workflow is 404 as always', async () => {
+      const id = await createWorkflow(a, [{ id: 'one', type: 'set', input: { v: 1 } }]);
+      const plain = await startHeld(a, '/v1/automations/run', { automation_id: id }, 'wait=soon');
+      expect([plain.status, plain.body, plain.headers.get('preference-applied')]).toEqual([202, { run_id: expect.any(String), status: 'queued' }, null]);
+      const other = await startHeld(b, '/v1/automations/run', { automation_id: id }, 'wait=10');
+      expect([other.status, other.headers.get('preference-applied')]).toEqual([404, null]);
+    });
+  });
 });

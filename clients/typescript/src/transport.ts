@@ -140,12 +140,12 @@ export class Transport {
     return (await this.exchange<T>(method, path, options)).body;
   }
 
-  /** The answer's body with its headers, for the calls that read one (`Preference-Applied`). */
-  async exchange<T>(method: Method, path: string, options: RequestOptions = {}): Promise<{ body: T; headers: ResponseLike['headers'] }> {
+  /** The answer's body with its status and headers, for the calls that read them (`Preference-Applied`, 200 or 202). */
+  async exchange<T>(method: Method, path: string, options: RequestOptions = {}): Promise<{ status: number; body: T; headers: ResponseLike['headers'] }> {
     const res = await this.send(method, path, options);
-    if (res.status === 204) return { body: undefined as T, headers: res.headers };
+    if (res.status === 204) return { status: res.status, body: undefined as T, headers: res.headers };
     const text = await res.text();
-    return { body: (text ? JSON.parse(text) : undefined) as T, headers: res.headers };
+    return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T, headers: res.headers };
   }
 
   private async send(method: Method, path: string, options: RequestOptions): Promise<ResponseLike> {

@@ -95,6 +95,25 @@ describe('SDK runs', () => {
     await expect(client().runs.wait('r3', { signal: AbortSignal.timeout(100) })).rejects.toMatchObject({ name: 'TimeoutError' });
   });
 
+  it('has the start held (Prefer: wait): a run finished within it is one request, answered 200 with the execution', async () => {
+    server.reset((req, res) =>
+      json(res, 200, { id: 'r7', status: 'succeeded', output: { value: 42 }, wake_at: null }, { 'preference-applied': String(req.headers.prefer) }),
+    );
+    const statuses: string[] = [];
+    const execution = await client().runs.run('wf-id', { x: 21 }, { idempotencyKey: 'k7', timeout: 5_500, onStatus: (e) => statuses.push(e.status) });
+    expect(execution).toMatchObject({ id: 'r7', status: 'succeeded', output: { value: 42 } });
+    expect(statuses).toEqual(['succeeded']);
+    expect(server.seen.map((s) => [s.method, s.url, s.headers.prefer, s.headers['idempotency-key']])).toEqual([
+      ['POST', '/v1/automations/run', 'wait=5', 'k7'],
+    ]);
+    expect(JSON.parse(server.seen[0].body)).toEqual({ automation_id: 'wf-id', input: { x: 21 } });
+  });
+
+  it('startHeld gives the accepted run alone when the platform answers 202 (not finished, or it does not hold starts)', async () => {
+    server.reset((_req, res) => json(res, 202, { run_id: 'r8', status: 'running' }));
+    await expect(client().runs.startHeld('wf-id', {}, 1)).resolves.toEqual({ run_id: 'r8', status: 'running' });
+  });
+
   it('asks the platform to hold each read (Prefer: wait) right after the start, and reads again at once after a held one', async () => {
     let reads = 0;
     server.reset((req, res) => {

@@ -5,9 +5,6 @@ import { Bus, isFinished, RunSubjects } from '@platform/messaging';
 import { RUN_CONFIG, type RunConfig } from '../config/run.config.js';
 import { ExecutionsService } from './executions.service.js';
 
-/** How long terminal events are still listened to after the last held read has ended. */
-const IDLE_LISTEN_MS = 10_000;
-
 const TERMINAL = [RunSubjects.executionCompleted, RunSubjects.executionFailed, RunSubjects.executionCancelled, RunSubjects.executionTimedOut] as const;
 
 /** One request held for a run's end. */
@@ -34,7 +31,6 @@ export class ExecutionWaiter implements OnModuleDestroy {
   private readonly listeners = new Map<string, Set<Listener>>();
   private subscriptions?: Subscription[];
   private ready: Promise<void> = Promise.resolve();
-  private idle?: NodeJS.Timeout;
 
   constructor(
     private readonly bus: Bus,
@@ -64,19 +60,26 @@ export class ExecutionWaiter implements OnModuleDestroy {
     }
   }
 
+  /** A start's answer with `Prefer: wait`: 200 with the finished execution when the run ended within the wait, else 202 with its status. */
+  async afterStart(principal: Principal, runId: string, waitSeconds: number, signal: AbortSignal) {
+    const { execution, applied } = await this.get(principal, runId, waitSeconds, signal);
+    return isFinished(execution.status)
+      ? { status: 200, body: execution, applied: applied! }
+      : { status: 202, body: { run_id: runId, status: execution.status }, applied: applied! };
+  }
+
   onModuleDestroy(): void {
-    clearTimeout(this.idle);
     for (const s of this.subscriptions ?? []) s.unsubscribe();
     this.subscriptions = undefined;
   }
 
   /**
-   * Terminal events are listened to only while a read is held (and a little after, for the next
-   * one): a replica nobody waits on receives none, so a run costs no extra message. The flush
-   * makes the server know the subscription before the caller reads the execution.
+   * Terminal events are listened to only while a request is held: a replica nobody waits on
+   * receives none, so a run nobody waits for costs no extra message (apps/run/test/
+   * round-trip-budget.json). The flush (one NATS round trip) makes the server know the
+   * subscription before the caller reads the execution.
    */
   private listen(): Promise<void> {
-    clearTimeout(this.idle);
     if (!this.subscriptions) {
       this.subscriptions = TERMINAL.map((subject) =>
         this.bus.subscribeAll(subject, (event) => {
@@ -92,11 +95,8 @@ export class ExecutionWaiter implements OnModuleDestroy {
 
   private release(): void {
     if (this.listeners.size) return;
-    this.idle = setTimeout(() => {
-      if (this.listeners.size) return;
-      for (const s of this.subscriptions ?? []) s.unsubscribe();
-      this.subscriptions = undefined;
-    }, IDLE_LISTEN_MS).unref();
+    for (const s of this.subscriptions ?? []) s.unsubscribe();
+    this.subscriptions = undefined;
   }
 
   private watch(tenantId: string, executionId: string): Watch {

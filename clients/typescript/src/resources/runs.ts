@@ -38,6 +38,11 @@ export interface LogFilters {
 /** The longest a read is held (`Prefer: wait`): below proxies' usual idle timeouts (60 s). */
 const LONGEST_HOLD_SECONDS = 30;
 
+/** The platform honoured a `Prefer: wait` (an older one answers without `Preference-Applied`). */
+function waitApplied(headers: { get(name: string): string | null }): boolean {
+  return /(^|[,\s])wait=\d+/i.test(headers.get('preference-applied') ?? '');
+}
+
 function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason as Error);
@@ -79,7 +84,7 @@ export class Executions {
       ...options,
       headers: { ...options.headers, prefer: `wait=${waitSeconds}` },
     });
-    return { execution: body, held: /(^|[,\s])wait=\d+/i.test(headers.get('preference-applied') ?? '') };
+    return { execution: body, held: waitApplied(headers) };
   }
 
   cancel(id: string, options: CallOptions = {}): Promise<Execution> {
@@ -146,6 +151,35 @@ export class Runs {
   }
 
   /**
+   * Starts a run with the answer held by the platform up to `waitSeconds` (`Prefer: wait`): with
+   * `execution` (the finished run) when it ended by then, else the accepted run alone (its id and
+   * current status; a platform that does not hold starts answers so at once).
+   */
+  async startHeld(
+    automation: string,
+    input: Record<string, unknown>,
+    waitSeconds: number,
+    options: StartOptions = {},
+  ): Promise<RunAccepted & { execution?: Execution }> {
+    const { idempotencyKey, ...call } = options;
+    const headers: Record<string, string> = { ...call.headers, prefer: `wait=${waitSeconds}` };
+    if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
+    const { status, body } = await this.http.exchange<RunAccepted | Execution>('POST', '/v1/automations/run', {
+      ...call,
+      headers,
+      body: { automation_id: automation, input },
+    });
+    if (status === 200 && 'id' in body) return { run_id: body.id, status: body.status, execution: body };
+    return body as RunAccepted;
+  }
+
+  /** The longest a request may be held within `leftMs`: 30 s, less near the deadline or the transport's per-attempt limit; 0: not at all. */
+  holdSeconds(leftMs: number): number {
+    const attemptLimit = this.http.attemptTimeoutMs === undefined ? Infinity : Math.floor(this.http.attemptTimeoutMs / 1000) - 1;
+    return Math.max(0, Math.min(LONGEST_HOLD_SECONDS, attemptLimit, Math.floor(leftMs / 1000)));
+  }
+
+  /**
    * Waits until the run's status is final (succeeded, failed, cancelled, timed_out) and returns it.
    * Each read is held by the platform until the run ends (`Prefer: wait`, up to 30 s a read), so
    * the end is seen a few ms after it happens with one request; a platform that does not hold
@@ -154,12 +188,10 @@ export class Runs {
   async wait(id: string, options: WaitOptions = {}): Promise<Execution> {
     const { timeout, maxPollInterval = 1000, onStatus, ...call } = options;
     const deadline = timeout === undefined ? Infinity : Date.now() + timeout;
-    // A held read must end before the transport's own per-attempt limit cuts it.
-    const attemptLimit = this.http.attemptTimeoutMs === undefined ? Infinity : Math.floor(this.http.attemptTimeoutMs / 1000) - 1;
     let holds = true;
     let interval = nextPollInterval(undefined, maxPollInterval);
     for (;;) {
-      const waitSeconds = holds ? Math.min(LONGEST_HOLD_SECONDS, attemptLimit, Math.floor((deadline - Date.now()) / 1000)) : 0;
+      const waitSeconds = holds ? this.holdSeconds(deadline - Date.now()) : 0;
       let execution: Execution;
       if (waitSeconds >= 1) {
         const read = await this.executions.getHeld(id, waitSeconds, call);
@@ -179,11 +211,20 @@ export class Runs {
     }
   }
 
-  /** Starts a run and waits for it: the finished execution, whatever its status. */
+  /**
+   * Starts a run and waits for it: the finished execution, whatever its status. The start itself
+   * is held until the run ends (`Prefer: wait`), so a short run takes one request.
+   */
   async run(automation: string, input: Record<string, unknown> = {}, options: StartOptions & WaitOptions = {}): Promise<Execution> {
     const { idempotencyKey, timeout, maxPollInterval, onStatus, ...call } = options;
     const started = Date.now();
-    const { run_id } = await this.start(automation, input, { ...call, idempotencyKey });
-    return this.wait(run_id, { ...call, maxPollInterval, onStatus, timeout: timeout === undefined ? undefined : timeout - (Date.now() - started) });
+    const hold = this.holdSeconds(timeout ?? Infinity);
+    const accepted: RunAccepted & { execution?: Execution } =
+      hold >= 1 ? await this.startHeld(automation, input, hold, { ...call, idempotencyKey }) : await this.start(automation, input, { ...call, idempotencyKey });
+    if (accepted.execution) {
+      onStatus?.(accepted.execution);
+      return accepted.execution;
+    }
+    return this.wait(accepted.run_id, { ...call, maxPollInterval, onStatus, timeout: timeout === undefined ? undefined : timeout - (Date.now() - started) });
   }
 }

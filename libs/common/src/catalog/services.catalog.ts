@@ -122,8 +122,12 @@ export const SERVICES: Readonly<Record<ServiceName, ServiceDefinition>> = {
     // The engine allocates short-lived objects per step: a larger young generation halves its
     // scavenges (measured +10-15% runs/s in `npm run bench -- engine`).
     nodeArgs: ['--max-semi-space-size=32'],
-    // `Prefer: wait=<s>` holds the answer until the run has finished (executions/prefer-wait.ts).
-    longRoutes: [{ method: 'GET', path: /^\/run\/executions\/[^/]+\/?$/, bounds: ['EXECUTION_WAIT_MAX_MS'] }],
+    // `Prefer: wait=<s>` holds these answers until the run has finished (executions/prefer-wait.ts).
+    longRoutes: [
+      { method: 'GET', path: /^\/run\/executions\/[^/]+\/?$/, bounds: ['EXECUTION_WAIT_MAX_MS'] },
+      { method: 'POST', path: /^\/v1\/automations\/run\/?$/, bounds: ['EXECUTION_WAIT_MAX_MS'] },
+      { method: 'POST', path: /^\/run\/workflows\/[^/]+\/execute\/?$/, bounds: ['EXECUTION_WAIT_MAX_MS'] },
+    ],
   },
   trigger: {
     name: 'trigger',
