@@ -63,4 +63,17 @@ describe('long routes: the gateway waits for the service’s own timeout', () =>
     expect(res.status).toBe(504);
     expect(res.body.message).toBe(`The model provider did not answer within ${providerTimeoutMs} ms`);
   });
+
+  it('lets a read held by Prefer: wait outlast UPSTREAM_TIMEOUT_MS', async () => {
+    const workflow = await call<Json>(gatewayUrl, '/api/v1/workflow/workflows', {
+      headers: withKey(tenant.test_key),
+      body: { name: `held-${randomUUID().slice(0, 6)}`, steps: [{ id: 'pause', type: 'delay', input: { seconds: 30 } }] },
+    });
+    const started = await call<Json>(gatewayUrl, '/v1/automations/run', { headers: withKey(tenant.test_key), body: { automation_id: workflow.body.id } });
+    const id = started.body.run_id as string;
+    const res = await call<Json>(gatewayUrl, `/run/executions/${id}`, { headers: { ...withKey(tenant.test_key), prefer: 'wait=2' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('preference-applied')).toBe('wait=2');
+    await call(gatewayUrl, `/run/executions/${id}/cancel`, { method: 'POST', headers: withKey(tenant.test_key) });
+  });
 });

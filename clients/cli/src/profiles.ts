@@ -51,15 +51,17 @@ export function saveProfile(name: string, profile: Profile, env: NodeJS.ProcessE
  */
 export function resolveProfile(profileName: string | undefined, env: NodeJS.ProcessEnv = process.env): Profile & { name: string } {
   const name = profileName ?? env.PLATFORM_PROFILE ?? 'default';
-  const saved = readProfiles(profileFilePath(env)).profiles[name];
-  if (profileName && !saved && !env.PLATFORM_URL)
-    throw new UsageError(`no profile '${name}' in ${profileFilePath(env)}: run \`platform login --profile ${name}\``);
-  const url = env.PLATFORM_URL ?? saved?.url;
   const fromEnv = env.PLATFORM_API_KEY
     ? { api_key: env.PLATFORM_API_KEY }
     : env.PLATFORM_TOKEN
       ? { token: env.PLATFORM_TOKEN, tenant: env.PLATFORM_TENANT }
       : undefined;
+  // A pipeline's environment says everything: no profile file is read (nor needs to be valid).
+  if (env.PLATFORM_URL && fromEnv) return { name, url: env.PLATFORM_URL, ...fromEnv };
+  const saved = readProfiles(profileFilePath(env)).profiles[name];
+  if (profileName && !saved && !env.PLATFORM_URL)
+    throw new UsageError(`no profile '${name}' in ${profileFilePath(env)}: run \`platform login --profile ${name}\``);
+  const url = env.PLATFORM_URL ?? saved?.url;
   const credential = fromEnv ?? (saved ? { api_key: saved.api_key, token: saved.token, tenant: env.PLATFORM_TENANT ?? saved.tenant } : {});
   if (!url || (!credential.api_key && !credential.token)) {
     throw new UsageError('not logged in: run `platform login`, or set PLATFORM_URL and PLATFORM_API_KEY');

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
@@ -37,6 +37,15 @@ describe('CLI basics', () => {
     });
     expect(() => resolveProfile('nope', env)).toThrow(UsageError);
     expect(() => resolveProfile(undefined, { PLATFORM_CONFIG_DIR: '/nonexistent' })).toThrow(/not logged in/);
+  });
+
+  it('reads no profile file when the environment gives the URL and a credential (a pipeline)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'platform-cli-'));
+    writeFileSync(join(dir, 'profiles.json'), 'not JSON');
+    const env = { PLATFORM_CONFIG_DIR: dir, PLATFORM_URL: 'http://ci', PLATFORM_TOKEN: 'jwt', PLATFORM_TENANT: 't1' };
+    expect(resolveProfile(undefined, env)).toEqual({ name: 'default', url: 'http://ci', token: 'jwt', tenant: 't1' });
+    // Without a credential in the environment the file is needed, and read.
+    expect(() => resolveProfile(undefined, { PLATFORM_CONFIG_DIR: dir, PLATFORM_URL: 'http://ci' })).toThrow(/not valid JSON/);
   });
 
   it('prints aligned tables', () => {

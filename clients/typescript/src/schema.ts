@@ -1337,7 +1337,7 @@ export interface paths {
         put?: never;
         /**
          * Run an automation
-         * @description Starts the current version of a workflow with `input` and answers 202 with the run id at once; poll `GET /run/executions/{run_id}` until the status is final (`succeeded`, `failed`, `cancelled`, `timed_out`). `status` is `queued` for a new run (accepted; it may already be running by the time you read it) and the current status of the first run for a repeated Idempotency-Key.
+         * @description Starts the current version of a workflow with `input` and answers 202 with the run id at once; poll `GET /run/executions/{run_id}` until the status is final (`succeeded`, `failed`, `cancelled`, `timed_out`), or send `Prefer: wait=<seconds>` to have the answer held: `200` with the finished execution when the run ends within them (one request for a short run), else the 202. `status` is `queued` for a new run (accepted; it may already be running by the time you read it) and the current status of the first run for a repeated Idempotency-Key.
          *
          *     Requires the scope `automations:run` (a key with `*` has every scope).
          */
@@ -1401,7 +1401,7 @@ export interface paths {
         };
         /**
          * Get an execution
-         * @description Status, timings, input, output and error of an execution, and each step that ran (its latest attempt) with its input and output; secrets are redacted.
+         * @description Status, timings, input, output and error of an execution, and each step that ran (its latest attempt) with its input and output; secrets are redacted. With `Prefer: wait=<seconds>` the answer is held until the execution is final (or the seconds pass): one request instead of polling.
          *
          *     Requires the scope `executions:read` (a key with `*` has every scope).
          */
@@ -4710,31 +4710,6 @@ export interface components {
                 [key: string]: unknown;
             };
         };
-        RunAcceptedResponseDto: {
-            /**
-             * Format: uuid
-             * @description The execution id: poll GET /run/executions/{run_id}
-             * @example 0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e
-             */
-            run_id: string;
-            /**
-             * @description `queued` for a new run; for a repeated Idempotency-Key, the current status of the first run
-             * @example queued
-             * @enum {string}
-             */
-            status: "queued" | "running" | "waiting" | "succeeded" | "failed" | "cancelled" | "timed_out";
-        };
-        ExecuteWorkflowRequestDto: {
-            /**
-             * @description Free-form input; the workflow sees it as `input`
-             * @example {
-             *       "x": 21
-             *     }
-             */
-            input?: {
-                [key: string]: unknown;
-            };
-        };
         ExecutionTriggerDto: {
             /**
              * @example api
@@ -4746,94 +4721,6 @@ export interface components {
              * @example null
              */
             id: string | null;
-        };
-        ExecutionSummaryDto: {
-            /**
-             * Format: uuid
-             * @example 0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e
-             */
-            id: string;
-            /**
-             * Format: uuid
-             * @example 0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9f
-             */
-            workflow_id: string;
-            /**
-             * @description The workflow version this execution runs
-             * @example 1
-             */
-            workflow_version: number;
-            /**
-             * @example succeeded
-             * @enum {string}
-             */
-            status: "queued" | "running" | "waiting" | "succeeded" | "failed" | "cancelled" | "timed_out";
-            /**
-             * @example {
-             *       "x": 21
-             *     }
-             */
-            input: {
-                [key: string]: unknown;
-            };
-            /**
-             * @description The workflow's output once it succeeded
-             * @example {
-             *       "value": 42
-             *     }
-             */
-            output: ({
-                [key: string]: unknown;
-            } | null) | (unknown[] | null) | (string | null) | (number | null) | (boolean | null);
-            /** @description Why it failed, timed out or was cancelled */
-            error?: {
-                /**
-                 * @description A stable code: expression_error, http_error, timeout, cancelled, …
-                 * @example http_error
-                 */
-                code: string;
-                /** @example POST https://hooks.example.com/big answered 502 */
-                message: string;
-                /**
-                 * @description The step that failed (null for the execution as a whole)
-                 * @example notify
-                 */
-                step_id: string | null;
-            } | null;
-            trigger: components["schemas"]["ExecutionTriggerDto"];
-            /**
-             * Format: uuid
-             * @description The customer scope it runs in
-             * @example null
-             */
-            customer_id: string | null;
-            /**
-             * Format: uuid
-             * @description Set for a subworkflow run
-             * @example null
-             */
-            parent_execution_id: string | null;
-            /**
-             * Format: date-time
-             * @example 2026-11-22T10:00:00.000Z
-             */
-            created_at: string;
-            /**
-             * Format: date-time
-             * @example 2026-11-22T10:00:00.010Z
-             */
-            started_at: string | null;
-            /**
-             * Format: date-time
-             * @example 2026-11-22T10:00:00.020Z
-             */
-            finished_at: string | null;
-            /**
-             * Format: date-time
-             * @description When a waiting execution (delay, retry back-off) resumes
-             * @example null
-             */
-            wake_at: string | null;
         };
         ExecutionStepDto: {
             /**
@@ -4991,6 +4878,119 @@ export interface components {
             wake_at: string | null;
             /** @description Each step path that ran, its latest attempt, in the order steps started */
             steps: components["schemas"]["ExecutionStepDto"][];
+        };
+        RunAcceptedResponseDto: {
+            /**
+             * Format: uuid
+             * @description The execution id: poll GET /run/executions/{run_id}
+             * @example 0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e
+             */
+            run_id: string;
+            /**
+             * @description `queued` for a new run; for a repeated Idempotency-Key, the current status of the first run
+             * @example queued
+             * @enum {string}
+             */
+            status: "queued" | "running" | "waiting" | "succeeded" | "failed" | "cancelled" | "timed_out";
+        };
+        ExecuteWorkflowRequestDto: {
+            /**
+             * @description Free-form input; the workflow sees it as `input`
+             * @example {
+             *       "x": 21
+             *     }
+             */
+            input?: {
+                [key: string]: unknown;
+            };
+        };
+        ExecutionSummaryDto: {
+            /**
+             * Format: uuid
+             * @example 0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @example 0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9f
+             */
+            workflow_id: string;
+            /**
+             * @description The workflow version this execution runs
+             * @example 1
+             */
+            workflow_version: number;
+            /**
+             * @example succeeded
+             * @enum {string}
+             */
+            status: "queued" | "running" | "waiting" | "succeeded" | "failed" | "cancelled" | "timed_out";
+            /**
+             * @example {
+             *       "x": 21
+             *     }
+             */
+            input: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description The workflow's output once it succeeded
+             * @example {
+             *       "value": 42
+             *     }
+             */
+            output: ({
+                [key: string]: unknown;
+            } | null) | (unknown[] | null) | (string | null) | (number | null) | (boolean | null);
+            /** @description Why it failed, timed out or was cancelled */
+            error?: {
+                /**
+                 * @description A stable code: expression_error, http_error, timeout, cancelled, …
+                 * @example http_error
+                 */
+                code: string;
+                /** @example POST https://hooks.example.com/big answered 502 */
+                message: string;
+                /**
+                 * @description The step that failed (null for the execution as a whole)
+                 * @example notify
+                 */
+                step_id: string | null;
+            } | null;
+            trigger: components["schemas"]["ExecutionTriggerDto"];
+            /**
+             * Format: uuid
+             * @description The customer scope it runs in
+             * @example null
+             */
+            customer_id: string | null;
+            /**
+             * Format: uuid
+             * @description Set for a subworkflow run
+             * @example null
+             */
+            parent_execution_id: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.010Z
+             */
+            started_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.020Z
+             */
+            finished_at: string | null;
+            /**
+             * Format: date-time
+             * @description When a waiting execution (delay, retry back-off) resumes
+             * @example null
+             */
+            wake_at: string | null;
         };
         ExecutionLogDto: {
             /**
@@ -17599,6 +17599,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description `wait=<seconds>` (RFC 7240): hold the answer until the run is final or the seconds have passed (at most EXECUTION_WAIT_MAX_MS, 60 s by default): `200` with the finished execution when it ended within them, else the usual `202`; `Preference-Applied: wait=<seconds honoured>` either way. An unreadable value is ignored. */
+                Prefer?: string;
                 /** @description The same key and body within 24 h return the first run; another body is 409 */
                 "Idempotency-Key"?: string;
                 /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
@@ -17617,6 +17619,60 @@ export interface operations {
             };
         };
         responses: {
+            /** @description With `Prefer: wait`: the run ended within the wait; the finished execution, whatever its final status */
+            200: {
+                headers: {
+                    /** @description `wait=<seconds>`: the wait honoured */
+                    "Preference-Applied"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e",
+                     *       "workflow_id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9f",
+                     *       "workflow_version": 1,
+                     *       "status": "succeeded",
+                     *       "input": {
+                     *         "x": 21
+                     *       },
+                     *       "output": {
+                     *         "value": 42
+                     *       },
+                     *       "error": null,
+                     *       "trigger": {
+                     *         "type": "api",
+                     *         "id": null
+                     *       },
+                     *       "customer_id": null,
+                     *       "parent_execution_id": null,
+                     *       "created_at": "2026-11-22T10:00:00.000Z",
+                     *       "started_at": "2026-11-22T10:00:00.010Z",
+                     *       "finished_at": "2026-11-22T10:00:00.020Z",
+                     *       "wake_at": null,
+                     *       "steps": [
+                     *         {
+                     *           "id": "double",
+                     *           "path": "double",
+                     *           "type": "transform",
+                     *           "status": "succeeded",
+                     *           "attempt": 1,
+                     *           "started_at": "2026-11-22T10:00:00.011Z",
+                     *           "finished_at": "2026-11-22T10:00:00.012Z",
+                     *           "input": {
+                     *             "value": 42
+                     *           },
+                     *           "output": {
+                     *             "value": 42
+                     *           },
+                     *           "error": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ExecutionResponseDto"];
+                };
+            };
             /** @description Accepted: the run is queued (or, for a repeated Idempotency-Key, the first run) */
             202: {
                 headers: {
@@ -17736,6 +17792,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description `wait=<seconds>` (RFC 7240): hold the answer until the run is final or the seconds have passed (at most EXECUTION_WAIT_MAX_MS, 60 s by default): `200` with the finished execution when it ended within them, else the usual `202`; `Preference-Applied: wait=<seconds honoured>` either way. An unreadable value is ignored. */
+                Prefer?: string;
                 /** @description The same key and body within 24 h return the first run; another body is 409 */
                 "Idempotency-Key"?: string;
                 /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
@@ -17758,6 +17816,60 @@ export interface operations {
             };
         };
         responses: {
+            /** @description With `Prefer: wait`: the run ended within the wait; the finished execution, whatever its final status */
+            200: {
+                headers: {
+                    /** @description `wait=<seconds>`: the wait honoured */
+                    "Preference-Applied"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9e",
+                     *       "workflow_id": "0194f1c2-7a3b-7c41-9d2e-3f5a6b7c8d9f",
+                     *       "workflow_version": 1,
+                     *       "status": "succeeded",
+                     *       "input": {
+                     *         "x": 21
+                     *       },
+                     *       "output": {
+                     *         "value": 42
+                     *       },
+                     *       "error": null,
+                     *       "trigger": {
+                     *         "type": "api",
+                     *         "id": null
+                     *       },
+                     *       "customer_id": null,
+                     *       "parent_execution_id": null,
+                     *       "created_at": "2026-11-22T10:00:00.000Z",
+                     *       "started_at": "2026-11-22T10:00:00.010Z",
+                     *       "finished_at": "2026-11-22T10:00:00.020Z",
+                     *       "wake_at": null,
+                     *       "steps": [
+                     *         {
+                     *           "id": "double",
+                     *           "path": "double",
+                     *           "type": "transform",
+                     *           "status": "succeeded",
+                     *           "attempt": 1,
+                     *           "started_at": "2026-11-22T10:00:00.011Z",
+                     *           "finished_at": "2026-11-22T10:00:00.012Z",
+                     *           "input": {
+                     *             "value": 42
+                     *           },
+                     *           "output": {
+                     *             "value": 42
+                     *           },
+                     *           "error": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ExecutionResponseDto"];
+                };
+            };
             /** @description Accepted: the run is queued (or, for a repeated Idempotency-Key, the first run) */
             202: {
                 headers: {
@@ -17984,6 +18096,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description `wait=<seconds>` (RFC 7240): hold the answer until the execution is final or the seconds have passed (at most EXECUTION_WAIT_MAX_MS, 60 s by default), then answer it as it is; `Preference-Applied: wait=<seconds honoured>` says the wait was applied. An unreadable value is ignored (answered at once). */
+                Prefer?: string;
                 /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
                 "X-SELECTED-TENANT"?: string;
                 /** @description With a JWT: the environment (data plane) to act in; default the tenant's production environment. Ignored with an API key. */
@@ -17999,9 +18113,11 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The execution */
+            /** @description The execution (with `Prefer: wait`, once final or at the end of the wait, whatever its status then) */
             200: {
                 headers: {
+                    /** @description `wait=<seconds>` when a `Prefer: wait` was honoured */
+                    "Preference-Applied"?: string;
                     [name: string]: unknown;
                 };
                 content: {

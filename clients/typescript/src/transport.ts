@@ -131,11 +131,21 @@ export class Transport {
     return url;
   }
 
+  /** The per-attempt time limit (`timeoutMs`), if any: a request the platform holds must end before it. */
+  get attemptTimeoutMs(): number | undefined {
+    return this.options.timeoutMs;
+  }
+
   async request<T>(method: Method, path: string, options: RequestOptions = {}): Promise<T> {
+    return (await this.exchange<T>(method, path, options)).body;
+  }
+
+  /** The answer's body with its status and headers, for the calls that read them (`Preference-Applied`, 200 or 202). */
+  async exchange<T>(method: Method, path: string, options: RequestOptions = {}): Promise<{ status: number; body: T; headers: ResponseLike['headers'] }> {
     const res = await this.send(method, path, options);
-    if (res.status === 204) return undefined as T;
+    if (res.status === 204) return { status: res.status, body: undefined as T, headers: res.headers };
     const text = await res.text();
-    return (text ? JSON.parse(text) : undefined) as T;
+    return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T, headers: res.headers };
   }
 
   private async send(method: Method, path: string, options: RequestOptions): Promise<ResponseLike> {

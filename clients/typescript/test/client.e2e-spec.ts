@@ -35,7 +35,10 @@ describe('@platform-sdk/client, generated from the merged description', () => {
 
     const started = await client.POST('/v1/automations/run', { body: { automation_id: workflow.id, input: { x: 21 } } });
     expect(started.response.status).toBe(202);
-    const runId = started.data!.run_id;
+    // 200 (the finished execution) is only the answer to a start with `Prefer: wait`.
+    const accepted = started.data!;
+    if (!('run_id' in accepted)) throw new Error('a start without Prefer: wait is answered 202');
+    const runId = accepted.run_id;
 
     let execution: Execution | undefined;
     const deadline = Date.now() + 15_000;

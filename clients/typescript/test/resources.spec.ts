@@ -95,6 +95,64 @@ describe('SDK runs', () => {
     await expect(client().runs.wait('r3', { signal: AbortSignal.timeout(100) })).rejects.toMatchObject({ name: 'TimeoutError' });
   });
 
+  it('has the start held (Prefer: wait): a run finished within it is one request, answered 200 with the execution', async () => {
+    server.reset((req, res) =>
+      json(res, 200, { id: 'r7', status: 'succeeded', output: { value: 42 }, wake_at: null }, { 'preference-applied': String(req.headers.prefer) }),
+    );
+    const statuses: string[] = [];
+    const execution = await client().runs.run('wf-id', { x: 21 }, { idempotencyKey: 'k7', timeout: 5_500, onStatus: (e) => statuses.push(e.status) });
+    expect(execution).toMatchObject({ id: 'r7', status: 'succeeded', output: { value: 42 } });
+    expect(statuses).toEqual(['succeeded']);
+    expect(server.seen.map((s) => [s.method, s.url, s.headers.prefer, s.headers['idempotency-key']])).toEqual([
+      ['POST', '/v1/automations/run', 'wait=5', 'k7'],
+    ]);
+    expect(JSON.parse(server.seen[0].body)).toEqual({ automation_id: 'wf-id', input: { x: 21 } });
+  });
+
+  it('startHeld gives the accepted run alone when the platform answers 202 (not finished, or it does not hold starts)', async () => {
+    server.reset((_req, res) => json(res, 202, { run_id: 'r8', status: 'running' }));
+    await expect(client().runs.startHeld('wf-id', {}, 1)).resolves.toEqual({ run_id: 'r8', status: 'running' });
+  });
+
+  it('asks the platform to hold each read (Prefer: wait) right after the start, and reads again at once after a held one', async () => {
+    let reads = 0;
+    server.reset((req, res) => {
+      if (req.method === 'POST') return json(res, 202, { run_id: 'r4', status: 'queued' });
+      reads += 1;
+      // The first read is held to the end of its wait and the run is still going; the second sees it end.
+      setTimeout(() => json(res, 200, { id: 'r4', status: reads < 2 ? 'running' : 'succeeded', wake_at: null }, { 'preference-applied': 'wait=30' }), 40);
+    });
+    const execution = await client().runs.run('wf-id', {}, { timeout: 60_000 });
+    expect(execution.status).toBe('succeeded');
+    const [start, first, second] = server.seen;
+    expect(server.seen).toHaveLength(3);
+    expect([first.headers.prefer, second.headers.prefer]).toEqual(['wait=30', 'wait=30']);
+    // No pause before the first read, nor between two held reads (the 40 ms are the stand-in's own hold).
+    expect(first.at - start.at).toBeLessThan(30);
+    expect(second.at - first.at).toBeLessThan(40 + 30);
+  });
+
+  it('polls with its back-off when the platform does not hold reads (no Preference-Applied: an older platform)', async () => {
+    let reads = 0;
+    server.reset((_req, res) => {
+      reads += 1;
+      json(res, 200, { id: 'r5', status: reads < 4 ? 'running' : 'succeeded', wake_at: null });
+    });
+    await expect(client().runs.wait('r5')).resolves.toMatchObject({ status: 'succeeded' });
+    expect(server.seen.map((s) => s.headers.prefer)).toEqual(['wait=30', undefined, undefined, undefined]);
+    // 5 then 10 ms between polls.
+    expect(server.seen[2].at - server.seen[1].at).toBeGreaterThanOrEqual(9);
+  });
+
+  it('holds no read longer than the time left or the transport’s per-attempt limit', async () => {
+    server.reset((_req, res) => json(res, 200, { id: 'r6', status: 'succeeded', wake_at: null }, { 'preference-applied': 'wait=2' }));
+    await client().runs.wait('r6', { timeout: 2_900 });
+    expect(server.seen[0].headers.prefer).toBe('wait=2');
+    server.reset((_req, res) => json(res, 200, { id: 'r6', status: 'succeeded', wake_at: null }, { 'preference-applied': 'wait=9' }));
+    await createClient({ baseUrl: server.url, apiKey: 'sv_test_key', timeoutMs: 10_000 }).runs.wait('r6');
+    expect(server.seen[0].headers.prefer).toBe('wait=9');
+  });
+
   it('follows the logs of a run until it has finished, each line once', async () => {
     const lines: ExecutionLog[] = [];
     const line = (n: number) => ({ id: `l${n}`, step_id: 's', level: 'info', message: `line ${n}`, data: null, created_at: '' }) as ExecutionLog;

@@ -45,6 +45,12 @@ export class GatewayConfig extends ProcessConfig {
   @Max(86_400_000)
   AI_AGENT_TIME_BUDGET_MS: number = SERVICE_TIME_LIMITS.AI_AGENT_TIME_BUDGET_MS;
 
+  /** The run service's setting of the same name: how long `GET /run/executions/{id}` may be held (set it for both). */
+  @IsInt()
+  @Min(1000)
+  @Max(600_000)
+  EXECUTION_WAIT_MAX_MS: number = SERVICE_TIME_LIMITS.EXECUTION_WAIT_MAX_MS;
+
   @IsInt()
   @Min(100)
   HEALTH_TIMEOUT_MS: number = 2_000;

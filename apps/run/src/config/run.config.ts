@@ -1,6 +1,6 @@
 import { IsBoolean, IsInt, Max, Min } from 'class-validator';
 import { Transform } from 'class-transformer';
-import { ServiceConfig, toBoolean } from '@platform/common';
+import { SERVICE_TIME_LIMITS, ServiceConfig, toBoolean } from '@platform/common';
 import { DEFAULT_RUN_INPUT_LIMIT_BYTES } from '@platform/messaging';
 
 export const RUN_CONFIG = Symbol('RUN_CONFIG');
@@ -36,6 +36,15 @@ export class RunConfig extends ServiceConfig {
   @IsInt()
   @Min(1024)
   RUN_INPUT_LIMIT_BYTES: number = DEFAULT_RUN_INPUT_LIMIT_BYTES;
+
+  /**
+   * The longest `Prefer: wait` honoured on `GET /run/executions/{id}`: a longer one is cut to
+   * this. The gateway reads it too (its wait on that route), so give both the same value.
+   */
+  @IsInt()
+  @Min(1000)
+  @Max(600_000)
+  EXECUTION_WAIT_MAX_MS: number = SERVICE_TIME_LIMITS.EXECUTION_WAIT_MAX_MS;
 
   /** Default execution timeout when a workflow sets none. */
   @IsInt()

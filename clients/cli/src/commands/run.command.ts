@@ -1,9 +1,12 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { RunWaitTimeoutError, type Execution, type PlatformClient } from '@platform-sdk/client';
+import { RunWaitTimeoutError, type Execution, type PlatformClient, type RunAccepted } from '@platform-sdk/client';
 import { CommandFailed, EXIT, UsageError } from '../cli-errors.js';
 import { command, handle, type Context } from '../command.js';
 import { formatDuration, parseDuration } from '../duration.js';
+
+/** How long `run --wait` has its start held: the run id is printed after at most this. */
+const START_HOLD_SECONDS = 1;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -62,15 +65,16 @@ export function readInput(value: string | undefined): Record<string, unknown> {
  * Follows a run to its end and reports it: the output as JSON on stdout and 0 when it
  * succeeded, the error on stderr and 1 otherwise (or when `timeout` passes first).
  */
-export async function waitAndReport(ctx: Context, runId: string, timeout: number | undefined): Promise<number> {
-  const started = Date.now();
+export async function waitAndReport(ctx: Context, runId: string, timeout: number | undefined, finished?: Execution, started = Date.now()): Promise<number> {
   let execution: Execution;
   try {
-    execution = await ctx.client().runs.wait(runId, {
-      timeout,
-      signal: ctx.signal,
-      onStatus: (e) => ctx.out.progress(`run ${runId}: ${e.status} (${formatDuration(Date.now() - started)})`),
-    });
+    execution =
+      finished ??
+      (await ctx.client().runs.wait(runId, {
+        timeout,
+        signal: ctx.signal,
+        onStatus: (e) => ctx.out.progress(`run ${runId}: ${e.status} (${formatDuration(Date.now() - started)})`),
+      }));
   } catch (error) {
     if (!(error instanceof RunWaitTimeoutError)) throw error;
     if (ctx.out.json) ctx.out.printJson({ id: runId, status: error.lastStatus, waited_ms: timeout });
@@ -103,13 +107,19 @@ async function run(ctx: Context, options: RunOptions, workflow: string): Promise
   if (timeout !== undefined && !options.wait) throw new UsageError('--timeout needs --wait');
   const client = ctx.client();
   const id = await resolveWorkflow(client, workflow, ctx.signal);
-  const started = await client.runs.start(id, input, { idempotencyKey: options.idempotencyKey, signal: ctx.signal });
+  const call = { idempotencyKey: options.idempotencyKey, signal: ctx.signal };
   if (!options.wait) {
+    const started = await client.runs.start(id, input, call);
     ctx.out.result(started, () => started.run_id);
     return EXIT.ok;
   }
+  const startedAt = Date.now();
+  // The start is held a moment: a run that ends within it is one request, its end known at once.
+  const hold = Math.min(START_HOLD_SECONDS, client.runs.holdSeconds(timeout ?? Infinity));
+  const started: RunAccepted & { execution?: Execution } =
+    hold >= 1 ? await client.runs.startHeld(id, input, hold, call) : await client.runs.start(id, input, call);
   ctx.out.note(`run ${started.run_id} started`);
-  return waitAndReport(ctx, started.run_id, timeout);
+  return waitAndReport(ctx, started.run_id, timeout, started.execution, startedAt);
 }
 
 export function runCommand(): Command {

@@ -21,6 +21,8 @@ export interface PlannedRoute {
 export const SERVICE_TIME_LIMITS = {
   AI_PROVIDER_TIMEOUT_MS: 60_000,
   AI_AGENT_TIME_BUDGET_MS: 300_000,
+  /** The longest `Prefer: wait` a `GET /run/executions/{id}` is held for its run's end. */
+  EXECUTION_WAIT_MAX_MS: 60_000,
 } as const;
 
 export type ServiceTimeLimit = keyof typeof SERVICE_TIME_LIMITS;
@@ -120,6 +122,12 @@ export const SERVICES: Readonly<Record<ServiceName, ServiceDefinition>> = {
     // The engine allocates short-lived objects per step: a larger young generation halves its
     // scavenges (measured +10-15% runs/s in `npm run bench -- engine`).
     nodeArgs: ['--max-semi-space-size=32'],
+    // `Prefer: wait=<s>` holds these answers until the run has finished (executions/prefer-wait.ts).
+    longRoutes: [
+      { method: 'GET', path: /^\/run\/executions\/[^/]+\/?$/, bounds: ['EXECUTION_WAIT_MAX_MS'] },
+      { method: 'POST', path: /^\/v1\/automations\/run\/?$/, bounds: ['EXECUTION_WAIT_MAX_MS'] },
+      { method: 'POST', path: /^\/run\/workflows\/[^/]+\/execute\/?$/, bounds: ['EXECUTION_WAIT_MAX_MS'] },
+    ],
   },
   trigger: {
     name: 'trigger',
