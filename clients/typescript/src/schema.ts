@@ -5026,7 +5026,7 @@ export interface components {
             /** @description Unique within the workflow */
             id: string;
             /**
-             * @description Action types (transform, http.request, code, data.query, data.insert, data.update, data.delete, file.read, file.write, notification) or control types (condition, switch, loop, parallel, delay, subworkflow, approval, form, fail, stop, set).
+             * @description Action types (transform, http.request, code, data.query, data.insert, data.update, data.delete, file.read, file.write, notification, ai.generate, ai.chat, ai.embed, ai.agent, kb.query, connector) or control types (condition, switch, loop, parallel, delay, subworkflow, approval, form, fail, stop, set).
              * @example transform
              */
             type: string;
@@ -5299,6 +5299,102 @@ export interface components {
             input?: {
                 [key: string]: unknown;
             };
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description ai.generate: one completion from a model of the AI runtime */
+        AiGenerateStepInput: {
+            /** @description A model the tenant has configured (docs/ai.md) */
+            model: string;
+            /**
+             * Format: textarea
+             * @description The prompt
+             */
+            prompt: string;
+            /**
+             * Format: textarea
+             * @description A system instruction
+             */
+            system?: string;
+            /** @description Most tokens to generate */
+            max_tokens?: number;
+            /** @description Sampling temperature */
+            temperature?: number;
+            /**
+             * @description json: the output is parsed JSON
+             * @default text
+             * @enum {string}
+             */
+            response_format: "text" | "json";
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description ai.chat: a conversation turn, with tools the model may call */
+        AiChatStepInput: {
+            /** @description A model the tenant has configured (docs/ai.md) */
+            model: string;
+            /** @description The conversation so far */
+            messages: {
+                [key: string]: unknown;
+            }[];
+            /** @description Tools the model may call */
+            tools?: {
+                [key: string]: unknown;
+            }[];
+            /** @description Most tokens to generate */
+            max_tokens?: number;
+            /** @description Sampling temperature */
+            temperature?: number;
+            /**
+             * @description json: the output is parsed JSON
+             * @default text
+             * @enum {string}
+             */
+            response_format: "text" | "json";
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description ai.embed: embedding vectors of texts */
+        AiEmbedStepInput: {
+            /** @description A text or a list of texts */
+            input: unknown;
+            /** @description An embedding model (default: the tenant’s) */
+            model?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description kb.query: the passages of a knowledge base nearest a query, optionally with an answer */
+        KbQueryStepInput: {
+            /**
+             * Format: uuid
+             * @description The knowledge base
+             */
+            knowledge_base_id: string;
+            /** @description What to look for */
+            query: string;
+            /** @description How many passages */
+            top_k?: number;
+            /** @description Metadata the passages must have */
+            filter?: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description Also answer the query from the passages
+             * @default false
+             */
+            answer: boolean;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description ai.agent: a run of an AI agent; fails if the agent waits for an approval (docs/ai.md) */
+        AiAgentStepInput: {
+            /**
+             * Format: uuid
+             * @description The agent
+             */
+            agent_id: string;
+            /** @description The agent run’s input */
+            input: unknown;
         } & {
             [key: string]: unknown;
         };

@@ -22,7 +22,7 @@ export const WORKFLOW_STEP_SCHEMA = {
     type: {
       type: 'string',
       description:
-        'Action types (transform, http.request, code, data.query, data.insert, data.update, data.delete, file.read, file.write, notification) or control types (condition, switch, loop, parallel, delay, subworkflow, approval, form, fail, stop, set).',
+        'Action types (transform, http.request, code, data.query, data.insert, data.update, data.delete, file.read, file.write, notification, ai.generate, ai.chat, ai.embed, ai.agent, kb.query, connector) or control types (condition, switch, loop, parallel, delay, subworkflow, approval, form, fail, stop, set).',
       example: 'transform',
     },
     input: {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { Bus } from '@platform/messaging';
+import { aiSteps } from '../../engine/steps/ai.steps.js';
 import { HttpRequestStep } from '../../engine/steps/http-request.step.js';
 import { NotificationStep } from '../../engine/steps/notification.step.js';
 import { storageSteps } from '../../engine/steps/storage.steps.js';
@@ -13,7 +14,7 @@ interface Described {
 }
 const described = (type: string) => STEP_INPUT_SCHEMAS[type].schema as Described;
 // validate() of these executors reads the definition only: no bus is reached.
-const executors: StepExecutor[] = [new HttpRequestStep(), new NotificationStep({} as Bus), ...storageSteps({} as Bus)];
+const executors: StepExecutor[] = [new HttpRequestStep(), new NotificationStep({} as Bus), ...storageSteps({} as Bus), ...aiSteps({} as Bus)];
 
 // The published input schemas describe what the step validators check, so they cannot drift apart.
 describe('the built-in step types’ input schemas', () => {

@@ -6,7 +6,7 @@ import { MAX_CODE_BYTES } from '../../engine/steps/code.step.js';
  * per type, listed by type in WorkflowStep's `x-input-schema-by-type`) so that clients can build a
  * form for a step's input. Descriptive only: the step validators stay the authority, and nothing
  * here changes which definitions are valid. Any value may also be a `{% … %}` expression, which
- * the types below do not repeat; types without a fixed shape (transform, set) are not listed.
+ * the types below do not repeat; types without a fixed shape (transform, set) and connector (its input is described by its connector's action) are not listed.
  */
 const str = (description: string, extra: object = {}) => ({ type: 'string', description, ...extra });
 const int = (description: string, extra: object = {}) => ({ type: 'integer', description, ...extra });
@@ -138,6 +138,66 @@ export const STEP_INPUT_SCHEMAS: Record<string, { name: string; schema: object }
       'subworkflow: runs another workflow and waits for it; its output is the child’s',
       { workflow_id: str('The workflow', { format: 'uuid' }), input: obj('The child run’s input') },
       ['workflow_id'],
+    ),
+  },
+  'ai.generate': {
+    name: 'AiGenerateStepInput',
+    schema: input(
+      'ai.generate: one completion from a model of the AI runtime',
+      {
+        model: str('A model the tenant has configured (docs/ai.md)'),
+        prompt: str('The prompt', { format: 'textarea' }),
+        system: str('A system instruction', { format: 'textarea' }),
+        max_tokens: int('Most tokens to generate', { minimum: 1, maximum: 200_000 }),
+        temperature: { type: 'number', minimum: 0, maximum: 2, description: 'Sampling temperature' },
+        response_format: { type: 'string', enum: ['text', 'json'], default: 'text', description: 'json: the output is parsed JSON' },
+      },
+      ['model', 'prompt'],
+    ),
+  },
+  'ai.chat': {
+    name: 'AiChatStepInput',
+    schema: input(
+      'ai.chat: a conversation turn, with tools the model may call',
+      {
+        model: str('A model the tenant has configured (docs/ai.md)'),
+        messages: { type: 'array', items: obj('{ role, content }'), description: 'The conversation so far' },
+        tools: { type: 'array', items: obj('A tool: { name, description, parameters }'), description: 'Tools the model may call' },
+        max_tokens: int('Most tokens to generate', { minimum: 1, maximum: 200_000 }),
+        temperature: { type: 'number', minimum: 0, maximum: 2, description: 'Sampling temperature' },
+        response_format: { type: 'string', enum: ['text', 'json'], default: 'text', description: 'json: the output is parsed JSON' },
+      },
+      ['model', 'messages'],
+    ),
+  },
+  'ai.embed': {
+    name: 'AiEmbedStepInput',
+    schema: input(
+      'ai.embed: embedding vectors of texts',
+      { input: { description: 'A text or a list of texts' }, model: str('An embedding model (default: the tenant’s)') },
+      ['input'],
+    ),
+  },
+  'kb.query': {
+    name: 'KbQueryStepInput',
+    schema: input(
+      'kb.query: the passages of a knowledge base nearest a query, optionally with an answer',
+      {
+        knowledge_base_id: str('The knowledge base', { format: 'uuid' }),
+        query: str('What to look for'),
+        top_k: int('How many passages', { minimum: 1, maximum: 50 }),
+        filter: obj('Metadata the passages must have'),
+        answer: { type: 'boolean', default: false, description: 'Also answer the query from the passages' },
+      },
+      ['knowledge_base_id', 'query'],
+    ),
+  },
+  'ai.agent': {
+    name: 'AiAgentStepInput',
+    schema: input(
+      'ai.agent: a run of an AI agent; fails if the agent waits for an approval (docs/ai.md)',
+      { agent_id: str('The agent', { format: 'uuid' }), input: { description: 'The agent run’s input' } },
+      ['agent_id', 'input'],
     ),
   },
   stop: { name: 'StopStepInput', schema: input('stop: ends the run successfully', { output: { description: 'The run’s output' } }) },
