@@ -85,6 +85,32 @@ describe('GET /run/executions/{id} with Prefer: wait', () => {
     await gw(`/run/executions/${id}/cancel`, { method: 'POST', headers: withKey(a.test_key) });
   });
 
+  it('holds at most EXECUTION_WAIT_MAX_HELD_PER_TENANT reads of one tenant; one more is answered at once, another tenant’s still held', async () => {
+    const limit = Number(env.serviceEnv.run.EXECUTION_WAIT_MAX_HELD_PER_TENANT ?? 32);
+    const [c, d] = await Promise.all([createTenant(env.gatewayUrl, env.adminToken, 'wait-c'), createTenant(env.gatewayUrl, env.adminToken, 'wait-d')]);
+    const pause = [{ id: 'pause', type: 'delay', input: { seconds: 60 } }];
+    const [mine, theirs] = await Promise.all([start(c, await createWorkflow(c, pause)), start(d, await createWorkflow(d, pause))]);
+    // The tenant's allowance, all held (for up to 15 s)…
+    const held = Array.from({ length: limit }, () => read(c, mine, 'wait=15'));
+    // …so once they have all reached the service, one more read is not held: no Preference-Applied, at once.
+    let over = await read(c, mine, 'wait=1');
+    for (let i = 0; i < 20 && over.headers.get('preference-applied') !== null; i++) over = await read(c, mine, 'wait=1');
+    expect(over.status).toBe(200);
+    expect(over.headers.get('preference-applied')).toBeNull();
+    expect(over.ms).toBeLessThan(900);
+    // Another tenant's wait is its own: still held and applied.
+    const other = await read(d, theirs, 'wait=1');
+    expect([other.status, other.headers.get('preference-applied')]).toEqual([200, 'wait=1']);
+    expect(other.ms).toBeGreaterThanOrEqual(950);
+    // The held ones end when their run does, and the allowance is free again.
+    await gw(`/run/executions/${mine}/cancel`, { method: 'POST', headers: withKey(c.test_key) });
+    const answers = await Promise.all(held);
+    expect(answers.map((r) => [r.status, r.headers.get('preference-applied'), r.body.status])).toEqual(answers.map(() => [200, 'wait=15', 'cancelled']));
+    const again = await read(c, mine, 'wait=5');
+    expect(again.headers.get('preference-applied')).toBe('wait=5');
+    await gw(`/run/executions/${theirs}/cancel`, { method: 'POST', headers: withKey(d.test_key) });
+  });
+
   describe('on a start', () => {
     const startHeld = async (tenant: TestTenant, path: string, body: Record<string, unknown>, prefer: string, extra: Record<string, string> = {}) => {
       const started = Date.now();

@@ -17695,7 +17695,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description `wait=<seconds>` (RFC 7240): hold the answer until the run is final or the seconds have passed (at most EXECUTION_WAIT_MAX_MS, 60 s by default): `200` with the finished execution when it ended within them, else the usual `202`; `Preference-Applied: wait=<seconds honoured>` either way. An unreadable value is ignored. */
+                /** @description `wait=<seconds>` (RFC 7240): hold the answer until the run is final or the seconds have passed (at most EXECUTION_WAIT_MAX_MS, 60 s by default): `200` with the finished execution when it ended within them, else the usual `202`; `Preference-Applied: wait=<seconds honoured>` either way. An unreadable value is ignored, and so is a wait beyond the requests held at once (EXECUTION_WAIT_MAX_HELD_PER_TENANT): the usual `202`. */
                 Prefer?: string;
                 /** @description The same key and body within 24 h return the first run; another body is 409 */
                 "Idempotency-Key"?: string;
@@ -17888,7 +17888,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description `wait=<seconds>` (RFC 7240): hold the answer until the run is final or the seconds have passed (at most EXECUTION_WAIT_MAX_MS, 60 s by default): `200` with the finished execution when it ended within them, else the usual `202`; `Preference-Applied: wait=<seconds honoured>` either way. An unreadable value is ignored. */
+                /** @description `wait=<seconds>` (RFC 7240): hold the answer until the run is final or the seconds have passed (at most EXECUTION_WAIT_MAX_MS, 60 s by default): `200` with the finished execution when it ended within them, else the usual `202`; `Preference-Applied: wait=<seconds honoured>` either way. An unreadable value is ignored, and so is a wait beyond the requests held at once (EXECUTION_WAIT_MAX_HELD_PER_TENANT): the usual `202`. */
                 Prefer?: string;
                 /** @description The same key and body within 24 h return the first run; another body is 409 */
                 "Idempotency-Key"?: string;
@@ -18192,7 +18192,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description `wait=<seconds>` (RFC 7240): hold the answer until the execution is final or the seconds have passed (at most EXECUTION_WAIT_MAX_MS, 60 s by default), then answer it as it is; `Preference-Applied: wait=<seconds honoured>` says the wait was applied. An unreadable value is ignored (answered at once). */
+                /** @description `wait=<seconds>` (RFC 7240): hold the answer until the execution is final or the seconds have passed (at most EXECUTION_WAIT_MAX_MS, 60 s by default), then answer it as it is; `Preference-Applied: wait=<seconds honoured>` says the wait was applied. An unreadable value is ignored (answered at once), and so is a wait beyond the requests held at once (EXECUTION_WAIT_MAX_HELD_PER_TENANT, 32 per tenant and replica). */
                 Prefer?: string;
                 /** @description With a JWT: the tenant to act in (required; one of the token's `authorized_tenants`). Ignored with an API key. */
                 "X-SELECTED-TENANT"?: string;

@@ -46,6 +46,22 @@ export class RunConfig extends ServiceConfig {
   @Max(600_000)
   EXECUTION_WAIT_MAX_MS: number = SERVICE_TIME_LIMITS.EXECUTION_WAIT_MAX_MS;
 
+  /**
+   * How many requests one replica holds with `Prefer: wait` at once, in all and per tenant; one
+   * more is answered at once, its preference not applied (RFC 7240 lets a server ignore one). A
+   * held request keeps a gateway connection to this service busy: without a bound, one tenant's
+   * held reads could take every connection of the gateway's pool (512) from everyone else.
+   */
+  @IsInt()
+  @Min(0)
+  @Max(10_000)
+  EXECUTION_WAIT_MAX_HELD = 256;
+
+  @IsInt()
+  @Min(0)
+  @Max(10_000)
+  EXECUTION_WAIT_MAX_HELD_PER_TENANT = 32;
+
   /** Default execution timeout when a workflow sets none. */
   @IsInt()
   @Min(1)

@@ -31,6 +31,9 @@ export class ExecutionWaiter implements OnModuleDestroy {
   private readonly listeners = new Map<string, Set<Listener>>();
   private subscriptions?: Subscription[];
   private ready: Promise<void> = Promise.resolve();
+  /** Requests held now, in all and by tenant (EXECUTION_WAIT_MAX_HELD, …_PER_TENANT). */
+  private heldInAll = 0;
+  private readonly heldByTenant = new Map<string, number>();
 
   constructor(
     private readonly bus: Bus,
@@ -46,6 +49,8 @@ export class ExecutionWaiter implements OnModuleDestroy {
   async get(principal: Principal, id: string, waitSeconds: number | undefined, signal: AbortSignal) {
     if (waitSeconds === undefined) return { execution: await this.executions.get(principal, id) };
     const applied = Math.min(waitSeconds, Math.floor(this.config.EXECUTION_WAIT_MAX_MS / 1000));
+    // Over the bounds the preference is not applied: answered at once, without Preference-Applied.
+    if (!this.hold(principal.tenantId)) return { execution: await this.executions.get(principal, id) };
     // Listen first, then read: a run that ends in between is heard.
     const watch = this.watch(principal.tenantId, id);
     try {
@@ -57,15 +62,32 @@ export class ExecutionWaiter implements OnModuleDestroy {
       return { execution: signal.aborted && !ended ? current : await this.executions.get(principal, id), applied };
     } finally {
       watch.stop();
+      this.unhold(principal.tenantId);
     }
+  }
+
+  private hold(tenantId: string): boolean {
+    const tenant = this.heldByTenant.get(tenantId) ?? 0;
+    if (this.heldInAll >= this.config.EXECUTION_WAIT_MAX_HELD || tenant >= this.config.EXECUTION_WAIT_MAX_HELD_PER_TENANT) return false;
+    this.heldInAll++;
+    this.heldByTenant.set(tenantId, tenant + 1);
+    return true;
+  }
+
+  private unhold(tenantId: string): void {
+    this.heldInAll--;
+    const tenant = (this.heldByTenant.get(tenantId) ?? 1) - 1;
+    if (tenant > 0) this.heldByTenant.set(tenantId, tenant);
+    else this.heldByTenant.delete(tenantId);
   }
 
   /** A start's answer with `Prefer: wait`: 200 with the finished execution when the run ended within the wait, else 202 with its status. */
   async afterStart(principal: Principal, runId: string, waitSeconds: number, signal: AbortSignal) {
     const { execution, applied } = await this.get(principal, runId, waitSeconds, signal);
-    return isFinished(execution.status)
-      ? { status: 200, body: execution, applied: applied! }
-      : { status: 202, body: { run_id: runId, status: execution.status }, applied: applied! };
+    // Not held (over the bounds): the answer a start has without the header.
+    return isFinished(execution.status) && applied !== undefined
+      ? { status: 200, body: execution, applied }
+      : { status: 202, body: { run_id: runId, status: execution.status }, applied };
   }
 
   onModuleDestroy(): void {

@@ -46,7 +46,7 @@ const PREFER_WAIT = {
   required: false,
   description:
     '`wait=<seconds>` (RFC 7240): hold the answer until the execution is final or the seconds have passed (at most EXECUTION_WAIT_MAX_MS, 60 s by default), ' +
-    'then answer it as it is; `Preference-Applied: wait=<seconds honoured>` says the wait was applied. An unreadable value is ignored (answered at once).',
+    'then answer it as it is; `Preference-Applied: wait=<seconds honoured>` says the wait was applied. An unreadable value is ignored (answered at once), and so is a wait beyond the requests held at once (EXECUTION_WAIT_MAX_HELD_PER_TENANT, 32 per tenant and replica).',
   schema: { type: 'string', example: 'wait=30' },
 };
 
@@ -67,7 +67,7 @@ const PREFER_WAIT_START = {
   required: false,
   description:
     '`wait=<seconds>` (RFC 7240): hold the answer until the run is final or the seconds have passed (at most EXECUTION_WAIT_MAX_MS, 60 s by default): ' +
-    '`200` with the finished execution when it ended within them, else the usual `202`; `Preference-Applied: wait=<seconds honoured>` either way. An unreadable value is ignored.',
+    '`200` with the finished execution when it ended within them, else the usual `202`; `Preference-Applied: wait=<seconds honoured>` either way. An unreadable value is ignored, and so is a wait beyond the requests held at once (EXECUTION_WAIT_MAX_HELD_PER_TENANT): the usual `202`.',
   schema: { type: 'string', example: 'wait=5' },
 };
 const FINISHED = {
@@ -163,7 +163,7 @@ export class ExecutionsController {
   private async answerStart(p: Principal, started: { execution: { id: string }; status: string }, wait: number | undefined, res: Response) {
     if (wait === undefined) return accepted(started);
     const answer = await this.waiter.afterStart(p, started.execution.id, wait, closed(res));
-    res.setHeader('Preference-Applied', `wait=${answer.applied}`);
+    if (answer.applied !== undefined) res.setHeader('Preference-Applied', `wait=${answer.applied}`);
     res.status(answer.status);
     return answer.body;
   }
