@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { call, createTenant, e2eEnvironment, withKey, type TestTenant } from '@platform/testing';
-import { CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS, seriousViolations } from './browser.js';
+import { CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS, seriousViolations, watchCsp } from './browser.js';
 
 const env = e2eEnvironment();
 
@@ -17,7 +17,7 @@ describe('the console creates connections and customers (Debian chromium)', () =
   let browser: Browser;
   let page: Page;
   let t: TestTenant;
-  const cspViolations: string[] = [];
+  let cspViolations: string[] = [];
   const a11y: Record<string, string[]> = {};
 
   const look = async (name: string): Promise<void> => {
@@ -30,9 +30,7 @@ describe('the console creates connections and customers (Debian chromium)', () =
     t = await createTenant(env.gatewayUrl, env.adminToken, 'console-forms');
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-    page.on('console', (message) => {
-      if (message.text().includes('Content Security Policy')) cspViolations.push(message.text());
-    });
+    cspViolations = await watchCsp(page);
     await page.goto(`${env.gatewayUrl}/console/`);
     await page.getByLabel('API key').fill(t.test_key);
     await page.getByRole('button', { name: 'Sign in' }).click();

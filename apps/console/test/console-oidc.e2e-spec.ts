@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 import { call, createTenant, e2eEnvironment, withKey, type TestTenant } from '@platform/testing';
+import { CHROMIUM, CHROMIUM_ARGS, watchCsp } from './browser.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const env = e2eEnvironment();
 
 /**
@@ -29,7 +29,7 @@ describe('the console signs users in through OIDC with PKCE (Debian chromium)', 
       createTenant(env.gatewayUrl, env.adminToken, 'sso-other'),
     ]);
     await Promise.all([workflow(a, 'only-in-a'), workflow(b, 'only-in-b'), workflow(other, 'only-in-other')]);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-background-networking'] });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   }, 60_000);
 
   afterAll(async () => {
@@ -39,8 +39,7 @@ describe('the console signs users in through OIDC with PKCE (Debian chromium)', 
   it('signs in at the provider, offers the authorized tenants, shows only the picked tenant’s data, and switches tenant without a new sign-in', async () => {
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
-    const cspViolations: string[] = [];
-    page.on('console', (m) => m.text().includes('Content Security Policy') && cspViolations.push(m.text()));
+    const cspViolations = await watchCsp(page);
 
     await page.goto(`${env.gatewayUrl}/console/`);
     await page.getByRole('button', { name: 'Continue with single sign-on' }).click();

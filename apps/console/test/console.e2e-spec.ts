@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { call, createTenant, e2eEnvironment, eventually, withKey, type TestTenant } from '@platform/testing';
-import { CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS, seriousViolations } from './browser.js';
+import { CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS, seriousViolations, watchCsp } from './browser.js';
 
 const env = e2eEnvironment();
 
@@ -12,7 +12,7 @@ describe('the console in a real browser (Debian chromium, playwright-core), agai
   let browser: Browser;
   let page: Page;
   let t: TestTenant;
-  const cspViolations: string[] = [];
+  let cspViolations: string[] = [];
   const a11y: Record<string, string[]> = {};
 
   /** Every page the test visits: a screenshot, and axe's serious and critical findings. */
@@ -28,9 +28,7 @@ describe('the console in a real browser (Debian chromium, playwright-core), agai
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.gatewayUrl });
     page = await context.newPage();
-    page.on('console', (message) => {
-      if (message.text().includes('Content Security Policy')) cspViolations.push(message.text());
-    });
+    cspViolations = await watchCsp(page);
   }, 60_000);
 
   afterAll(async () => {
