@@ -136,6 +136,13 @@ export class Executions {
   }
 }
 
+/** The request of a start: the body, and the Idempotency-Key among the call's headers. */
+function startRequest(automation: string, input: Record<string, unknown>, options: StartOptions) {
+  const { idempotencyKey, ...call } = options;
+  const headers = idempotencyKey ? { ...call.headers, 'idempotency-key': idempotencyKey } : call.headers;
+  return { ...call, headers, body: { automation_id: automation, input } };
+}
+
 /** Starting runs, and waiting for them. */
 export class Runs {
   constructor(
@@ -145,9 +152,7 @@ export class Runs {
 
   /** Starts the current version of workflow `automation` (its id) with `input`: the run id and `queued`. */
   start(automation: string, input: Record<string, unknown> = {}, options: StartOptions = {}): Promise<RunAccepted> {
-    const { idempotencyKey, ...call } = options;
-    const headers = idempotencyKey ? { ...call.headers, 'idempotency-key': idempotencyKey } : call.headers;
-    return this.http.request('POST', '/v1/automations/run', { ...call, headers, body: { automation_id: automation, input } });
+    return this.http.request('POST', '/v1/automations/run', startRequest(automation, input, options));
   }
 
   /**
@@ -161,14 +166,11 @@ export class Runs {
     waitSeconds: number,
     options: StartOptions = {},
   ): Promise<RunAccepted & { execution?: Execution }> {
-    const { idempotencyKey, ...call } = options;
-    const headers: Record<string, string> = { ...call.headers, prefer: `wait=${waitSeconds}` };
-    if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
-    const { status, body } = await this.http.exchange<RunAccepted | Execution>('POST', '/v1/automations/run', {
-      ...call,
-      headers,
-      body: { automation_id: automation, input },
-    });
+    const { status, body } = await this.http.exchange<RunAccepted | Execution>(
+      'POST',
+      '/v1/automations/run',
+      startRequest(automation, input, { ...options, headers: { ...options.headers, prefer: `wait=${waitSeconds}` } }),
+    );
     if (status === 200 && 'id' in body) return { run_id: body.id, status: body.status, execution: body };
     return body as RunAccepted;
   }
