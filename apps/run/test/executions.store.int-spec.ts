@@ -6,6 +6,7 @@ import { RunConfig } from '../src/config/run.config.js';
 import type { StartRequest } from '../src/engine/execution.records.js';
 import { ExecutionStoreService } from '../src/executions/execution-store.service.js';
 import { executionsRepository } from '../src/executions/executions.repository.js';
+import { FinishedStarts } from '../src/executions/finished-starts.js';
 import {
   FINISHED,
   arrangeExecution,
@@ -32,7 +33,7 @@ describe('executions store: start and claim', () => {
   beforeAll(async () => {
     h = await storeHarness(['run'], 'run_executions');
     const config = Object.assign(new RunConfig(), { RUN_DEFAULT_TIMEOUT_SECONDS: 600 });
-    store = new ExecutionStoreService(h.tenantDb, h.systemDb, config);
+    store = new ExecutionStoreService(h.tenantDb, h.systemDb, new FinishedStarts(h.tenantDb), config);
   });
 
   afterAll(async () => {

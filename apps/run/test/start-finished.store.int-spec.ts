@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { storeHarness, type StoreHarness } from '@platform/testing';
 import { executionsRepository } from '../src/executions/executions.repository.js';
+import { FinishedStarts } from '../src/executions/finished-starts.js';
 import { arrangeWorkflow, countRows, newStart, otherTenant, readExecution } from './store-rows.js';
 
 /**
@@ -115,5 +116,88 @@ describe('executions store: a start with its run done ahead (run.start_finished)
     expect(answered).toBeUndefined();
     expect(await countRows(h.admin, ctx.tenantId)).toEqual({ executions: 0, steps: 0, logs: 0, usage: 0 });
     expect(await countRows(h.admin, owner.tenantId)).toMatchObject({ executions: 0, steps: 0, usage: 0 });
+  });
+
+  describe('several at once (run.start_finished_batch, FinishedStarts)', () => {
+    const ran = (to: 'succeeded' | 'failed') => ({
+      version: 2,
+      startedAt: began,
+      steps: [step(to)],
+      logs: [{ ...log, id: randomUUID() }],
+      settle: to === 'succeeded' ? succeeded : failed,
+    });
+
+    it("none × a batch of a succeeded run, a failed run, a disabled workflow's and another tenant's → each as alone: two rows settled, nothing for the refused two", async () => {
+      const ctx = h.tenant();
+      const other = otherTenant();
+      const [active, disabled, foreign] = [
+        await arrangeWorkflow(h.admin, ctx),
+        await arrangeWorkflow(h.admin, ctx, { status: 'disabled' }),
+        await arrangeWorkflow(h.admin, other),
+      ];
+      const starts = [
+        { start: newStart(ctx, active), claim: lease, run: ran('succeeded') },
+        { start: newStart(ctx, active), claim: lease, run: ran('failed') },
+        { start: newStart(ctx, disabled), claim: lease, run: ran('succeeded') },
+        { start: newStart(ctx, foreign), claim: lease, run: ran('succeeded') },
+      ];
+
+      const rows = await executionsRepository.startFinishedBatch(h.tenantDb, ctx, starts);
+
+      expect(rows.map((r) => [r.id, r.status]).sort()).toEqual(
+        [
+          [starts[0].start.id, 'succeeded'],
+          [starts[1].start.id, 'failed'],
+        ].sort(),
+      );
+      expect(await readExecution(h.admin, starts[0].start.id)).toMatchObject({ status: 'succeeded', output: { v: 2 }, request_id: 'req-start' });
+      expect(await readExecution(h.admin, starts[1].start.id)).toMatchObject({ status: 'failed', output: null, error: failed.error });
+      expect(await countRows(h.admin, ctx.tenantId)).toEqual({ executions: 2, steps: 2, logs: 2, usage: 2 });
+      expect(await countRows(h.admin, other.tenantId)).toEqual({ executions: 0, steps: 0, logs: 0, usage: 0 });
+    });
+
+    it('none × starts made in one turn → one statement for all; a second wave while it is in the database → the next one', async () => {
+      const ctx = h.tenant();
+      const workflowId = await arrangeWorkflow(h.admin, ctx);
+      const statements: number[] = [];
+      const batchOf = executionsRepository.startFinishedBatch;
+      const finished = new FinishedStarts(h.tenantDb);
+      executionsRepository.startFinishedBatch = (db, c, starts) => (statements.push(starts.length), batchOf(db, c, starts));
+      try {
+        const first = Array.from({ length: 3 }, () => newStart(ctx, workflowId));
+        const second = Array.from({ length: 2 }, () => newStart(ctx, workflowId));
+        const firstWave = first.map((start) => finished.write(ctx, { start, claim: lease, run: ran('succeeded') }));
+        await new Promise((resolve) => setImmediate(resolve));
+        const secondWave = second.map((start) => finished.write(ctx, { start, claim: lease, run: ran('succeeded') }));
+        const rows = await Promise.all([...firstWave, ...secondWave]);
+
+        expect(rows.map((r) => r?.id)).toEqual([...first, ...second].map((s) => s.id));
+        expect(rows.every((r) => r?.status === 'succeeded')).toBe(true);
+        expect(statements).toEqual([3, 2]);
+        expect(await countRows(h.admin, ctx.tenantId)).toEqual({ executions: 5, steps: 5, logs: 5, usage: 5 });
+      } finally {
+        executionsRepository.startFinishedBatch = batchOf;
+      }
+    });
+
+    it('none × a batch one of whose starts fails (its id taken) → the batch writes nothing, then each start alone: the others written, only that one refused', async () => {
+      const ctx = h.tenant();
+      const workflowId = await arrangeWorkflow(h.admin, ctx);
+      const taken = newStart(ctx, workflowId);
+      await executionsRepository.startFinished(h.tenantDb, ctx, taken, lease, ran('succeeded'));
+      const finished = new FinishedStarts(h.tenantDb);
+      const fresh = [newStart(ctx, workflowId), newStart(ctx, workflowId)];
+
+      const outcomes = await Promise.allSettled([
+        finished.write(ctx, { start: fresh[0], claim: lease, run: ran('succeeded') }),
+        finished.write(ctx, { start: { ...taken, usage: newStart(ctx, workflowId).usage }, claim: lease, run: ran('failed') }),
+        finished.write(ctx, { start: fresh[1], claim: lease, run: ran('succeeded') }),
+      ]);
+
+      expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      expect((outcomes[1] as PromiseRejectedResult).reason).toMatchObject({ code: '23505' });
+      expect(await readExecution(h.admin, taken.id)).toMatchObject({ status: 'succeeded' });
+      expect(await countRows(h.admin, ctx.tenantId)).toEqual({ executions: 3, steps: 3, logs: 3, usage: 3 });
+    });
   });
 });

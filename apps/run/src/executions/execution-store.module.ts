@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { RunConfigModule } from '../config/run-config.module.js';
 import { ExecutionStoreService } from './execution-store.service.js';
+import { FinishedStarts } from './finished-starts.js';
 
 /**
  * The engine's ExecutionStore on its own: EnginePortsModule binds the engine to it, and
@@ -8,7 +9,7 @@ import { ExecutionStoreService } from './execution-store.service.js';
  */
 @Module({
   imports: [RunConfigModule],
-  providers: [ExecutionStoreService],
+  providers: [ExecutionStoreService, FinishedStarts],
   exports: [ExecutionStoreService],
 })
 export class ExecutionStoreModule {}

@@ -25,6 +25,7 @@ import {
 } from '../engine/execution.records.js';
 import { workflowExists } from '../workflows/index.js';
 import { executionsRepository, type NewStart } from './executions.repository.js';
+import { FinishedStarts } from './finished-starts.js';
 import { systemExecutionsRepository } from './system-executions.repository.js';
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -49,6 +50,7 @@ export class ExecutionStoreService implements ExecutionStore {
   constructor(
     private readonly db: TenantDb,
     private readonly system: SystemDb,
+    private readonly finished: FinishedStarts,
     @Inject(RUN_CONFIG) private readonly config: RunConfig,
   ) {}
 
@@ -84,7 +86,7 @@ export class ExecutionStoreService implements ExecutionStore {
   ): Promise<ExecutionRow | undefined | 'exists'> {
     try {
       return await (done && claim
-        ? executionsRepository.startFinished(this.db, ctx, start, claim, done)
+        ? this.finished.write(ctx, { start, claim, run: done })
         : executionsRepository.start(this.db, ctx, start, claim));
     } catch (error) {
       if (chosenId && (error as { code?: string }).code === UNIQUE_VIOLATION) return 'exists';

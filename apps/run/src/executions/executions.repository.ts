@@ -53,6 +53,41 @@ const START_FINISHED = prepared(
   `select ${EXECUTION_COLUMNS} from run.start_finished($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23)`,
 );
 
+/** Several such starts of one tenant context in one statement and one commit (sql/start_finished_batch.sql). */
+const START_FINISHED_BATCH = prepared('run.start_finished_batch', `select ${EXECUTION_COLUMNS} from run.start_finished_batch($1, $2, $3, $4, $5)`);
+
+/** One start of a batch: what startFinished takes. */
+export interface FinishedStart {
+  start: NewStart;
+  claim: Claim;
+  run: FinishedAhead;
+}
+
+/** One start_finished call's parameters, by name, as JSON text (the input is JSON text already). */
+function finishedStartJson({ start: e, claim, run }: FinishedStart): string {
+  const fields = {
+    id: e.id,
+    workflow: e.workflowId,
+    trigger_type: e.triggerType,
+    trigger_id: e.triggerId,
+    parent: e.parentExecutionId,
+    parent_path: e.parentStepPath,
+    idempotency_key: e.idempotencyKey,
+    request_hash: e.requestHash,
+    default_timeout_seconds: e.defaultTimeoutSeconds,
+    worker: claim.worker,
+    lease_seconds: claim.leaseMs / 1000,
+    request_id: e.requestId,
+    usage: e.usage ? usageOutboxJson(e.usage) : null,
+    version: run.version,
+    started_at: run.startedAt,
+    steps: run.steps ?? null,
+    logs: run.logs ?? null,
+    settle: settlementJson(run.settle),
+  };
+  return `{"input":${e.inputJson},${JSON.stringify(fields).slice(1)}`;
+}
+
 /**
  * What recording a human task's outcome on its step found: done now, too early (the step not yet
  * waiting), or done before; and, when it was done now by a worker that asked, the execution claimed.
@@ -160,6 +195,14 @@ export const executionsRepository = {
   async startFinished(db: TenantDb, ctx: TenantContext, e: NewStart, claim: Claim, run: FinishedAhead): Promise<ExecutionRow | undefined> {
     const values = [...startValues(e, claim), run.version, run.startedAt, json(run.steps), json(run.logs), json(settlementJson(run.settle))];
     return (await db.call<ExecutionRow>(ctx, START_FINISHED, values))[0];
+  },
+
+  /**
+   * Starts like startFinished, of one tenant context, in one round trip and one transaction: the
+   * rows written (or running under their claim), each found by its id; a refused start has none.
+   */
+  async startFinishedBatch(db: TenantDb, ctx: TenantContext, starts: FinishedStart[]): Promise<ExecutionRow[]> {
+    return db.call<ExecutionRow>(ctx, START_FINISHED_BATCH, [`[${starts.map(finishedStartJson).join(',')}]`]);
   },
 
   /** The same start inside a transaction of the caller's (the Idempotency-Key path). */
