@@ -58,7 +58,16 @@ export class PureRuns {
       wake_at: null,
       previous_status: 'queued',
     };
-    const run = await this.interpreter.interpret(execution, { definition: current.definition, records: [] }, {}, AbortSignal.timeout(AHEAD_BUDGET_MS), true);
+    // Not AbortSignal.timeout: its timer would fire 250 ms after every run, long done, and abort
+    // a signal no one listens to any more (a DOMException and an event per run, under load).
+    const budget = new AbortController();
+    const timer = setTimeout(() => budget.abort(new DOMException('The run ahead took too long', 'TimeoutError')), AHEAD_BUDGET_MS);
+    let run;
+    try {
+      run = await this.interpreter.interpret(execution, { definition: current.definition, records: [] }, {}, budget.signal, true);
+    } finally {
+      clearTimeout(timer);
+    }
     const settle = settlementOf(run.outcome);
     if (settle?.status !== 'succeeded' && settle?.status !== 'failed') return undefined;
     return { version: current.version, startedAt, steps: run.steps, logs: run.logs, settle };
