@@ -180,6 +180,27 @@ describe('executions store: a start with its run done ahead (run.start_finished)
       }
     });
 
+    it('none × a large start among small ones in one turn → written alone, the small ones in one statement', async () => {
+      const ctx = h.tenant();
+      const workflowId = await arrangeWorkflow(h.admin, ctx);
+      const statements: number[] = [];
+      const batchOf = executionsRepository.startFinishedBatch;
+      const finished = new FinishedStarts(h.tenantDb);
+      executionsRepository.startFinishedBatch = (db, c, starts) => (statements.push(starts.length), batchOf(db, c, starts));
+      try {
+        const large = newStart(ctx, workflowId, { inputJson: JSON.stringify({ text: 'x'.repeat(100_000) }) });
+        const small = [newStart(ctx, workflowId), newStart(ctx, workflowId)];
+        const rows = await Promise.all([small[0], large, small[1]].map((start) => finished.write(ctx, { start, claim: lease, run: ran('succeeded') })));
+
+        expect(rows.map((r) => r?.status)).toEqual(['succeeded', 'succeeded', 'succeeded']);
+        expect(statements).toEqual([2]);
+        const { rows: inputs } = await h.admin.query(`select length(input ->> 'text') as n from run.executions where id = $1`, [large.id]);
+        expect(inputs[0].n).toBe(100_000);
+      } finally {
+        executionsRepository.startFinishedBatch = batchOf;
+      }
+    });
+
     it('none × a batch one of whose starts fails (its id taken) → the batch writes nothing, then each start alone: the others written, only that one refused', async () => {
       const ctx = h.tenant();
       const workflowId = await arrangeWorkflow(h.admin, ctx);

@@ -63,8 +63,8 @@ export interface FinishedStart {
   run: FinishedAhead;
 }
 
-/** One start_finished call's parameters, by name, as JSON text (the input is JSON text already). */
-function finishedStartJson({ start: e, claim, run }: FinishedStart): string {
+/** One start_finished call's parameters, by name, as JSON text (the input is JSON text already): one element of a batch. */
+export function finishedStartJson({ start: e, claim, run }: FinishedStart): string {
   const fields = {
     id: e.id,
     workflow: e.workflowId,
@@ -200,9 +200,11 @@ export const executionsRepository = {
   /**
    * Starts like startFinished, of one tenant context, in one round trip and one transaction: the
    * rows written (or running under their claim), each found by its id; a refused start has none.
+   * A start may be given as its finishedStartJson already made.
    */
-  async startFinishedBatch(db: TenantDb, ctx: TenantContext, starts: FinishedStart[]): Promise<ExecutionRow[]> {
-    return db.call<ExecutionRow>(ctx, START_FINISHED_BATCH, [`[${starts.map(finishedStartJson).join(',')}]`]);
+  async startFinishedBatch(db: TenantDb, ctx: TenantContext, starts: Array<FinishedStart | string>): Promise<ExecutionRow[]> {
+    const elements = starts.map((s) => (typeof s === 'string' ? s : finishedStartJson(s)));
+    return db.call<ExecutionRow>(ctx, START_FINISHED_BATCH, [`[${elements.join(',')}]`]);
   },
 
   /** The same start inside a transaction of the caller's (the Idempotency-Key path). */
