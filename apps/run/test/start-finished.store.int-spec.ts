@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { storeHarness, type StoreHarness } from '@platform/testing';
 import { executionsRepository } from '../src/executions/executions.repository.js';
 import { FinishedStarts } from '../src/executions/finished-starts.js';
@@ -159,10 +159,10 @@ describe('executions store: a start with its run done ahead (run.start_finished)
     it('none × starts made in one turn → one statement for all; a second wave while it is in the database → the next one', async () => {
       const ctx = h.tenant();
       const workflowId = await arrangeWorkflow(h.admin, ctx);
-      const statements: number[] = [];
-      const batchOf = executionsRepository.startFinishedBatch;
+      // A spy that calls through: each statement is the real one; only its size is noted.
+      const batches = jest.spyOn(executionsRepository, 'startFinishedBatch');
+      const statements = () => batches.mock.calls.map((call) => call[2].length);
       const finished = new FinishedStarts(h.tenantDb);
-      executionsRepository.startFinishedBatch = (db, c, starts) => (statements.push(starts.length), batchOf(db, c, starts));
       try {
         const first = Array.from({ length: 3 }, () => newStart(ctx, workflowId));
         const second = Array.from({ length: 2 }, () => newStart(ctx, workflowId));
@@ -173,31 +173,31 @@ describe('executions store: a start with its run done ahead (run.start_finished)
 
         expect(rows.map((r) => r?.id)).toEqual([...first, ...second].map((s) => s.id));
         expect(rows.every((r) => r?.status === 'succeeded')).toBe(true);
-        expect(statements).toEqual([3, 2]);
+        expect(statements()).toEqual([3, 2]);
         expect(await countRows(h.admin, ctx.tenantId)).toEqual({ executions: 5, steps: 5, logs: 5, usage: 5 });
       } finally {
-        executionsRepository.startFinishedBatch = batchOf;
+        batches.mockRestore();
       }
     });
 
     it('none × a large start among small ones in one turn → written alone, the small ones in one statement', async () => {
       const ctx = h.tenant();
       const workflowId = await arrangeWorkflow(h.admin, ctx);
-      const statements: number[] = [];
-      const batchOf = executionsRepository.startFinishedBatch;
+      // A spy that calls through: each statement is the real one; only its size is noted.
+      const batches = jest.spyOn(executionsRepository, 'startFinishedBatch');
+      const statements = () => batches.mock.calls.map((call) => call[2].length);
       const finished = new FinishedStarts(h.tenantDb);
-      executionsRepository.startFinishedBatch = (db, c, starts) => (statements.push(starts.length), batchOf(db, c, starts));
       try {
         const large = newStart(ctx, workflowId, { inputJson: JSON.stringify({ text: 'x'.repeat(100_000) }) });
         const small = [newStart(ctx, workflowId), newStart(ctx, workflowId)];
         const rows = await Promise.all([small[0], large, small[1]].map((start) => finished.write(ctx, { start, claim: lease, run: ran('succeeded') })));
 
         expect(rows.map((r) => r?.status)).toEqual(['succeeded', 'succeeded', 'succeeded']);
-        expect(statements).toEqual([2]);
-        const { rows: inputs } = await h.admin.query(`select length(input ->> 'text') as n from run.executions where id = $1`, [large.id]);
+        expect(statements()).toEqual([2]);
+        const { rows: inputs } = await h.admin.query<{ n: number }>(`select length(input ->> 'text') as n from run.executions where id = $1`, [large.id]);
         expect(inputs[0].n).toBe(100_000);
       } finally {
-        executionsRepository.startFinishedBatch = batchOf;
+        batches.mockRestore();
       }
     });
 

@@ -63,13 +63,7 @@ describe('TenantBatcher', () => {
 
   it('a failed batch fails each of its callers, and the context goes on', async () => {
     let fail = true;
-    const batcher = new TenantBatcher(
-      async (_ctx, items: number[]) => {
-        if (fail) throw new Error('down');
-        return items;
-      },
-      { inFlight: 1 },
-    );
+    const batcher = new TenantBatcher((_ctx, items: number[]) => (fail ? Promise.reject(new Error('down')) : Promise.resolve(items)), { inFlight: 1 });
     const failed = await Promise.allSettled([batcher.submit(A, 1), batcher.submit(A, 2)]);
     expect(failed.map((r) => r.status)).toEqual(['rejected', 'rejected']);
     fail = false;

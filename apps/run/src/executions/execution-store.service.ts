@@ -85,9 +85,7 @@ export class ExecutionStoreService implements ExecutionStore {
     done?: FinishedAhead,
   ): Promise<ExecutionRow | undefined | 'exists'> {
     try {
-      return await (done && claim
-        ? this.finished.write(ctx, { start, claim, run: done })
-        : executionsRepository.start(this.db, ctx, start, claim));
+      return await (done && claim ? this.finished.write(ctx, { start, claim, run: done }) : executionsRepository.start(this.db, ctx, start, claim));
     } catch (error) {
       if (chosenId && (error as { code?: string }).code === UNIQUE_VIOLATION) return 'exists';
       throw error;

@@ -7,7 +7,17 @@ import { PureRuns } from './pure-runs.js';
 import type { RunInterpreter } from './run.interpreter.js';
 
 const definition = { steps: [{ id: 'a', type: 'transform', input: {} }] } as unknown as RunnableDefinition;
-const draft = { tenant_id: 't', environment_id: 'e', scope_id: null, id: 'x', workflow_id: 'w', input: {}, trigger_type: 'api', trigger_id: null, request_id: 'r' } as DraftExecution;
+const draft = {
+  tenant_id: 't',
+  environment_id: 'e',
+  scope_id: null,
+  id: 'x',
+  workflow_id: 'w',
+  input: {},
+  trigger_type: 'api',
+  trigger_id: null,
+  request_id: 'r',
+} as DraftExecution;
 const definitions = { peekCurrent: () => ({ version: 3, definition }) } as unknown as DefinitionsCache;
 const registry = { get: () => ({ pure: true }) } as unknown as StepRegistry;
 
@@ -20,9 +30,9 @@ function pureRuns(interpret: (signal: AbortSignal) => Promise<unknown>) {
 describe('PureRuns: the 250 ms budget of a run ahead of its row', () => {
   it('a run done in time is returned, and its budget ends with it: the signal is never aborted afterwards', async () => {
     let given: AbortSignal | undefined;
-    const done = await pureRuns(async (signal) => {
+    const done = await pureRuns((signal) => {
       given = signal;
-      return { outcome: { status: 'succeeded', output: 1 }, steps: [], logs: [] };
+      return Promise.resolve({ outcome: { status: 'succeeded', output: 1 }, steps: [], logs: [] });
     }).runAhead(draft);
     expect(done).toMatchObject({ version: 3, settle: { status: 'succeeded', output: 1 } });
     await new Promise((resolve) => setTimeout(resolve, 300));
