@@ -14,7 +14,8 @@ import { SubscriptionsService } from './subscriptions/subscriptions.service.js';
 import { UsageController } from './usage/usage.controller.js';
 import { UsageHandler } from './usage/usage.handler.js';
 import { UsageService } from './usage/usage.service.js';
-import { UsageWorker } from './usage/usage.worker.js';
+import { UsageAggregator } from './usage/usage.aggregator.js';
+import { UsageBatchWorker, UsageWorker } from './usage/usage.worker.js';
 
 /** Plans, the tenant's subscription, usage metering, quotas the gateway enforces, and invoices. */
 @Module({
@@ -25,7 +26,9 @@ import { UsageWorker } from './usage/usage.worker.js';
     { provide: LimitsPublisher, useExisting: LimitsService },
     SubscriptionsService,
     UsageService,
+    UsageAggregator,
     UsageWorker,
+    UsageBatchWorker,
     DataPlaneModes,
     InvoicesService,
     BillingService,

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { NatsConnection } from '@nats-io/transport-node';
 import {
   SubscriptionSubjects,
+  USAGE_BATCHES_QUEUE,
   USAGE_FACTS_QUEUE,
   configureNamespace,
   connectNats,
@@ -34,6 +35,7 @@ describe('usage metering', () => {
     const url = env.serviceEnv.subscription.NATS_URL ?? process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
     publishers = await Promise.all([connectNats({ url, name: 'usage-e2e-1' }), connectNats({ url, name: 'usage-e2e-2' })]);
     await ensureWorkQueue(publishers[0], USAGE_FACTS_QUEUE);
+    await ensureWorkQueue(publishers[0], USAGE_BATCHES_QUEUE);
     [tenant, other] = await Promise.all([createTenant(env.gatewayUrl, env.adminToken, 'usage-a'), createTenant(env.gatewayUrl, env.adminToken, 'usage-b')]);
   });
 
@@ -84,6 +86,24 @@ describe('usage metering', () => {
     const daily = (res.body.daily as { date: string; metric: string; quantity: number }[]).filter((d) => d.metric === 'ai_tokens');
     expect(daily).toEqual([{ date: today, metric: 'ai_tokens', quantity: expected }]);
   }, 180_000);
+
+  it("counts each fact of a batch once: a batch redelivered, and a fact that also came alone (the outbox relay's way), add nothing twice; the batch is its tenant's only", async () => {
+    const mine = await createTenant(env.gatewayUrl, env.adminToken, 'usage-batch');
+    const ctx = messageContext({ tenantId: mine.tenant_id, environmentId: mine.production_data_plane_id });
+    const facts = [fact('ai_tokens', 5), fact('ai_tokens', 6), fact('ai_tokens', 7, 'test')];
+    const batch = (msgId: string) => enqueueWork(publishers[0], SubscriptionSubjects.usageBatched, { facts }, msgId, ctx);
+    await batch(randomUUID());
+    // The same batch under another message id (JetStream keeps it), and one of its facts alone.
+    await batch(randomUUID());
+    await enqueueWork(publishers[1], SubscriptionSubjects.usageRecorded, facts[0], `${facts[0].eventId}-alone`, ctx);
+    await eventually('the batch is aggregated', async () => {
+      const tokens = usageOf((await usage(mine.live_key)).body, 'ai_tokens');
+      return tokens.used === 11 && tokens.sandbox_used === 7 ? true : undefined;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(usageOf((await usage(mine.live_key)).body, 'ai_tokens')).toMatchObject({ used: 11, sandbox_used: 7 });
+    expect(usageOf((await usage(other.live_key)).body, 'ai_tokens')).toMatchObject({ used: 0, sandbox_used: 0 });
+  });
 
   it("keeps a tenant's usage to itself, and a customer key to its customer's", async () => {
     const customer = await gw('/portal/customers', { method: 'POST', headers: withKey(tenant.live_key), body: { name: 'Acme' } });

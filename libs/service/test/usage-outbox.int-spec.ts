@@ -16,6 +16,7 @@ import {
   type DatabaseSettings,
 } from '@platform/db';
 import {
+  USAGE_BATCHES_QUEUE,
   USAGE_FACTS_QUEUE,
   UsageMeter,
   configureNamespace,
@@ -26,6 +27,7 @@ import {
   usageEventId,
   type Envelope,
   type UsageFact,
+  type UsageFactBatch,
 } from '@platform/messaging';
 import { UsageOutbox, usageOutboxFailuresMigration, usageOutboxMigration } from '../src/index.js';
 import { usageOutboxRepository } from '../src/usage/usage-outbox.repository.js';
@@ -97,6 +99,7 @@ describe('usage outbox on real PostgreSQL and JetStream', () => {
     );
     nc = await connectNats({ url: NATS_URL, name: 'usage-outbox-test' });
     await ensureWorkQueue(nc, USAGE_FACTS_QUEUE);
+    await ensureWorkQueue(nc, USAGE_BATCHES_QUEUE);
     down = await connectNats({ url: NATS_URL, name: 'usage-outbox-test-down' });
     await down.close();
     failing = new UsageOutbox(new UsageMeter(down), db, system, options);
@@ -156,6 +159,34 @@ describe('usage outbox on real PostgreSQL and JetStream', () => {
     for (let i = 0; i < 200 && (await rows()).length; i++) await new Promise((r) => setTimeout(r, 50));
     expect(await rows()).toEqual([]);
     expect(await drain()).toEqual([expect.objectContaining({ tenantId: tenantB.tenantId, quantity: 42 })]);
+  });
+
+  it('sends the facts of one tenant given in one turn as one batch, a lone fact alone, and deletes every row once stored', async () => {
+    const batched = [5, 6, 7].map((n) => working.fact(tenantA, { metric: 'runs', quantity: n }));
+    const alone = working.fact(tenantB, { metric: 'runs', quantity: 9 });
+    await db.run(tenantA, (m) => working.add(m, batched));
+    await db.run(tenantB, (m) => working.add(m, [alone]));
+    working.publish(batched.slice(0, 2));
+    working.publish([batched[2], alone]);
+    for (let i = 0; i < 200 && (await rows()).length; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(await rows()).toEqual([]);
+
+    const spec = namespacedQueue(USAGE_BATCHES_QUEUE);
+    const consumer = await jetstream(nc).consumers.get(spec.stream, spec.consumer);
+    const batches: Array<{ msgId: string | undefined; tenantId: string | undefined; facts: UsageFact[] }> = [];
+    for await (const msg of await consumer.fetch({ max_messages: 10, expires: 1000 })) {
+      const item = msg.json<Envelope<UsageFactBatch>>();
+      batches.push({ msgId: msg.headers?.get('Nats-Msg-Id'), tenantId: item.context.tenantId, facts: item.data.facts });
+      msg.ack();
+    }
+    expect(batches).toEqual([
+      {
+        msgId: usageEventId('batch', ...batched.map((f) => f.fact.eventId)),
+        tenantId: tenantA.tenantId,
+        facts: batched.map((f) => f.fact),
+      },
+    ]);
+    expect(await drain()).toEqual([{ msgId: alone.fact.eventId, eventId: alone.fact.eventId, tenantId: tenantB.tenantId, quantity: 9 }]);
   });
 
   it('shows a tenant its own facts only', async () => {

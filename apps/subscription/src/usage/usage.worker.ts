@@ -1,60 +1,72 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { TenantBatcher, TenantDb, type TenantContext } from '@platform/db';
-import { NATS_CONNECTION, QueueConsumer, USAGE_FACTS_QUEUE, hasTenant, type UsageFact, type WorkItem, type WorkResult } from '@platform/messaging';
-import { DataPlaneModes } from '@platform/service';
+import {
+  NATS_CONNECTION,
+  QueueConsumer,
+  USAGE_BATCHES_QUEUE,
+  USAGE_FACTS_QUEUE,
+  hasTenant,
+  type MessageContext,
+  type UsageFact,
+  type UsageFactBatch,
+  type WorkItem,
+  type WorkResult,
+} from '@platform/messaging';
 import { SUBSCRIPTION_CONFIG, type SubscriptionConfig } from '../config/subscription.config.js';
-import { LimitsService } from '../limits/limits.service.js';
-import { periodAt } from '../subscriptions/periods.js';
-import { ensureSubscription } from '../subscriptions/index.js';
-import { crossedQuotas } from './quota-crossing.js';
-import { usageRepository } from './usage.repository.js';
+import { UsageAggregator } from './usage.aggregator.js';
 
-/**
- * Aggregates the usage facts every service publishes. The facts of one tenant context arriving
- * together are one transaction (TenantBatcher) that holds the tenant's subscription row shared (so
- * a period cannot close halfway through), records each fact's id and adds the new ones to the
- * totals; a replayed fact finds its id and adds nothing. A fact is counted in the period that is
- * current when it is aggregated (a second or so after it happened). When the facts take a quota
- * across its cap (either way), every gateway is told.
- */
+/** The tenant context a usage item names, or undefined (logged and dropped: it belongs to no one). */
+function tenantOf(context: MessageContext) {
+  return hasTenant(context) ? { tenantId: context.tenantId, environmentId: context.environmentId, scopeId: context.scopeId ?? null } : undefined;
+}
+
+/** Aggregates the usage facts every service publishes one by one (the outbox relay, a lone fact). */
 @Injectable()
 export class UsageWorker extends QueueConsumer<UsageFact> {
-  private readonly batches: TenantBatcher<UsageFact, undefined>;
-
   constructor(
-    private readonly db: TenantDb,
-    private readonly limits: LimitsService,
-    @Inject(SUBSCRIPTION_CONFIG) private readonly config: SubscriptionConfig,
+    private readonly aggregator: UsageAggregator,
+    @Inject(SUBSCRIPTION_CONFIG) config: SubscriptionConfig,
     @Inject(NATS_CONNECTION) nc: NatsConnection,
-    private readonly modes: DataPlaneModes,
   ) {
     super(nc, USAGE_FACTS_QUEUE, { concurrency: config.SUBSCRIPTION_USAGE_CONCURRENCY, failure: 'usage fact not aggregated (redelivered)', level: 'warn' });
-    this.batches = new TenantBatcher((ctx, facts) => this.aggregateBatch(ctx, facts));
   }
 
   protected async handle(item: WorkItem<UsageFact>): Promise<WorkResult> {
-    if (!hasTenant(item.context)) {
+    const ctx = tenantOf(item.context);
+    if (!ctx) {
       this.logger.warn(`usage fact ${item.data.eventId} without a tenant context: dropped`);
       return { ack: true };
     }
-    const ctx = { tenantId: item.context.tenantId, environmentId: item.context.environmentId, scopeId: item.context.scopeId ?? null };
-    await this.batches.submit(ctx, item.data);
+    await this.aggregator.add(ctx, item.data);
     return { ack: true };
   }
+}
 
-  private async aggregateBatch(ctx: TenantContext, batch: UsageFact[]): Promise<undefined[]> {
-    // A fact delivered twice in one batch is added once (the second would conflict with the first).
-    const unique = [...new Map(batch.map((f) => [f.eventId.toLowerCase(), f])).values()];
-    // A fact no key started (a schedule's, an event's or a webhook's run) counts as its data plane: sandbox on a test plane.
-    const planeMode = unique.some((f) => !f.keyMode) ? await this.modes.of(ctx) : undefined;
-    const facts = planeMode ? unique.map((f) => (f.keyMode ? f : { ...f, keyMode: planeMode })) : unique;
-    const crossed = await this.db.run(ctx, async (m) => {
-      const subscription = await ensureSubscription(m, ctx.tenantId, this.config.SUBSCRIPTION_DEFAULT_PLAN, periodAt(new Date()), 'share');
-      const result = await usageRepository.aggregate(m, { ...ctx, scopeId: ctx.scopeId ?? null }, facts, subscription.period_start);
-      return crossedQuotas(subscription.plan.quotas, facts, result);
+/**
+ * Aggregates the batches of one tenant context's facts that services publish under load: each
+ * fact as if it had come alone (a redelivered batch adds nothing twice: each fact's id is kept).
+ */
+@Injectable()
+export class UsageBatchWorker extends QueueConsumer<UsageFactBatch> {
+  constructor(
+    private readonly aggregator: UsageAggregator,
+    @Inject(SUBSCRIPTION_CONFIG) config: SubscriptionConfig,
+    @Inject(NATS_CONNECTION) nc: NatsConnection,
+  ) {
+    super(nc, USAGE_BATCHES_QUEUE, {
+      concurrency: Math.max(1, Math.ceil(config.SUBSCRIPTION_USAGE_CONCURRENCY / 8)),
+      failure: 'usage facts not aggregated (redelivered)',
+      level: 'warn',
     });
-    if (crossed) await this.limits.publish(ctx.tenantId);
-    return batch.map(() => undefined);
+  }
+
+  protected async handle(item: WorkItem<UsageFactBatch>): Promise<WorkResult> {
+    const ctx = tenantOf(item.context);
+    if (!ctx) {
+      this.logger.warn(`${item.data.facts.length} usage facts without a tenant context: dropped`);
+      return { ack: true };
+    }
+    await Promise.all(item.data.facts.map((fact) => this.aggregator.add(ctx, fact)));
+    return { ack: true };
   }
 }

@@ -1,10 +1,13 @@
-import { IsIn, IsInt, IsISO8601, IsOptional, IsUUID } from 'class-validator';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsISO8601, IsOptional, IsUUID, ValidateNested } from 'class-validator';
 import type { WorkQueueSpec } from '../jetstream/work-queue.js';
 
 /** Subjects the subscription service answers or emits. Added here as its features are built. */
 export const SubscriptionSubjects = {
   /** Work item (JetStream): one usage fact, published by the service where the usage happened. */
   usageRecorded: 'subscription.usage.recorded',
+  /** Work item (JetStream): the usage facts of one tenant context published together (UsageFactBatch). */
+  usageBatched: 'subscription.usage.batched',
   /** Request: a tenant's rate limits and exhausted quotas (the gateway asks once per tenant, then caches). */
   limitsGet: 'subscription.limits.get',
   /** Event (every gateway process): a tenant's limits changed (plan change, a quota reached or freed, a new period). */
@@ -54,6 +57,35 @@ export const USAGE_FACTS_QUEUE: WorkQueueSpec = {
   ackWaitMs: 30_000,
   deadLetterSubject: 'subscription.usage.dead',
   payload: UsageFact,
+};
+
+/** Facts in one batch at most. */
+export const USAGE_BATCH_MAX = 500;
+
+/**
+ * Usage facts of one tenant context (the item's context, as for a single fact) that a service
+ * published together: under load one message and one stored write instead of one per fact. Each
+ * fact keeps its own `eventId`, so a fact counts once however it travelled (alone, in a batch, or
+ * again alone from an outbox relay).
+ */
+export class UsageFactBatch {
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(USAGE_BATCH_MAX)
+  @ValidateNested({ each: true })
+  @Type(() => UsageFact)
+  facts!: UsageFact[];
+}
+
+/** Batches of usage facts (UsageFactBatch): a stream of their own beside USAGE_FACTS_QUEUE, the same guarantees. */
+export const USAGE_BATCHES_QUEUE: WorkQueueSpec = {
+  stream: 'SUBSCRIPTION_USAGE_BATCHES',
+  subjects: [SubscriptionSubjects.usageBatched],
+  consumer: 'subscription-usage-batches',
+  maxDeliver: 50,
+  ackWaitMs: 30_000,
+  deadLetterSubject: 'subscription.usage.batches.dead',
+  payload: UsageFactBatch,
 };
 
 /** Requests per minute the tenant's plan allows each credential kind. */

@@ -1,7 +1,7 @@
 import { v5 } from 'uuid';
 import { Inject, Injectable } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { SubscriptionSubjects, USAGE_FACTS_QUEUE, type UsageFact, type UsageMetric } from '../contracts/subscription.contract.js';
+import { SubscriptionSubjects, USAGE_BATCHES_QUEUE, USAGE_FACTS_QUEUE, type UsageFact, type UsageMetric } from '../contracts/subscription.contract.js';
 import type { MessageContext } from '../envelope.js';
 import { enqueueWork, ensureWorkQueue } from '../jetstream/work-queue.js';
 import { NATS_CONNECTION } from '../nats-connection.js';
@@ -35,6 +35,7 @@ export interface UsageRecord {
 @Injectable()
 export class UsageMeter {
   private ready?: Promise<void>;
+  private batchesReady?: Promise<void>;
 
   constructor(@Inject(NATS_CONNECTION) private readonly nc: NatsConnection) {}
 
@@ -45,5 +46,20 @@ export class UsageMeter {
     });
     await this.ready;
     await enqueueWork(this.nc, SubscriptionSubjects.usageRecorded, fact, fact.eventId, context);
+  }
+
+  /**
+   * Facts of the one tenant context `context` names (at most USAGE_BATCH_MAX) in one durable
+   * publish; the message id is derived from their event ids, so a retry of the same batch is a
+   * duplicate the stream drops. Resolves once the stream has stored them all.
+   */
+  async publishBatch(facts: UsageFact[], context: MessageContext): Promise<void> {
+    this.batchesReady ??= ensureWorkQueue(this.nc, USAGE_BATCHES_QUEUE).catch((error: unknown) => {
+      this.batchesReady = undefined;
+      throw error;
+    });
+    await this.batchesReady;
+    const msgId = usageEventId('batch', ...facts.map((f) => f.eventId));
+    await enqueueWork(this.nc, SubscriptionSubjects.usageBatched, { facts }, msgId, context);
   }
 }

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { SystemDb, TenantDb } from '@platform/db';
-import { UsageMeter, publishFailure, type ContextOptions, type TenantRef, type UsageRecord } from '@platform/messaging';
+import { USAGE_BATCH_MAX, UsageMeter, publishFailure, type ContextOptions, type TenantRef, type UsageRecord } from '@platform/messaging';
 import { fromOutboxRow, pendingUsage, usageContext, type PendingUsage } from './pending-usage.js';
 import { usageOutboxRepository as outbox, type UsagePublishFailure } from './usage-outbox.repository.js';
 import { watchOutboxBacklog } from '../metrics/outbox.metrics.js';
@@ -44,6 +44,8 @@ const DELETE_DELAY_MS = 20;
 export class UsageOutbox implements OnModuleDestroy {
   private readonly logger = new Logger(UsageOutbox.name);
   private stored: PendingUsage[] = [];
+  /** Facts handed to publish in this turn of the event loop, sent together at its end. */
+  private outgoing: PendingUsage[] = [];
   private deleting?: NodeJS.Timeout;
 
   constructor(
@@ -65,15 +67,44 @@ export class UsageOutbox implements OnModuleDestroy {
     await outbox.insert(m, this.options.schema, facts);
   }
 
-  /** After the commit, never before: a fact of a rolled-back change must not go out. Never throws. */
+  /**
+   * After the commit, never before: a fact of a rolled-back change must not go out. Never throws.
+   * The facts given in one turn of the event loop go out together: those of one tenant context as
+   * one batch (UsageMeter.publishBatch), a lone fact as itself.
+   */
   publish(facts: PendingUsage[]): void {
+    if (!facts.length) return;
+    this.outgoing.push(...facts);
+    if (this.outgoing.length === facts.length) setImmediate(() => this.sendOutgoing());
+  }
+
+  private sendOutgoing(): void {
+    const facts = this.outgoing.splice(0, this.outgoing.length);
+    const groups = new Map<string, PendingUsage[]>();
     for (const usage of facts) {
-      this.meter.publish(usage.fact, usageContext(usage)).then(
-        () => this.markStored(usage),
-        (error: unknown) =>
-          this.logger.warn(`usage ${usage.fact.eventId} not published yet (the relay retries): ${(error as Error)?.message ?? String(error)}`),
-      );
+      const key = `${usage.tenantId}/${usage.environmentId}/${usage.scopeId ?? ''}`;
+      const group = groups.get(key);
+      if (group) group.push(usage);
+      else groups.set(key, [usage]);
     }
+    for (const group of groups.values())
+      for (let i = 0; i < group.length; i += USAGE_BATCH_MAX) {
+        const part = group.slice(i, i + USAGE_BATCH_MAX);
+        const sent =
+          part.length === 1
+            ? this.meter.publish(part[0].fact, usageContext(part[0]))
+            : this.meter.publishBatch(
+                part.map((u) => u.fact),
+                usageContext(part[0]),
+              );
+        sent.then(
+          () => part.forEach((usage) => this.markStored(usage)),
+          (error: unknown) =>
+            this.logger.warn(
+              `${part.length} usage fact(s) not published yet (the relay retries; first ${part[0].fact.eventId}): ${(error as Error)?.message ?? String(error)}`,
+            ),
+        );
+      }
   }
 
   /**
