@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { storeHarness, type StoreHarness } from '@platform/testing';
-import { executionsRepository } from '../src/executions/executions.repository.js';
+import { executionsRepository, finishedStartJson } from '../src/executions/executions.repository.js';
 import { FinishedStarts } from '../src/executions/finished-starts.js';
 import { arrangeWorkflow, countRows, newStart, otherTenant, readExecution } from './store-rows.js';
 
@@ -127,6 +127,16 @@ describe('executions store: a start with its run done ahead (run.start_finished)
       settle: to === 'succeeded' ? succeeded : failed,
     });
 
+    /** FinishedStarts with the size of each batch statement noted (a spy that calls through: each statement is the real one). */
+    function countingStatements() {
+      const batches = jest.spyOn(executionsRepository, 'startFinishedBatch');
+      return {
+        finished: new FinishedStarts(h.tenantDb),
+        statements: () => batches.mock.calls.map((call) => call[2].length),
+        restore: () => batches.mockRestore(),
+      };
+    }
+
     it("none × a batch of a succeeded run, a failed run, a disabled workflow's and another tenant's → each as alone: two rows settled, nothing for the refused two", async () => {
       const ctx = h.tenant();
       const other = otherTenant();
@@ -142,7 +152,7 @@ describe('executions store: a start with its run done ahead (run.start_finished)
         { start: newStart(ctx, foreign), claim: lease, run: ran('succeeded') },
       ];
 
-      const rows = await executionsRepository.startFinishedBatch(h.tenantDb, ctx, starts);
+      const rows = await executionsRepository.startFinishedBatch(h.tenantDb, ctx, starts.map(finishedStartJson));
 
       expect(rows.map((r) => [r.id, r.status]).sort()).toEqual(
         [
@@ -159,10 +169,7 @@ describe('executions store: a start with its run done ahead (run.start_finished)
     it('none × starts made in one turn → one statement for all; a second wave while it is in the database → the next one', async () => {
       const ctx = h.tenant();
       const workflowId = await arrangeWorkflow(h.admin, ctx);
-      // A spy that calls through: each statement is the real one; only its size is noted.
-      const batches = jest.spyOn(executionsRepository, 'startFinishedBatch');
-      const statements = () => batches.mock.calls.map((call) => call[2].length);
-      const finished = new FinishedStarts(h.tenantDb);
+      const { finished, statements, restore } = countingStatements();
       try {
         const first = Array.from({ length: 3 }, () => newStart(ctx, workflowId));
         const second = Array.from({ length: 2 }, () => newStart(ctx, workflowId));
@@ -176,17 +183,14 @@ describe('executions store: a start with its run done ahead (run.start_finished)
         expect(statements()).toEqual([3, 2]);
         expect(await countRows(h.admin, ctx.tenantId)).toEqual({ executions: 5, steps: 5, logs: 5, usage: 5 });
       } finally {
-        batches.mockRestore();
+        restore();
       }
     });
 
     it('none × a large start among small ones in one turn → written alone, the small ones in one statement', async () => {
       const ctx = h.tenant();
       const workflowId = await arrangeWorkflow(h.admin, ctx);
-      // A spy that calls through: each statement is the real one; only its size is noted.
-      const batches = jest.spyOn(executionsRepository, 'startFinishedBatch');
-      const statements = () => batches.mock.calls.map((call) => call[2].length);
-      const finished = new FinishedStarts(h.tenantDb);
+      const { finished, statements, restore } = countingStatements();
       try {
         const large = newStart(ctx, workflowId, { inputJson: JSON.stringify({ text: 'x'.repeat(100_000) }) });
         const small = [newStart(ctx, workflowId), newStart(ctx, workflowId)];
@@ -197,7 +201,7 @@ describe('executions store: a start with its run done ahead (run.start_finished)
         const { rows: inputs } = await h.admin.query<{ n: number }>(`select length(input ->> 'text') as n from run.executions where id = $1`, [large.id]);
         expect(inputs[0].n).toBe(100_000);
       } finally {
-        batches.mockRestore();
+        restore();
       }
     });
 

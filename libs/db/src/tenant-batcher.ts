@@ -2,6 +2,11 @@ import type { TenantContext } from './tenant-db.js';
 
 const MAX_BATCH = 64;
 
+/** One string per tenant context (tenant, environment, scope): what batches and groups are keyed by. */
+export function tenantContextKey(ctx: TenantContext): string {
+  return `${ctx.tenantId}/${ctx.environmentId}/${ctx.scopeId ?? ''}`;
+}
+
 interface Pending<I, R> {
   item: I;
   resolve: (result: R) => void;
@@ -48,7 +53,7 @@ export class TenantBatcher<I, R> {
 
   submit(ctx: TenantContext, item: I): Promise<R> {
     return new Promise<R>((resolve, reject) => {
-      const key = `${ctx.tenantId}/${ctx.environmentId}/${ctx.scopeId ?? ''}`;
+      const key = tenantContextKey(ctx);
       let group = this.groups.get(key);
       if (!group) this.groups.set(key, (group = { key, ctx, items: [], inFlight: 0 }));
       group.items.push({ item, resolve, reject });

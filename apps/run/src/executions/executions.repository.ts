@@ -200,10 +200,9 @@ export const executionsRepository = {
   /**
    * Starts like startFinished, of one tenant context, in one round trip and one transaction: the
    * rows written (or running under their claim), each found by its id; a refused start has none.
-   * A start may be given as its finishedStartJson already made.
+   * Each start is given as its finishedStartJson.
    */
-  async startFinishedBatch(db: TenantDb, ctx: TenantContext, starts: Array<FinishedStart | string>): Promise<ExecutionRow[]> {
-    const elements = starts.map((s) => (typeof s === 'string' ? s : finishedStartJson(s)));
+  async startFinishedBatch(db: TenantDb, ctx: TenantContext, elements: string[]): Promise<ExecutionRow[]> {
     return db.call<ExecutionRow>(ctx, START_FINISHED_BATCH, [`[${elements.join(',')}]`]);
   },
 

@@ -6,7 +6,6 @@ import {
   USAGE_BATCHES_QUEUE,
   USAGE_FACTS_QUEUE,
   hasTenant,
-  type MessageContext,
   type UsageFact,
   type UsageFactBatch,
   type WorkItem,
@@ -14,11 +13,6 @@ import {
 } from '@platform/messaging';
 import { SUBSCRIPTION_CONFIG, type SubscriptionConfig } from '../config/subscription.config.js';
 import { UsageAggregator } from './usage.aggregator.js';
-
-/** The tenant context a usage item names, or undefined (logged and dropped: it belongs to no one). */
-function tenantOf(context: MessageContext) {
-  return hasTenant(context) ? { tenantId: context.tenantId, environmentId: context.environmentId, scopeId: context.scopeId ?? null } : undefined;
-}
 
 /** Aggregates the usage facts every service publishes one by one (the outbox relay, a lone fact). */
 @Injectable()
@@ -32,12 +26,11 @@ export class UsageWorker extends QueueConsumer<UsageFact> {
   }
 
   protected async handle(item: WorkItem<UsageFact>): Promise<WorkResult> {
-    const ctx = tenantOf(item.context);
-    if (!ctx) {
+    if (!hasTenant(item.context)) {
       this.logger.warn(`usage fact ${item.data.eventId} without a tenant context: dropped`);
       return { ack: true };
     }
-    await this.aggregator.add(ctx, item.data);
+    await this.aggregator.add(item.context, item.data);
     return { ack: true };
   }
 }
@@ -61,12 +54,12 @@ export class UsageBatchWorker extends QueueConsumer<UsageFactBatch> {
   }
 
   protected async handle(item: WorkItem<UsageFactBatch>): Promise<WorkResult> {
-    const ctx = tenantOf(item.context);
-    if (!ctx) {
+    const context = item.context;
+    if (!hasTenant(context)) {
       this.logger.warn(`${item.data.facts.length} usage facts without a tenant context: dropped`);
       return { ack: true };
     }
-    await Promise.all(item.data.facts.map((fact) => this.aggregator.add(ctx, fact)));
+    await Promise.all(item.data.facts.map((fact) => this.aggregator.add(context, fact)));
     return { ack: true };
   }
 }

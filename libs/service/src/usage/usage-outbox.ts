@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { SystemDb, TenantDb } from '@platform/db';
+import { SystemDb, TenantDb, tenantContextKey } from '@platform/db';
 import { USAGE_BATCH_MAX, UsageMeter, publishFailure, type ContextOptions, type TenantRef, type UsageRecord } from '@platform/messaging';
 import { fromOutboxRow, pendingUsage, usageContext, type PendingUsage } from './pending-usage.js';
 import { usageOutboxRepository as outbox, type UsagePublishFailure } from './usage-outbox.repository.js';
@@ -74,15 +74,16 @@ export class UsageOutbox implements OnModuleDestroy {
    */
   publish(facts: PendingUsage[]): void {
     if (!facts.length) return;
+    // The first facts of a turn schedule the send; the rest of the turn's join them.
+    if (!this.outgoing.length) setImmediate(() => this.sendOutgoing());
     this.outgoing.push(...facts);
-    if (this.outgoing.length === facts.length) setImmediate(() => this.sendOutgoing());
   }
 
   private sendOutgoing(): void {
     const facts = this.outgoing.splice(0, this.outgoing.length);
     const groups = new Map<string, PendingUsage[]>();
     for (const usage of facts) {
-      const key = `${usage.tenantId}/${usage.environmentId}/${usage.scopeId ?? ''}`;
+      const key = tenantContextKey(usage);
       const group = groups.get(key);
       if (group) group.push(usage);
       else groups.set(key, [usage]);
