@@ -121,7 +121,8 @@ export function createGatewayApp({ config, upstreams, logger }: GatewayDeps) {
   const traced = (request: GatewayRequest, res: ServerResponse): void => {
     const method = request.method ?? 'GET';
     // Named by the service it goes to: paths carry ids, and span names should be few.
-    const service = routes.match(request.url ?? '/')?.service;
+    const route = routes.match(request.url ?? '/');
+    const service = route?.service;
     const attributes = { 'http.request.method': method, 'url.path': (request.url ?? '/').split('?')[0], ...(service ? { 'platform.service': service } : {}) };
     const { span, context } = startSpan(service ? `${method} ${service}` : method, SpanKind.SERVER, attributes, extractTraceContext(request.headers));
     request.traceContext = context;
@@ -130,10 +131,13 @@ export function createGatewayApp({ config, upstreams, logger }: GatewayDeps) {
       if (res.statusCode >= 500 || !res.writableFinished) span.setStatus({ code: SpanStatusCode.ERROR });
       span.end();
     });
-    traceContext.with(context, () => runInRequestContext({ requestId: request.id }, () => serve(request, res)));
+    // The context is active while `serve` runs synchronously (the access log line reads it); past
+    // that, the proxy and the error logs take it from `request.traceContext`.
+    const run = () => serve(request, res, route);
+    traceContext.with(context, countingIo ? () => runInRequestContext({ requestId: request.id }, run) : run);
   };
 
-  const serve = (request: GatewayRequest, res: ServerResponse): void => {
+  const serve = (request: GatewayRequest, res: ServerResponse, route = routes.match(request.url ?? '/')): void => {
     const req: IncomingMessage = request;
     const started = performance.now();
     res.setHeader('x-request-id', request.id);
@@ -147,7 +151,6 @@ export function createGatewayApp({ config, upstreams, logger }: GatewayDeps) {
         );
       });
     }
-    const route = routes.match(url);
     if (metricsEnabled()) observeRequest(res, route?.service ?? 'gateway', req.method, started);
     if (route === undefined) {
       // Health is never limited: probes and the benchmark call it.

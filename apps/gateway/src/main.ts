@@ -21,7 +21,9 @@ const logger = createLogger('gateway', config.LOG_LEVEL);
 // Before the app: its series exist only while metrics are on. /metrics is on the metrics port only; the public port answers 404.
 const metrics = startProcessMetrics('gateway', config, config.GATEWAY_PORT, logger);
 // Off without OTEL_EXPORTER_OTLP_ENDPOINT. The proxy passes the trace on itself (no undici spans), and the gateway has no database.
-await startTracing('gateway', { undici: false, pg: false });
+// The gateway hands each request's trace context to the proxy explicitly, so it needs no async
+// context (and no async hooks): see SynchronousContextManager.
+await startTracing('gateway', { undici: false, pg: false, context: 'synchronous' });
 const { handle, close } = createGatewayApp({ config, upstreams, logger });
 const server = createServer(handle);
 server.listen(config.GATEWAY_PORT, config.HOST, () => {

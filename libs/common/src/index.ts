@@ -9,7 +9,7 @@ export * from './crypto/master-key-ring.js';
 export * from './crypto/sealed-box.js';
 export * from './crypto/sealed-records.js';
 export * from './ids.js';
-export * from './context/request-context.js';
+export { bindRequestContext, currentRequestContext, runInRequestContext, type RequestContext } from './context/request-context.js';
 export * from './errors/error-body.js';
 export * from './errors/app.errors.js';
 export * from './errors/validation.js';

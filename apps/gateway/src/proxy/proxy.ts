@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PassThrough, Transform, type TransformCallback } from 'node:stream';
 import { Pool, errors as undiciErrors } from 'undici';
 import type { Logger } from 'pino';
-import { countIo, errorBody, injectTraceContext, tracingEnabled, type traceContext, type ServiceName } from '@platform/common';
+import { countIo, errorBody, injectTraceContext, traceIdsOf, tracingEnabled, type traceContext, type ServiceName } from '@platform/common';
 import type { RouteMatch } from '../routing/route-table.js';
 
 export interface ProxyOptions {
@@ -167,13 +167,13 @@ export function createProxy(options: ProxyOptions) {
             sendError(res, 413, `Request body is larger than the limit of ${limit} bytes`, req.id);
             req.destroy();
           } else if (TIMED_OUT.has(code) || error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError) {
-            options.logger.warn({ request_id: req.id, url: req.url }, 'upstream timed out');
+            options.logger.warn({ request_id: req.id, ...traceIdsOf(req.traceContext), url: req.url }, 'upstream timed out');
             sendError(res, 504, 'The service did not answer in time', req.id);
           } else if (REFUSED.has(code) || REFUSED.has((error as { cause?: { code?: string } }).cause?.code ?? '')) {
-            options.logger.warn({ request_id: req.id, url: req.url, code }, 'upstream unavailable');
+            options.logger.warn({ request_id: req.id, ...traceIdsOf(req.traceContext), url: req.url, code }, 'upstream unavailable');
             sendError(res, 502, 'The service is unavailable', req.id);
           } else {
-            options.logger.error({ request_id: req.id, url: req.url, err: error.message, code }, 'proxy error');
+            options.logger.error({ request_id: req.id, ...traceIdsOf(req.traceContext), url: req.url, err: error.message, code }, 'proxy error');
             sendError(res, 502, 'The service failed to answer', req.id);
           }
         },

@@ -15,10 +15,15 @@ export type RequestWithId = IncomingMessage & {
   id?: string;
 };
 
-/** Names the request, answers with its id, and runs the rest of it in its request context. */
-export function requestIdMiddleware(req: RequestWithId, res: ServerResponse, next: () => void): void {
+/** Names the request and answers with its id. */
+export function nameRequest(req: RequestWithId, res: ServerResponse): string {
   const id = resolveRequestId(req.headers['x-request-id']);
   req.id = id;
   res.setHeader('X-Request-Id', id);
-  runInRequestContext({ requestId: id }, next);
+  return id;
+}
+
+/** Names the request, answers with its id, and runs the rest of it in its request context. */
+export function requestIdMiddleware(req: RequestWithId, res: ServerResponse, next: () => void): void {
+  runInRequestContext({ requestId: nameRequest(req, res) }, next);
 }

@@ -1,4 +1,5 @@
 import { context, propagation, trace, SpanKind, SpanStatusCode, type Attributes, type Context, type Span, type TextMapGetter } from '@opentelemetry/api';
+import { RequestScopeContextManager, SynchronousContextManager } from './context-managers.js';
 import { buildTracesSampler, tracesSamplerSetting } from './tracing-sampler.js';
 
 /**
@@ -22,6 +23,12 @@ export interface TracingOptions {
   undici?: boolean;
   /** The pg instrumentation (one span per query). */
   pg?: boolean;
+  /**
+   * `async` (the default): the active trace context follows every await and callback, kept in the
+   * request context's storage. `synchronous`: it lasts only for the synchronous call made in it,
+   * for a process that hands its context on explicitly (the gateway), so async hooks stay off.
+   */
+  context?: 'async' | 'synchronous';
 }
 
 export function tracingConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
@@ -59,7 +66,7 @@ export async function startTracing(service: string, options: TracingOptions = {}
     sampler: buildTracesSampler(sampling, sdk),
     spanProcessors: [new sdk.BatchSpanProcessor(new exporter.OTLPTraceExporter())],
   });
-  provider.register();
+  provider.register({ contextManager: options.context === 'synchronous' ? new SynchronousContextManager() : new RequestScopeContextManager() });
   const instrumentations = [];
   if (options.undici ?? true) {
     const { UndiciInstrumentation } = await import('@opentelemetry/instrumentation-undici');
@@ -80,12 +87,19 @@ export async function stopTracing(): Promise<void> {
   await shutdown?.().catch(() => undefined);
 }
 
-const tracer = () => trace.getTracer('@platform');
+// One tracer for the process, taken once: a ProxyTracer that finds the provider once it is
+// registered. Asking the provider for it per span cost a key string and a map lookup each time.
+const tracer = trace.getTracer('@platform');
 
 /** The ids for a log line, when a span is active. */
 export function currentTraceIds(): { trace_id: string; span_id: string } | undefined {
-  if (!enabled) return undefined;
-  const span = trace.getSpan(context.active());
+  return enabled ? traceIdsOf(context.active()) : undefined;
+}
+
+/** The ids for a log line written outside the context (a callback that was handed it). */
+export function traceIdsOf(from: Context | undefined): { trace_id: string; span_id: string } | undefined {
+  if (!enabled || !from) return undefined;
+  const span = trace.getSpan(from);
   if (!span) return undefined;
   const { traceId, spanId } = span.spanContext();
   return { trace_id: traceId, span_id: spanId };
@@ -102,7 +116,7 @@ export async function inSpan<T>(
   fn: (span: Span) => T | Promise<T>,
   parent: Context = context.active(),
 ): Promise<T> {
-  const span = tracer().startSpan(name, { kind, attributes }, parent);
+  const span = tracer.startSpan(name, { kind, attributes }, parent);
   try {
     return await context.with(trace.setSpan(parent, span), () => fn(span));
   } catch (error) {
@@ -137,7 +151,7 @@ export function clientHttpSpan<R extends { status: number }>(
 
 /** Starts a span without making it active; the caller ends it. */
 export function startSpan(name: string, kind: SpanKind, attributes: Attributes, parent: Context = context.active()): { span: Span; context: Context } {
-  const span = tracer().startSpan(name, { kind, attributes }, parent);
+  const span = tracer.startSpan(name, { kind, attributes }, parent);
   return { span, context: trace.setSpan(parent, span) };
 }
 

@@ -141,8 +141,8 @@ export async function bootstrapService<C extends ServiceConfig>(options: Bootstr
   // Tests only: this process's round trips and messages, per request (the round-trip budget test).
   if (config.PLATFORM_IO_COUNTERS) app.use('/actuator/io-counters', ioCountersHandler);
   const stopMetrics = startServiceMetrics(app, definition.name, config, logger);
-  if (tracingEnabled()) app.use(httpServerSpans);
-  app.use(requestIdMiddleware);
+  // With tracing on, the request's id and its server span are set up together (one scope).
+  app.use(tracingEnabled() ? httpServerSpans : requestIdMiddleware);
   app.use(accessLogMiddleware(logger));
   app.use(jsonBodyParser(config.BODY_LIMIT_BYTES));
   app.useGlobalPipes(createValidationPipe());
