@@ -138,4 +138,42 @@ describe('one trace from the gateway to the notification a step sent', () => {
     // Queries are spans of the trace too (pg instrumentation).
     expect(trace.some((s) => s.service === 'run' && (s.attributes['db.system'] ?? s.attributes['db.system.name']) === 'postgresql')).toBe(true);
   });
+
+  it("keeps nothing of a caller's unsampled trace, and still passes it on unsampled to the end", async () => {
+    const channel = await gw('/notifications/channels', {
+      headers: withKey(tenant.test_key),
+      body: { name: 'untraced', kind: 'teams', teams: { webhook_url: `${receiver.url}/teams-unsampled` } },
+    });
+    const wf = await gw('/api/v1/workflow/workflows', {
+      headers: withKey(tenant.test_key),
+      body: {
+        name: `untraced-${randomUUID().slice(0, 8)}`,
+        steps: [{ id: 'notify', type: 'notification', input: { channel_id: channel.body.id, subject: 'Untraced', body: 'not sampled' } }],
+      },
+    });
+    expect(wf.status).toBe(201);
+    // Flags 00: the caller decided not to sample. Under the default parent-based sampler no
+    // service may record a span of it, nor start a trace of its own for the request.
+    const traceId = randomBytes(16).toString('hex');
+    const started = await gw('/v1/automations/run', {
+      headers: withKey(tenant.test_key, { traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-00` }),
+      body: { automation_id: wf.body.id, input: {} },
+    });
+    expect(started.status).toBe(202);
+    const card = await eventually('the card at the webhook', () => Promise.resolve(receiver.requests.find((r) => r.path === '/teams-unsampled')), 30_000);
+    // Through the gateway, the run service, the worker and the notification service, the same trace, unsampled.
+    expect(card.headers.traceparent).toMatch(new RegExp(`^00-${traceId}-[0-9a-f]{16}-00$`));
+    const runId = started.body.run_id as string;
+    await eventually(
+      'the run to succeed',
+      async () => ((await gw(`/run/executions/${runId}`, { headers: withKey(tenant.test_key) })).body.status === 'succeeded' ? true : undefined),
+      30_000,
+    );
+    // Every process exports within 100 ms (OTEL_BSP_SCHEDULE_DELAY): wait well past it.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(receiver.spans.filter((s) => s.traceId === traceId).map((s) => `${s.service} ${s.name}`)).toEqual([]);
+    // The run's log lines still name the trace, for whoever follows it from the caller's side.
+    const runLines = lines.filter((l) => l.name === 'run' && l.line.includes(runId) && l.line.includes('"run started"'));
+    expect(runLines.map((l) => (JSON.parse(l.line) as Json).trace_id)).toEqual([traceId]);
+  });
 });

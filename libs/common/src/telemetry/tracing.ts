@@ -1,6 +1,7 @@
-import { context, propagation, trace, SpanKind, SpanStatusCode, type Attributes, type Context, type Span, type TextMapGetter } from '@opentelemetry/api';
+import { context, propagation, trace, SpanKind, SpanStatusCode, type Attributes, type Context, type Span, type TextMapGetter, type Tracer } from '@opentelemetry/api';
 import { RequestScopeContextManager, SynchronousContextManager } from './context-managers.js';
 import { buildTracesSampler, tracesSamplerSetting } from './tracing-sampler.js';
+import { UnsampledParentTracerProvider } from './unsampled-parents.js';
 
 /**
  * OpenTelemetry traces, off unless `OTEL_EXPORTER_OTLP_ENDPOINT` (or
@@ -51,11 +52,12 @@ export function tracingEnabled(): boolean {
 export async function startTracing(service: string, options: TracingOptions = {}): Promise<boolean> {
   const sampling = tracesSamplerSetting();
   if (enabled || !tracingConfigured()) return enabled;
-  const [sdk, exporter, resources, instrumentation] = await Promise.all([
+  const [sdk, exporter, resources, instrumentation, core] = await Promise.all([
     import('@opentelemetry/sdk-trace-node'),
     import('@opentelemetry/exporter-trace-otlp-http'),
     import('@opentelemetry/resources'),
     import('@opentelemetry/instrumentation'),
+    import('@opentelemetry/core'),
   ]);
   const resource = resources
     .defaultResource()
@@ -66,7 +68,13 @@ export async function startTracing(service: string, options: TracingOptions = {}
     sampler: buildTracesSampler(sampling, sdk),
     spanProcessors: [new sdk.BatchSpanProcessor(new exporter.OTLPTraceExporter())],
   });
-  provider.register({ contextManager: options.context === 'synchronous' ? new SynchronousContextManager() : new RequestScopeContextManager() });
+  // What NodeTracerProvider.register does, with the provider the API hands out in front of the
+  // SDK's when the sampler follows the parent (see unsampled-parents.ts).
+  const registered = sampling.name.startsWith('parentbased_') ? new UnsampledParentTracerProvider(provider) : provider;
+  trace.setGlobalTracerProvider(registered);
+  context.setGlobalContextManager((options.context === 'synchronous' ? new SynchronousContextManager() : new RequestScopeContextManager()).enable());
+  propagation.setGlobalPropagator(new core.CompositePropagator({ propagators: [new core.W3CTraceContextPropagator(), new core.W3CBaggagePropagator()] }));
+  tracer = registered.getTracer('@platform');
   const instrumentations = [];
   if (options.undici ?? true) {
     const { UndiciInstrumentation } = await import('@opentelemetry/instrumentation-undici');
@@ -76,7 +84,7 @@ export async function startTracing(service: string, options: TracingOptions = {}
     const { PgInstrumentation } = await import('@opentelemetry/instrumentation-pg');
     instrumentations.push(new PgInstrumentation({ requireParentSpan: true }));
   }
-  instrumentation.registerInstrumentations({ tracerProvider: provider, instrumentations });
+  instrumentation.registerInstrumentations({ tracerProvider: registered, instrumentations });
   shutdown = () => provider.shutdown();
   enabled = true;
   return true;
@@ -87,9 +95,10 @@ export async function stopTracing(): Promise<void> {
   await shutdown?.().catch(() => undefined);
 }
 
-// One tracer for the process, taken once: a ProxyTracer that finds the provider once it is
-// registered. Asking the provider for it per span cost a key string and a map lookup each time.
-const tracer = trace.getTracer('@platform');
+// One tracer for the process, taken once: the registered provider's once tracing starts (the
+// API's ProxyTracer until then). Asking the provider for it per span cost a key string and a map
+// lookup each time, and going through the ProxyTracer a lookup of its delegate.
+let tracer: Tracer = trace.getTracer('@platform');
 
 /** The ids for a log line, when a span is active. */
 export function currentTraceIds(): { trace_id: string; span_id: string } | undefined {
@@ -118,7 +127,7 @@ export async function inSpan<T>(
 ): Promise<T> {
   const span = tracer.startSpan(name, { kind, attributes }, parent);
   try {
-    return await context.with(trace.setSpan(parent, span), () => fn(span));
+    return await context.with(withSpan(parent, span), () => fn(span));
   } catch (error) {
     span.recordException(error as Error);
     span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error)?.message });
@@ -152,7 +161,12 @@ export function clientHttpSpan<R extends { status: number }>(
 /** Starts a span without making it active; the caller ends it. */
 export function startSpan(name: string, kind: SpanKind, attributes: Attributes, parent: Context = context.active()): { span: Span; context: Context } {
   const span = tracer.startSpan(name, { kind, attributes }, parent);
-  return { span, context: trace.setSpan(parent, span) };
+  return { span, context: withSpan(parent, span) };
+}
+
+/** `parent` with `span` active; `parent` itself when the span is its own (an unsampled parent's). */
+function withSpan(parent: Context, span: Span): Context {
+  return trace.getSpan(parent) === span ? parent : trace.setSpan(parent, span);
 }
 
 /** Writes the active trace context into a carrier (`traceparent`, `tracestate`). */
@@ -162,7 +176,12 @@ export function injectTraceContext(carrier: Record<string, string>, from: Contex
 
 /** The context a carrier's `traceparent` names (the active one when it names none). */
 export function extractTraceContext<C>(carrier: C, getter?: TextMapGetter<C>): Context {
-  return getter ? propagation.extract(context.active(), carrier, getter) : propagation.extract(context.active(), carrier);
+  if (getter) return propagation.extract(context.active(), carrier, getter);
+  // HTTP headers (lower-case names) that carry no trace: most requests from outside. Nothing for
+  // the propagators to find, so they are not asked.
+  const headers = carrier as Record<string, unknown> | undefined;
+  if (headers === undefined || (headers.traceparent === undefined && headers.baggage === undefined)) return context.active();
+  return propagation.extract(context.active(), carrier);
 }
 
 export { SpanKind, SpanStatusCode, context as traceContext, type Span };
