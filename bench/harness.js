@@ -73,6 +73,10 @@ export function useTelemetry(on) {
   telemetry.on = on;
 }
 
+export function telemetryOn() {
+  return telemetry.on;
+}
+
 export function telemetryReport() {
   return telemetry.on
     ? `telemetry on: traces to a local OTLP receiver (${telemetry.exports} exports, ${(telemetry.bytes / 1e6).toFixed(1)} MB of spans), metrics on`
@@ -81,11 +85,12 @@ export function telemetryReport() {
 
 /**
  * A platform of its own for `use`: a fresh database, a NATS namespace `namespace` and the given
- * services, stopped and removed afterwards whatever happens.
+ * services, stopped and removed afterwards whatever happens. `telemetry` overrides `--telemetry`
+ * for this platform (the telemetry suite runs both at once).
  */
-export async function withPlatform({ services, namespace, env = {} }, use) {
+export async function withPlatform({ services, namespace, env = {}, telemetry: on = telemetry.on }, use) {
   const database = await createTestDatabase('bench');
-  const receiver = telemetry.on ? await startOtlpReceiver({ keepSpans: false }) : undefined;
+  const receiver = on ? await startOtlpReceiver({ keepSpans: false }) : undefined;
   const telemetryEnv = receiver ? { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url } : { METRICS_ENABLED: 'false' };
   let platform;
   try {

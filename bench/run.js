@@ -15,10 +15,11 @@ import * as kb from './suites/kb.js';
 import * as notifications from './suites/notifications.js';
 import * as portal from './suites/portal.js';
 import * as subscription from './suites/subscription.js';
+import * as telemetrySuite from './suites/telemetry.js';
 import * as tasks from './suites/tasks.js';
 import * as triggers from './suites/triggers.js';
 
-const SUITES = [gateway, auth, engine, dataQuery, triggers, tasks, notifications, subscription, portal, connectors, kb, cli, consoleApp];
+const SUITES = [gateway, auth, engine, telemetrySuite, dataQuery, triggers, tasks, notifications, subscription, portal, connectors, kb, cli, consoleApp];
 
 const args = process.argv.slice(2);
 const option = (key, fallback) => Number(args.find((a) => a.startsWith(`--${key}=`))?.split('=')[1] ?? fallback);

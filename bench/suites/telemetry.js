@@ -1,0 +1,118 @@
+// Issue 30: what telemetry costs the engine, read so that the machine's drift cannot fake it. The
+// same one-step workload runs against three platforms up at once: telemetry off (this suite's own
+// platform), on (metrics, every trace exported to a local OTLP receiver) and on with traces sampled
+// at 10 % (parentbased_traceidratio). They are loaded in turn, a short slice each, the order
+// rotating every round, so each variant sees the same minutes of a machine whose speed wanders by
+// tens of percent between runs; two runs of `engine` with and without --telemetry minutes apart
+// cannot tell a 5 % cost from that drift. Besides runs/s, each slice reads the CPU the platform's
+// processes spent (/proc), per completed run: the load is CPU-bound, so that is the cost itself.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { call, createTenant } from '@platform/testing';
+import { progress, telemetryOn, withPlatform } from '../harness.js';
+import { env } from './engine.js';
+
+export const name = 'telemetry';
+export const services = ['account', 'run'];
+export { env };
+
+const SAMPLED = { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1' };
+const ROUNDS = 6;
+
+export async function run({ platform, duration, connections }) {
+  if (telemetryOn()) return ['the telemetry suite compares telemetry off and on itself: run it without --telemetry'];
+  const slice = Math.max(5, Math.round(duration / 2));
+  const namespace = platform.serviceEnv.run.NATS_NAMESPACE;
+  // The two with telemetry start in a random order, printed with the figures, so that an effect of
+  // the start order cannot hide in them. One run's figures still vary by ±10 %: compare several.
+  const kinds = [
+    { label: 'on, every trace', env, key: 'on' },
+    { label: 'on, 10 % of traces', env: { ...env, ...SAMPLED }, key: 'sampled' },
+  ];
+  if (Math.random() < 0.5) kinds.reverse();
+  progress(`starting the platforms with telemetry on: ${kinds.map((k) => k.label).join(', then ')}`);
+  return withPlatform({ services, namespace: `${namespace}-${kinds[0].key}`, env: kinds[0].env, telemetry: true }, (first) =>
+    withPlatform({ services, namespace: `${namespace}-${kinds[1].key}`, env: kinds[1].env, telemetry: true }, async (second) => {
+      const started = { [kinds[0].key]: first, [kinds[1].key]: second };
+      const variants = [
+        { label: 'off', ...(await prepare(platform)) },
+        { label: 'on, every trace', ...(await prepare(started.on)) },
+        { label: 'on, 10 % of traces', ...(await prepare(started.sampled)) },
+      ];
+      progress('warming up');
+      for (const v of variants) await v.load(5, connections);
+      for (let round = 0; round < ROUNDS; round++) {
+        progress(`round ${round + 1} of ${ROUNDS}: ${slice} s of each, one-step runs at ${connections} clients`);
+        for (let i = 0; i < variants.length; i++) {
+          const v = variants[(round + i) % variants.length];
+          const before = v.cpu();
+          const r = await v.load(slice, connections);
+          v.readings.push({ rps: r.rps, p99: r.p99, cpuPerRun: before === undefined ? undefined : (v.cpu() - before) / r.total });
+        }
+      }
+      return [...report(variants, slice, connections), `  (started in this order: off, ${kinds.map((k) => k.label).join(', ')})`];
+    }),
+  );
+}
+
+/** A tenant, a one-step workflow and a load function for one platform; `cpu()` is its processes' CPU in ms so far. */
+async function prepare(platform) {
+  const tenant = await createTenant(platform.gatewayUrl, env.PLATFORM_ADMIN_TOKEN, 'bench');
+  const created = await call(platform.gatewayUrl, '/api/v1/workflow/workflows', {
+    headers: { 'x-api-key': tenant.test_key },
+    body: { name: 'bench-telemetry', steps: [{ id: 'double', type: 'transform', input: { value: '{% input.x * 2 %}' } }] },
+  });
+  const namespace = platform.serviceEnv.run.NATS_NAMESPACE;
+  const pids = [...platform.processes.values()].map((p) => p.child.pid);
+  return {
+    readings: [],
+    cpu: () => cpuMs(pids),
+    load: (seconds, connections) => engineLoad([platform.gatewayUrl, tenant.test_key, created.body.id, String(seconds), String(connections), namespace]),
+  };
+}
+
+/** User and system CPU of the processes, in ms (Linux /proc; undefined elsewhere). */
+function cpuMs(pids) {
+  try {
+    return pids.reduce((sum, pid) => {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      return sum + (Number(fields[11]) + Number(fields[12])) * 10; // clock ticks of 10 ms
+    }, 0);
+  } catch {
+    return undefined;
+  }
+}
+
+function engineLoad(args) {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [resolve(import.meta.dirname, '../engine-load.js'), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (c) => (out += c));
+    child.on('exit', (code) => (code === 0 ? done(JSON.parse(out.trim().split('\n').pop())) : fail(new Error(`engine load exited ${code}`))));
+  });
+}
+
+const mean = (xs) => xs.reduce((a, x) => a + x, 0) / xs.length;
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const pct = (ratio) => `${ratio >= 1 ? '+' : '−'}${Math.abs((ratio - 1) * 100).toFixed(1)} %`;
+
+function report(variants, slice, connections) {
+  const [off] = variants;
+  const lines = [`one-step runs, ${connections} clients, ${ROUNDS} rounds of ${slice} s per variant, interleaved:`];
+  for (const v of variants) {
+    const rps = v.readings.map((r) => r.rps);
+    const cpu = v.readings.map((r) => r.cpuPerRun).filter((c) => c !== undefined);
+    let line = `  ${v.label.padEnd(20)} ${mean(rps).toFixed(0).padStart(5)} runs/s   p99 ${median(v.readings.map((r) => r.p99)).toFixed(1).padStart(6)} ms`;
+    if (cpu.length) line += `   CPU ${mean(cpu).toFixed(3)} ms per run`;
+    if (v !== off) {
+      // Ratios of readings taken back to back in the same round, then their median: one slow minute moves one pair, not the figure.
+      const rpsRatio = median(v.readings.map((r, i) => r.rps / off.readings[i].rps));
+      line += `   → throughput ${pct(rpsRatio)}`;
+      if (cpu.length === v.readings.length) line += `, CPU per run ${pct(median(v.readings.map((r, i) => r.cpuPerRun / off.readings[i].cpuPerRun)))}`;
+      line += ' (median of the rounds)';
+    }
+    lines.push(line);
+  }
+  return lines;
+}
