@@ -103,7 +103,9 @@ function report(variants, slice, connections) {
   for (const v of variants) {
     const rps = v.readings.map((r) => r.rps);
     const cpu = v.readings.map((r) => r.cpuPerRun).filter((c) => c !== undefined);
-    let line = `  ${v.label.padEnd(20)} ${mean(rps).toFixed(0).padStart(5)} runs/s   p99 ${median(v.readings.map((r) => r.p99)).toFixed(1).padStart(6)} ms`;
+    let line = `  ${v.label.padEnd(20)} ${mean(rps).toFixed(0).padStart(5)} runs/s   p99 ${median(v.readings.map((r) => r.p99))
+      .toFixed(1)
+      .padStart(6)} ms`;
     if (cpu.length) line += `   CPU ${mean(cpu).toFixed(3)} ms per run`;
     if (v !== off) {
       // Ratios of readings taken back to back in the same round, then their median: one slow minute moves one pair, not the figure.

@@ -1,4 +1,15 @@
-import { context, propagation, trace, SpanKind, SpanStatusCode, type Attributes, type Context, type Span, type TextMapGetter, type Tracer } from '@opentelemetry/api';
+import {
+  context,
+  propagation,
+  trace,
+  SpanKind,
+  SpanStatusCode,
+  type Attributes,
+  type Context,
+  type Span,
+  type TextMapGetter,
+  type Tracer,
+} from '@opentelemetry/api';
 import { RequestScopeContextManager, SynchronousContextManager } from './context-managers.js';
 import { buildTracesSampler, tracesSamplerSetting } from './tracing-sampler.js';
 import { UnsampledParentTracerProvider } from './unsampled-parents.js';

@@ -6,7 +6,10 @@ import { UnsampledParentTracerProvider, unsampledParent } from './unsampled-pare
 
 function setup() {
   const exporter = new InMemorySpanExporter();
-  const sdk = new BasicTracerProvider({ sampler: new ParentBasedSampler({ root: new AlwaysOnSampler() }), spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  const sdk = new BasicTracerProvider({
+    sampler: new ParentBasedSampler({ root: new AlwaysOnSampler() }),
+    spanProcessors: [new SimpleSpanProcessor(exporter)],
+  });
   return { exporter, tracer: new UnsampledParentTracerProvider(sdk).getTracer('test') };
 }
 
@@ -63,6 +66,8 @@ describe('UnsampledParentTracerProvider', () => {
     const { tracer } = setup();
     const recording = tracer.startSpan('r', {}, ROOT_CONTEXT);
     expect(unsampledParent(trace.setSpan(ROOT_CONTEXT, recording))).toBeUndefined();
-    expect(unsampledParent(trace.setSpanContext(ROOT_CONTEXT, { traceId: '0'.repeat(32), spanId: '0'.repeat(16), traceFlags: TraceFlags.NONE }))).toBeUndefined();
+    expect(
+      unsampledParent(trace.setSpanContext(ROOT_CONTEXT, { traceId: '0'.repeat(32), spanId: '0'.repeat(16), traceFlags: TraceFlags.NONE })),
+    ).toBeUndefined();
   });
 });
