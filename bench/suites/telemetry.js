@@ -6,11 +6,9 @@
 // tens of percent between runs; two runs of `engine` with and without --telemetry minutes apart
 // cannot tell a 5 % cost from that drift. Besides runs/s, each slice reads the CPU the platform's
 // processes spent (/proc), per completed run: the load is CPU-bound, so that is the cost itself.
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { call, createTenant } from '@platform/testing';
-import { progress, telemetryOn, withPlatform } from '../harness.js';
+import { progress, runScript, telemetryOn, withPlatform } from '../harness.js';
 import { env } from './engine.js';
 
 export const name = 'telemetry';
@@ -68,7 +66,8 @@ async function prepare(platform) {
   return {
     readings: [],
     cpu: () => cpuMs(pids),
-    load: (seconds, connections) => engineLoad([platform.gatewayUrl, tenant.test_key, created.body.id, String(seconds), String(connections), namespace]),
+    load: (seconds, connections) =>
+      runScript('engine-load.js', [platform.gatewayUrl, tenant.test_key, created.body.id, String(seconds), String(connections), namespace]),
   };
 }
 
@@ -82,15 +81,6 @@ function cpuMs(pids) {
   } catch {
     return undefined;
   }
-}
-
-function engineLoad(args) {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [resolve(import.meta.dirname, '../engine-load.js'), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (c) => (out += c));
-    child.on('exit', (code) => (code === 0 ? done(JSON.parse(out.trim().split('\n').pop())) : fail(new Error(`engine load exited ${code}`))));
-  });
 }
 
 const mean = (xs) => xs.reduce((a, x) => a + x, 0) / xs.length;

@@ -37,6 +37,23 @@ describe('one trace from the gateway to the notification a step sent', () => {
   const lines: { name: string; line: string }[] = [];
   const namespace = `e2e-trace-${randomBytes(3).toString('hex')}`;
   const gw = (path: string, request?: Parameters<typeof call>[2]) => call<Json>(platform.gatewayUrl, path, request);
+  /** A Teams channel posting to `path` at the receiver, and a one-step workflow notifying it. */
+  const notifyingWorkflow = async (name: string, path: string) => {
+    const channel = await gw('/notifications/channels', {
+      headers: withKey(tenant.test_key),
+      body: { name, kind: 'teams', teams: { webhook_url: `${receiver.url}${path}` } },
+    });
+    expect(channel.status).toBe(201);
+    const wf = await gw('/api/v1/workflow/workflows', {
+      headers: withKey(tenant.test_key),
+      body: {
+        name: `${name}-${randomUUID().slice(0, 8)}`,
+        steps: [{ id: 'notify', type: 'notification', input: { channel_id: channel.body.id, subject: name, body: name } }],
+      },
+    });
+    expect(wf.status).toBe(201);
+    return wf;
+  };
 
   beforeAll(async () => {
     receiver = await startOtlpReceiver();
@@ -65,19 +82,7 @@ describe('one trace from the gateway to the notification a step sent', () => {
   });
 
   it('covers the gateway, the run service, the worker that ran the step and the notification service', async () => {
-    const channel = await gw('/notifications/channels', {
-      headers: withKey(tenant.test_key),
-      body: { name: 'traced', kind: 'teams', teams: { webhook_url: `${receiver.url}/teams` } },
-    });
-    expect(channel.status).toBe(201);
-    const wf = await gw('/api/v1/workflow/workflows', {
-      headers: withKey(tenant.test_key),
-      body: {
-        name: `traced-${randomUUID().slice(0, 8)}`,
-        steps: [{ id: 'notify', type: 'notification', input: { channel_id: channel.body.id, subject: 'Traced', body: 'one trace' } }],
-      },
-    });
-    expect(wf.status).toBe(201);
+    const wf = await notifyingWorkflow('traced', '/teams');
 
     // The caller's trace: every span of the run must belong to it.
     const traceId = randomBytes(16).toString('hex');
@@ -140,18 +145,7 @@ describe('one trace from the gateway to the notification a step sent', () => {
   });
 
   it("keeps nothing of a caller's unsampled trace, and still passes it on unsampled to the end", async () => {
-    const channel = await gw('/notifications/channels', {
-      headers: withKey(tenant.test_key),
-      body: { name: 'untraced', kind: 'teams', teams: { webhook_url: `${receiver.url}/teams-unsampled` } },
-    });
-    const wf = await gw('/api/v1/workflow/workflows', {
-      headers: withKey(tenant.test_key),
-      body: {
-        name: `untraced-${randomUUID().slice(0, 8)}`,
-        steps: [{ id: 'notify', type: 'notification', input: { channel_id: channel.body.id, subject: 'Untraced', body: 'not sampled' } }],
-      },
-    });
-    expect(wf.status).toBe(201);
+    const wf = await notifyingWorkflow('untraced', '/teams-unsampled');
     // Flags 00: the caller decided not to sample. Under the default parent-based sampler no
     // service may record a span of it, nor start a trace of its own for the request.
     const traceId = randomBytes(16).toString('hex');

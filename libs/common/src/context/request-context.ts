@@ -12,7 +12,7 @@ export interface RequestContext {
  * What the asynchronous work of a request carries: its request context and, with tracing on, its
  * trace context. One AsyncLocalStorage holds both: Node copies each storage's slot into every
  * promise and callback made while one is set, so OpenTelemetry's own storage beside this one cost
- * every request that copying twice (telemetry/context-manager.ts keeps the trace context here).
+ * every request that copying twice (telemetry/context-managers.ts keeps the trace context here).
  */
 interface Scope {
   request?: RequestContext;

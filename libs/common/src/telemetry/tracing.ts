@@ -12,7 +12,7 @@ import {
 } from '@opentelemetry/api';
 import { RequestScopeContextManager, SynchronousContextManager } from './context-managers.js';
 import { buildTracesSampler, tracesSamplerSetting } from './tracing-sampler.js';
-import { UnsampledParentTracerProvider } from './unsampled-parents.js';
+import { UnsampledParentTracerProvider, withSpan } from './unsampled-parents.js';
 
 /**
  * OpenTelemetry traces, off unless `OTEL_EXPORTER_OTLP_ENDPOINT` (or
@@ -173,11 +173,6 @@ export function clientHttpSpan<R extends { status: number }>(
 export function startSpan(name: string, kind: SpanKind, attributes: Attributes, parent: Context = context.active()): { span: Span; context: Context } {
   const span = tracer.startSpan(name, { kind, attributes }, parent);
   return { span, context: withSpan(parent, span) };
-}
-
-/** `parent` with `span` active; `parent` itself when the span is its own (an unsampled parent's). */
-function withSpan(parent: Context, span: Span): Context {
-  return trace.getSpan(parent) === span ? parent : trace.setSpan(parent, span);
 }
 
 /** Writes the active trace context into a carrier (`traceparent`, `tracestate`). */

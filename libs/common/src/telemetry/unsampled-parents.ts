@@ -26,6 +26,11 @@ export function unsampledParent(parent: Context): Span | undefined {
   return (spanContext.traceFlags & TraceFlags.SAMPLED) === 0 && trace.isSpanContextValid(spanContext) ? span : undefined;
 }
 
+/** `parent` with `span` active; `parent` itself when the span is its own (an unsampled parent's). */
+export function withSpan(parent: Context, span: Span): Context {
+  return trace.getSpan(parent) === span ? parent : trace.setSpan(parent, span);
+}
+
 /** A tracer that answers a span under an unsampled parent with the parent, and asks the SDK otherwise. */
 class UnsampledParentTracer implements Tracer {
   constructor(private readonly sdk: Tracer) {}
@@ -39,7 +44,7 @@ class UnsampledParentTracer implements Tracer {
     const options = rest.length > 1 ? (rest[0] as SpanOptions) : undefined;
     const parent = rest.length > 2 ? (rest[1] as Context) : context.active();
     const span = this.startSpan(name, options, parent);
-    return context.with(trace.getSpan(parent) === span ? parent : trace.setSpan(parent, span), () => fn(span)) as ReturnType<F>;
+    return context.with(withSpan(parent, span), () => fn(span)) as ReturnType<F>;
   }
 }
 
