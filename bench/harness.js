@@ -67,7 +67,7 @@ export function progress(message) {
  * Without it, both are off (METRICS_ENABLED=false, no OTEL_EXPORTER_OTLP_ENDPOINT): the two runs
  * side by side are the cost of telemetry.
  */
-const telemetry = { on: false, exports: 0, bytes: 0 };
+const telemetry = { on: false, exports: 0, protobuf: 0, bytes: 0 };
 
 export function useTelemetry(on) {
   telemetry.on = on;
@@ -79,7 +79,7 @@ export function telemetryOn() {
 
 export function telemetryReport() {
   return telemetry.on
-    ? `telemetry on: traces to a local OTLP receiver (${telemetry.exports} exports, ${(telemetry.bytes / 1e6).toFixed(1)} MB of spans), metrics on`
+    ? `telemetry on: traces to a local OTLP receiver (${telemetry.exports} exports, ${telemetry.protobuf} of them OTLP/protobuf, ${(telemetry.bytes / 1e6).toFixed(1)} MB of spans), metrics on`
     : 'telemetry off: METRICS_ENABLED=false, no OTEL_EXPORTER_OTLP_ENDPOINT';
 }
 
@@ -104,6 +104,7 @@ export async function withPlatform({ services, namespace, env = {}, telemetry: o
     await platform?.stop();
     if (receiver) {
       telemetry.exports += receiver.exports.count;
+      telemetry.protobuf += receiver.exports.protobuf;
       telemetry.bytes += receiver.exports.bytes;
       await receiver.stop();
     }

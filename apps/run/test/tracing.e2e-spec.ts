@@ -66,6 +66,8 @@ describe('one trace from the gateway to the notification a step sent', () => {
         NATS_NAMESPACE: namespace,
         RATE_LIMIT_KEY_PREFIX: `rl-${namespace}`,
         OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+        // JSON, which the test receiver reads (protobuf, the default, it only counts).
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
         OTEL_BSP_SCHEDULE_DELAY: '100',
         RUN_INLINE_CONCURRENCY: '0',
         LOG_LEVEL: 'info',

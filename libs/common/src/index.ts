@@ -18,6 +18,7 @@ export * from './logging/logger.js';
 export * from './logging/some-of.js';
 export * from './telemetry/tracing.js';
 export * from './telemetry/tracing-sampler.js';
+export * from './telemetry/tracing-exporter.js';
 export * from './telemetry/http-spans.js';
 export * from './http/request-id.js';
 export * from './http/access-log.js';

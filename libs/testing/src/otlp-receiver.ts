@@ -25,8 +25,8 @@ export interface OtlpReceiver {
   url: string;
   spans: ReceivedSpan[];
   requests: ReceivedRequest[];
-  /** How many export requests arrived (and their bytes), for the benchmark's report. */
-  exports: { count: number; bytes: number };
+  /** How many export requests arrived (and their bytes; `protobuf` of them in protobuf), for the benchmark's report. */
+  exports: { count: number; bytes: number; protobuf: number };
   stop(): Promise<void>;
 }
 
@@ -51,15 +51,17 @@ const valueOf = (value: AnyValue | undefined): unknown => value?.stringValue ?? 
 const attributesOf = (list: KeyValue[] = []) => Object.fromEntries(list.map((kv) => [kv.key, valueOf(kv.value)]));
 
 /**
- * A minimal OTLP/HTTP receiver for traces in JSON (what @opentelemetry/exporter-trace-otlp-http
- * sends): keeps every span with its service name. `keepSpans: false` only counts (benchmarks).
+ * A minimal OTLP/HTTP receiver for traces: keeps every span of an OTLP/JSON export with its service
+ * name (a test that reads spans starts the services with OTEL_EXPORTER_OTLP_PROTOCOL=http/json).
+ * Protobuf exports, the services' default, are counted but not decoded. `keepSpans: false` only
+ * counts (benchmarks).
  * Other paths answer 200 and are recorded, so the same server can stand in for a webhook.
  */
 export async function startOtlpReceiver(options: { keepSpans?: boolean } = {}): Promise<OtlpReceiver> {
   const keep = options.keepSpans ?? true;
   const spans: ReceivedSpan[] = [];
   const requests: ReceivedRequest[] = [];
-  const exports = { count: 0, bytes: 0 };
+  const exports = { count: 0, bytes: 0, protobuf: 0 };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -68,6 +70,12 @@ export async function startOtlpReceiver(options: { keepSpans?: boolean } = {}): 
       if (req.method === 'POST' && req.url === '/v1/traces') {
         exports.count++;
         exports.bytes += body.length;
+        if (req.headers['content-type'] === 'application/x-protobuf') {
+          // An empty ExportTraceServiceResponse: all accepted.
+          exports.protobuf++;
+          res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
+          return;
+        }
         if (keep) {
           try {
             const parsed = JSON.parse(body.toString('utf8')) as ExportRequest;

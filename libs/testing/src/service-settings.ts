@@ -47,7 +47,8 @@ export async function settingsReadByProcesses(apps: readonly string[]): Promise<
   }
   const tracing =
     readFileSync(join(REPO_ROOT, 'libs/common/src/telemetry/tracing.ts'), 'utf8') +
-    readFileSync(join(REPO_ROOT, 'libs/common/src/telemetry/tracing-sampler.ts'), 'utf8');
+    readFileSync(join(REPO_ROOT, 'libs/common/src/telemetry/tracing-sampler.ts'), 'utf8') +
+    readFileSync(join(REPO_ROOT, 'libs/common/src/telemetry/tracing-exporter.ts'), 'utf8');
   for (const match of tracing.matchAll(/\benv\.(OTEL_[A-Z_]+)/g)) if (!settings.has(match[1])) add(match[1], 'libs/common/src/telemetry');
   return settings;
 }

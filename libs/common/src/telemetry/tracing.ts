@@ -11,6 +11,7 @@ import {
   type Tracer,
 } from '@opentelemetry/api';
 import { RequestScopeContextManager, SynchronousContextManager } from './context-managers.js';
+import { otlpTraceExporter, otlpTracesProtocol } from './tracing-exporter.js';
 import { buildTracesSampler, tracesSamplerSetting } from './tracing-sampler.js';
 import { UnsampledParentTracerProvider, withSpan } from './unsampled-parents.js';
 
@@ -54,18 +55,20 @@ export function tracingEnabled(): boolean {
 
 /**
  * Starts the tracer provider of this process (or worker thread) when an OTLP endpoint is set:
- * OTLP over HTTP (JSON) with a batch processor, W3C trace context, and the standard OTEL_*
- * settings (OTEL_SERVICE_NAME, OTEL_RESOURCE_ATTRIBUTES, OTEL_TRACES_SAMPLER(_ARG), OTEL_BSP_*,
- * OTEL_EXPORTER_OTLP_HEADERS, …). Called before the database and NATS connections are made.
- * A bad OTEL_TRACES_SAMPLER(_ARG) is a ConfigError, tracing on or off: it is found on the first
- * start, not on the day tracing is turned on.
+ * OTLP over HTTP (protobuf unless OTEL_EXPORTER_OTLP_PROTOCOL says http/json) with a batch
+ * processor, W3C trace context, and the standard OTEL_* settings (OTEL_SERVICE_NAME,
+ * OTEL_RESOURCE_ATTRIBUTES, OTEL_TRACES_SAMPLER(_ARG), OTEL_BSP_*, OTEL_EXPORTER_OTLP_HEADERS, …).
+ * Called before the database and NATS connections are made. A bad OTEL_TRACES_SAMPLER(_ARG) or
+ * protocol is a ConfigError, tracing on or off: it is found on the first start, not on the day
+ * tracing is turned on.
  */
 export async function startTracing(service: string, options: TracingOptions = {}): Promise<boolean> {
   const sampling = tracesSamplerSetting();
+  const protocol = otlpTracesProtocol();
   if (enabled || !tracingConfigured()) return enabled;
   const [sdk, exporter, resources, instrumentation, core] = await Promise.all([
     import('@opentelemetry/sdk-trace-node'),
-    import('@opentelemetry/exporter-trace-otlp-http'),
+    otlpTraceExporter(protocol),
     import('@opentelemetry/resources'),
     import('@opentelemetry/instrumentation'),
     import('@opentelemetry/core'),
@@ -77,7 +80,7 @@ export async function startTracing(service: string, options: TracingOptions = {}
   const provider = new sdk.NodeTracerProvider({
     resource,
     sampler: buildTracesSampler(sampling, sdk),
-    spanProcessors: [new sdk.BatchSpanProcessor(new exporter.OTLPTraceExporter())],
+    spanProcessors: [new sdk.BatchSpanProcessor(exporter)],
   });
   // What NodeTracerProvider.register does, with the provider the API hands out in front of the
   // SDK's when the sampler follows the parent (see unsampled-parents.ts).
