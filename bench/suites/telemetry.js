@@ -31,7 +31,11 @@ export async function run({ platform, duration, connections }) {
     { label: 'off again (control)', env, key: 'control', telemetry: false },
     { label: 'on, every trace', env, key: 'on', telemetry: true },
     { label: 'on, 10 % of traces', env: { ...env, ...SAMPLED }, key: 'sampled', telemetry: true },
-  ].sort(() => Math.random() - 0.5);
+  ];
+  for (let i = kinds.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [kinds[i], kinds[j]] = [kinds[j], kinds[i]];
+  }
   progress(`starting the other platforms: ${kinds.map((k) => k.label).join(', then ')}`);
   const started = {};
   const startAll = async (i) => {

@@ -4,7 +4,7 @@ import { ConfigError } from '../config/config.loader.js';
 /**
  * OTEL_EXPORTER_OTLP_TRACES_PROTOCOL (or OTEL_EXPORTER_OTLP_PROTOCOL): how spans travel to the
  * collector. `http/protobuf` is the OpenTelemetry specification's default and ours: its bodies are
- * about a third of JSON's and it takes about a third of the CPU to write (both measured per span,
+ * about a third of JSON's and a little cheaper to write (both measured per span,
  * docs/operations.md), which every process pays for every span kept. `http/json` remains for a
  * receiver that reads only JSON. Both go to `<endpoint>/v1/traces`, port 4318 on a collector.
  * `grpc` is not offered (a collector takes both HTTP forms): it is refused with that advice
