@@ -3,25 +3,17 @@
 // workflow and a five-step one. Issue 26: the same workflows again on a second platform with the
 // services a real deployment runs beside the engine (trigger and webhook consuming run events,
 // subscription metering every run, notification), so that what they cost per run shows.
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { resolve } from 'node:path';
 import { call, createTenant } from '@platform/testing';
-import { progress, row, withPlatform } from '../harness.js';
+import { progress, row, runScript, withPlatform } from '../harness.js';
 
 export const name = 'engine';
 export const services = ['account', 'run'];
 const adminToken = randomBytes(32).toString('base64url');
 export const env = { PLATFORM_ADMIN_TOKEN: adminToken, MASTER_KEY: randomBytes(32).toString('base64'), RATE_LIMIT_ENABLED: 'false' };
 
-function engineLoad(args) {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [resolve(import.meta.dirname, '../engine-load.js'), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (c) => (out += c));
-    child.on('exit', (code) => (code === 0 ? done(JSON.parse(out.trim().split('\n').pop())) : fail(new Error(`engine load exited ${code}`))));
-  });
-}
+/** The one-step workflow the engine's figures are read with (the telemetry suite uses it too). */
+export const ONE_STEP = [{ id: 'double', type: 'transform', input: { value: '{% input.x * 2 %}' } }];
 
 /** The services a deployment runs beside account and run; their cost per run is the second variant's difference. */
 const BESIDE = ['trigger', 'webhook', 'subscription', 'notification'];
@@ -49,7 +41,7 @@ async function measure(platform, seconds, connections) {
   const headers = { 'x-api-key': tenant.test_key };
   const create = async (steps) =>
     (await call(platform.gatewayUrl, '/api/v1/workflow/workflows', { headers, body: { name: `bench-${steps.length}`, steps } })).body.id;
-  const one = await create([{ id: 'double', type: 'transform', input: { value: '{% input.x * 2 %}' } }]);
+  const one = await create(ONE_STEP);
   const five = await create(
     Array.from({ length: 5 }, (_, i) => ({
       id: `s${i}`,
@@ -60,10 +52,10 @@ async function measure(platform, seconds, connections) {
   const namespace = platform.serviceEnv.run.NATS_NAMESPACE;
   const args = (wf, s) => [platform.gatewayUrl, tenant.test_key, wf, String(s), String(connections), namespace];
   progress('warming up');
-  await engineLoad(args(one, 3));
+  await runScript('engine-load.js', args(one, 3));
   progress(`one-step workflow, ${seconds} s at ${connections} clients`);
-  const r1 = await engineLoad(args(one, seconds));
+  const r1 = await runScript('engine-load.js', args(one, seconds));
   progress(`five-step workflow, ${seconds} s at ${connections} clients`);
-  const r5 = await engineLoad(args(five, seconds));
+  const r5 = await runScript('engine-load.js', args(five, seconds));
   return { r1, r5 };
 }

@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { call, createTenant } from '@platform/testing';
 import { progress, runScript, telemetryOn, withPlatform } from '../harness.js';
-import { env } from './engine.js';
+import { ONE_STEP, env } from './engine.js';
 
 export const name = 'telemetry';
 export const services = ['account', 'run'];
@@ -78,7 +78,7 @@ async function prepare(platform) {
   const tenant = await createTenant(platform.gatewayUrl, env.PLATFORM_ADMIN_TOKEN, 'bench');
   const created = await call(platform.gatewayUrl, '/api/v1/workflow/workflows', {
     headers: { 'x-api-key': tenant.test_key },
-    body: { name: 'bench-telemetry', steps: [{ id: 'double', type: 'transform', input: { value: '{% input.x * 2 %}' } }] },
+    body: { name: 'bench-telemetry', steps: ONE_STEP },
   });
   const namespace = platform.serviceEnv.run.NATS_NAMESPACE;
   const pids = [...platform.processes.values()].map((p) => p.child.pid);

@@ -45,10 +45,12 @@ export async function settingsReadByProcesses(apps: readonly string[]): Promise<
       }
     }
   }
-  const tracing =
-    readFileSync(join(REPO_ROOT, 'libs/common/src/telemetry/tracing.ts'), 'utf8') +
-    readFileSync(join(REPO_ROOT, 'libs/common/src/telemetry/tracing-sampler.ts'), 'utf8') +
-    readFileSync(join(REPO_ROOT, 'libs/common/src/telemetry/tracing-exporter.ts'), 'utf8');
+  // The OTEL_* settings our tracing reads itself, in whichever of its sources reads them.
+  const telemetryDir = join(REPO_ROOT, 'libs/common/src/telemetry');
+  const tracing = readdirSync(telemetryDir)
+    .filter((file) => file.endsWith('.ts') && !file.endsWith('.spec.ts'))
+    .map((file) => readFileSync(join(telemetryDir, file), 'utf8'))
+    .join('\n');
   for (const match of tracing.matchAll(/\benv\.(OTEL_[A-Z_]+)/g)) if (!settings.has(match[1])) add(match[1], 'libs/common/src/telemetry');
   return settings;
 }
