@@ -123,14 +123,21 @@ export function createGatewayApp({ config, upstreams, logger }: GatewayDeps) {
     // Named by the service it goes to: paths carry ids, and span names should be few.
     const route = routes.match(request.url ?? '/');
     const service = route?.service;
-    const attributes = { 'http.request.method': method, 'url.path': (request.url ?? '/').split('?')[0], ...(service ? { 'platform.service': service } : {}) };
+    const attributes = () => ({
+      'http.request.method': method,
+      'url.path': (request.url ?? '/').split('?')[0],
+      ...(service ? { 'platform.service': service } : {}),
+    });
     const { span, context } = startSpan(service ? `${method} ${service}` : method, SpanKind.SERVER, attributes, extractTraceContext(request.headers));
     request.traceContext = context;
-    res.once('close', () => {
-      span.setAttribute('http.response.status_code', res.statusCode);
-      if (res.statusCode >= 500 || !res.writableFinished) span.setStatus({ code: SpanStatusCode.ERROR });
-      span.end();
-    });
+    // An unsampled trace's span records nothing: no attributes were made for it, and no listener ends it.
+    if (span.isRecording()) {
+      res.once('close', () => {
+        span.setAttribute('http.response.status_code', res.statusCode);
+        if (res.statusCode >= 500 || !res.writableFinished) span.setStatus({ code: SpanStatusCode.ERROR });
+        span.end();
+      });
+    }
     // The context is active while `serve` runs synchronously (the access log line reads it); past
     // that, the proxy and the error logs take it from `request.traceContext`.
     const run = () => serve(request, res, route);

@@ -20,6 +20,8 @@ export * from './telemetry/tracing.js';
 export * from './telemetry/tracing-sampler.js';
 export * from './telemetry/tracing-exporter.js';
 export * from './telemetry/http-spans.js';
+export * from './telemetry/pg-spans.js';
+export { RequestScopeContextManager } from './telemetry/context-managers.js';
 export * from './http/request-id.js';
 export * from './http/access-log.js';
 export * from './pagination/pagination.js';

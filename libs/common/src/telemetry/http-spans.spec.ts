@@ -58,6 +58,17 @@ describe('httpServerSpans: the request id and the server span in one scope', () 
     expect(answered['x-request-id']).toBe(seen.request);
     expect(seen.trace).toMatch(/^[0-9a-f]{32}$/);
     expect(seen.trace).not.toBe(CALLER_TRACE);
+    expect(res.listenerCount('close')).toBe(1);
     res.emit('close');
+  });
+
+  it("under a caller's unsampled trace makes no span and sets no listener, and passes the trace on", () => {
+    const { req, res, answered } = exchange({ 'x-request-id': 'req-unsampled', traceparent: `00-${CALLER_TRACE}-00f067aa0ba902b7-00` });
+    let seen: { request?: string; ids?: { trace_id: string; span_id: string } } = {};
+    httpServerSpans(req, res, () => (seen = { request: currentRequestContext()?.requestId, ids: currentTraceIds() }));
+    expect(answered['x-request-id']).toBe('req-unsampled');
+    // The caller's span is the active one: what goes on is its traceparent, flags 00.
+    expect(seen).toEqual({ request: 'req-unsampled', ids: { trace_id: CALLER_TRACE, span_id: '00f067aa0ba902b7' } });
+    expect(res.listenerCount('close')).toBe(0);
   });
 });

@@ -13,6 +13,7 @@ import {
 import { RequestScopeContextManager, SynchronousContextManager } from './context-managers.js';
 import { otlpTraceExporter, otlpTracesProtocol } from './tracing-exporter.js';
 import { buildTracesSampler, tracesSamplerSetting } from './tracing-sampler.js';
+import { recordingParentsOnly } from './pg-spans.js';
 import { UnsampledParentTracerProvider, withSpan } from './unsampled-parents.js';
 
 /**
@@ -84,7 +85,8 @@ export async function startTracing(service: string, options: TracingOptions = {}
   });
   // What NodeTracerProvider.register does, with the provider the API hands out in front of the
   // SDK's when the sampler follows the parent (see unsampled-parents.ts).
-  const registered = sampling.name.startsWith('parentbased_') ? new UnsampledParentTracerProvider(provider) : provider;
+  const parentBased = sampling.name.startsWith('parentbased_');
+  const registered = parentBased ? new UnsampledParentTracerProvider(provider) : provider;
   trace.setGlobalTracerProvider(registered);
   context.setGlobalContextManager((options.context === 'synchronous' ? new SynchronousContextManager() : new RequestScopeContextManager()).enable());
   propagation.setGlobalPropagator(new core.CompositePropagator({ propagators: [new core.W3CTraceContextPropagator(), new core.W3CBaggagePropagator()] }));
@@ -96,7 +98,8 @@ export async function startTracing(service: string, options: TracingOptions = {}
   }
   if (options.pg ?? true) {
     const { PgInstrumentation } = await import('@opentelemetry/instrumentation-pg');
-    instrumentations.push(new PgInstrumentation({ requireParentSpan: true }));
+    const pg = new PgInstrumentation({ requireParentSpan: true });
+    instrumentations.push(parentBased ? recordingParentsOnly(pg) : pg);
   }
   instrumentation.registerInstrumentations({ tracerProvider: registered, instrumentations });
   shutdown = () => provider.shutdown();
@@ -135,11 +138,11 @@ export function traceIdsOf(from: Context | undefined): { trace_id: string; span_
 export async function inSpan<T>(
   name: string,
   kind: SpanKind,
-  attributes: Attributes,
+  attributes: SpanAttributes,
   fn: (span: Span) => T | Promise<T>,
   parent: Context = context.active(),
 ): Promise<T> {
-  const span = tracer.startSpan(name, { kind, attributes }, parent);
+  const span = newSpan(name, kind, attributes, parent);
   try {
     return await context.with(withSpan(parent, span), () => fn(span));
   } catch (error) {
@@ -173,9 +176,24 @@ export function clientHttpSpan<R extends { status: number }>(
 }
 
 /** Starts a span without making it active; the caller ends it. */
-export function startSpan(name: string, kind: SpanKind, attributes: Attributes, parent: Context = context.active()): { span: Span; context: Context } {
-  const span = tracer.startSpan(name, { kind, attributes }, parent);
+export function startSpan(name: string, kind: SpanKind, attributes: SpanAttributes, parent: Context = context.active()): { span: Span; context: Context } {
+  const span = newSpan(name, kind, attributes, parent);
   return { span, context: withSpan(parent, span) };
+}
+
+/** A span's attributes, or a function that makes them: called only for a span that records. */
+export type SpanAttributes = Attributes | (() => Attributes);
+
+/**
+ * The span, its attributes set once it is known to record. Handed to startSpan, they would be
+ * checked and copied twice by the SDK before the sampler decides, and dropped when it says no,
+ * as it does for most requests when traces are sampled. None of the samplers we allow
+ * (tracing-sampler.ts) reads attributes, so deciding without them decides the same.
+ */
+function newSpan(name: string, kind: SpanKind, attributes: SpanAttributes, parent: Context): Span {
+  const span = tracer.startSpan(name, { kind }, parent);
+  if (span.isRecording()) span.setAttributes(typeof attributes === 'function' ? attributes() : attributes);
+  return span;
 }
 
 /** Writes the active trace context into a carrier (`traceparent`, `tracestate`). */
