@@ -144,6 +144,13 @@ describe('one trace from the gateway to the notification a step sent', () => {
     expect(logged('gateway', '/v1/automations/run')).toEqual([expect.objectContaining({ trace_id: traceId, request_id: expect.any(String) })]);
     // Queries are spans of the trace too (pg instrumentation).
     expect(trace.some((s) => s.service === 'run' && (s.attributes['db.system'] ?? s.attributes['db.system.name']) === 'postgresql')).toBe(true);
+    // Each span has its attributes (set once the span is known to record, tracing.ts).
+    const attributesOf = (match: (s: ReceivedSpan) => boolean) => trace.find(match)?.attributes;
+    expect(attributesOf(expected.gateway)).toMatchObject({ 'http.request.method': 'POST', 'url.path': '/v1/automations/run', 'platform.service': 'run' });
+    expect(Number(attributesOf(expected.gateway)?.['http.response.status_code'])).toBe(202);
+    expect(attributesOf(expected['run (HTTP)'])).toMatchObject({ 'http.request.method': 'POST', 'http.route': '/v1/automations/run' });
+    expect(attributesOf(expected['notification (NATS request)'])).toMatchObject({ 'messaging.system': 'nats', 'messaging.operation.type': 'process' });
+    expect(attributesOf(expected['run worker (JetStream)'])).toMatchObject({ 'messaging.system': 'nats', 'messaging.consumer.group.name': expect.any(String) });
   });
 
   it("keeps nothing of a caller's unsampled trace, and still passes it on unsampled to the end", async () => {

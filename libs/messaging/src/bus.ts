@@ -41,7 +41,7 @@ export class Bus {
     options: RequestOptions = {},
   ): Promise<RequestMap[S]['response']> {
     if (!tracingEnabled()) return this.send(subject, data, context, options);
-    const attributes = { 'messaging.system': 'nats', 'messaging.destination.name': subject, 'messaging.operation.type': 'send' };
+    const attributes = () => ({ 'messaging.system': 'nats', 'messaging.destination.name': subject, 'messaging.operation.type': 'send' });
     return inSpan(`${subject} request`, SpanKind.CLIENT, attributes, () => this.send(subject, data, context, options));
   }
 

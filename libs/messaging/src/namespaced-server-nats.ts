@@ -67,7 +67,7 @@ export class NamespacedServerNats extends ServerNats {
     if (!tracingEnabled()) return super.handleMessage(channel, natsMsg);
     const subject = declaredPattern(channel);
     const kind = natsMsg.reply ? SpanKind.SERVER : SpanKind.CONSUMER;
-    const attributes = { 'messaging.system': 'nats', 'messaging.destination.name': subject, 'messaging.operation.type': 'process' };
+    const attributes = () => ({ 'messaging.system': 'nats', 'messaging.destination.name': subject, 'messaging.operation.type': 'process' });
     return inSpan(`${subject} process`, kind, attributes, () => super.handleMessage(channel, natsMsg), traceContextOf(natsMsg.headers));
   }
 }

@@ -143,8 +143,11 @@ export async function inSpan<T>(
   parent: Context = context.active(),
 ): Promise<T> {
   const span = newSpan(name, kind, attributes, parent);
+  const scope = withSpan(parent, span);
   try {
-    return await context.with(withSpan(parent, span), () => fn(span));
+    // Under an unsampled parent that is already active (a NATS request or publish within an
+    // unsampled request), the span is that parent and its context the one in force: no new scope.
+    return await (scope === context.active() ? fn(span) : context.with(scope, () => fn(span)));
   } catch (error) {
     span.recordException(error as Error);
     span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error)?.message });

@@ -160,7 +160,7 @@ export async function enqueueWork(
   const publish = () => publishDurably(nc, namespaced(subject), JSON.stringify(item), msgId, context.requestId);
   if (!tracingEnabled()) return publish();
   // The item carries this span's context in its headers: the worker that takes it continues the trace.
-  await inSpan(`${subject} publish`, SpanKind.PRODUCER, { 'messaging.system': 'nats', 'messaging.destination.name': subject }, publish);
+  await inSpan(`${subject} publish`, SpanKind.PRODUCER, () => ({ 'messaging.system': 'nats', 'messaging.destination.name': subject }), publish);
 }
 
 /** A malformed item is dead-lettered at once: redelivering it cannot make it valid. */
@@ -227,12 +227,12 @@ export async function startWorker<T>(
         ? await inSpan(
             `${queue.consumer} process`,
             SpanKind.CONSUMER,
-            {
+            () => ({
               'messaging.system': 'nats',
               'messaging.destination.name': msg.subject,
               'messaging.consumer.group.name': queue.consumer,
               'messaging.delivery_count': deliveryCount,
-            },
+            }),
             handle,
             traceContextOf(msg.headers),
           )
