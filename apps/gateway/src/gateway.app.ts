@@ -4,8 +4,8 @@ import type { Logger } from 'pino';
 import {
   SERVICE_NAMES,
   SpanKind,
-  SpanStatusCode,
   currentTraceIds,
+  endWithResponse,
   errorBody,
   extractTraceContext,
   ioCountersHandler,
@@ -130,14 +130,7 @@ export function createGatewayApp({ config, upstreams, logger }: GatewayDeps) {
     });
     const { span, context } = startSpan(service ? `${method} ${service}` : method, SpanKind.SERVER, attributes, extractTraceContext(request.headers));
     request.traceContext = context;
-    // An unsampled trace's span records nothing: no attributes were made for it, and no listener ends it.
-    if (span.isRecording()) {
-      res.once('close', () => {
-        span.setAttribute('http.response.status_code', res.statusCode);
-        if (res.statusCode >= 500 || !res.writableFinished) span.setStatus({ code: SpanStatusCode.ERROR });
-        span.end();
-      });
-    }
+    endWithResponse(res, span);
     // The context is active while `serve` runs synchronously (the access log line reads it); past
     // that, the proxy and the error logs take it from `request.traceContext`.
     const run = () => serve(request, res, route);

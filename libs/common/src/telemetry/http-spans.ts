@@ -17,21 +17,30 @@ export function httpServerSpans(req: RequestWithId, res: ServerResponse, next: (
   const method = req.method ?? 'GET';
   const attributes = () => ({ 'http.request.method': method, 'url.path': (req.url ?? '/').split('?')[0] });
   const { span, context } = startSpan(method, SpanKind.SERVER, attributes, extractTraceContext(req.headers));
-  // A span that records nothing (its trace not sampled) has nothing to name or end: no listener.
-  if (span.isRecording()) endWithResponse(req, res, span, method);
+  endWithResponse(res, span, () => nameByRoute(req, span, method));
   runInRequestScope({ requestId: nameRequest(req, res) }, context, next);
 }
 
-function endWithResponse(req: RequestWithId, res: ServerResponse, span: Span, method: string): void {
+/**
+ * Ends a server span when its response closes, with the status (failed on a 5xx or a response cut
+ * short); `beforeEnd` may name it first. A span that records nothing (its trace not sampled) has
+ * nothing to name or end: it gets no listener. The gateway's spans end here too.
+ */
+export function endWithResponse(res: ServerResponse, span: Span, beforeEnd?: () => void): void {
+  if (!span.isRecording()) return;
   res.once('close', () => {
-    const route = (req as IncomingMessage & { route?: { path?: unknown }; baseUrl?: string }).route?.path;
-    if (typeof route === 'string') {
-      const template = `${(req as { baseUrl?: string }).baseUrl ?? ''}${route}`;
-      span.updateName(`${method} ${template}`);
-      span.setAttribute('http.route', template);
-    }
+    beforeEnd?.();
     span.setAttribute('http.response.status_code', res.statusCode);
     if (res.statusCode >= 500 || !res.writableFinished) span.setStatus({ code: SpanStatusCode.ERROR });
     span.end();
   });
+}
+
+/** The span named by the route template the router matched (Express's `req.route`), when it matched one. */
+function nameByRoute(req: RequestWithId, span: Span, method: string): void {
+  const route = (req as IncomingMessage & { route?: { path?: unknown }; baseUrl?: string }).route?.path;
+  if (typeof route !== 'string') return;
+  const template = `${(req as { baseUrl?: string }).baseUrl ?? ''}${route}`;
+  span.updateName(`${method} ${template}`);
+  span.setAttribute('http.route', template);
 }

@@ -16,7 +16,8 @@ interface PgInstrumentationPatches {
  *
  * instrumentation-pg has no option for this, so the method that makes its `Client.prototype.query`
  * patch is wrapped (it is called when pg is loaded, after this). Should an upgrade rename it,
- * this throws at start-up rather than quietly tracing every query again (pg-spans.spec.ts).
+ * this throws at start-up rather than quietly tracing every query again
+ * (libs/db/test/pg-spans.int-spec.ts).
  */
 export function recordingParentsOnly<I extends object>(instrumentation: I): I {
   const patches = instrumentation as PgInstrumentationPatches;
